@@ -1,0 +1,1 @@
+"""The application: settings, composition root, transport-agnostic commands, CLI and Telegram edge."""

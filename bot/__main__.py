@@ -1,0 +1,5 @@
+"""``python -m bot`` = the ``sutro`` command."""
+
+from bot.cli import main
+
+main()

@@ -1,0 +1,120 @@
+"""The ``sutro`` terminal command: every registered command, parsed and rendered for a terminal.
+
+Each subcommand is generated from the command registry; arguments pass through the shared token grammar
+(``bot.commands.tokens``), so ``sutro run local_update n=20`` and ``/run local_update n=20`` mean the same.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from bot.app import build_context
+from bot.commands import COMMANDS
+from bot.commands.base import Attachment, Command, Reply, UsageError
+from bot.commands.tokens import parse_tokens
+from bot.dispatch import execute
+from engine.version import __version__
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""Largest file the CLI reads for a command (a 50 MB IR file still gets a proper answer)."""
+
+
+def _read_input(path: str) -> Attachment:
+    """Read a file named on the command line (``-`` = stdin), capped at :data:`MAX_INPUT_BYTES`."""
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        name = "stdin"
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise UsageError(f"no such file: {path}", hint="give a path to an existing file, or - for stdin")
+        if p.is_dir():
+            raise UsageError(f"{path} is a directory", hint="give a path to a file")
+        with p.open("rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
+        name = p.name
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{path} is larger than {MAX_INPUT_BYTES // 2**20} MiB", hint="submit a smaller file")
+    return Attachment(name=name, content=data)
+
+
+def _render(console: Console, reply: Reply) -> None:
+    if reply.text:
+        console.print(reply.text, markup=False, highlight=False)
+    for table in reply.tables:
+        rich_table = RichTable(title=table.title or None)
+        for header in table.headers:
+            rich_table.add_column(header)
+        for row in table.rows:
+            rich_table.add_row(*row)
+        console.print(rich_table)
+
+
+def _setup_logging() -> None:
+    """Operator log on stderr at WARNING (tracebacks of incidents); httpx kept quiet so no token leaks."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def _make_click_command(command: Command) -> click.Command:
+    option_help = "".join(f"\n\n  --{k.replace('_', '-')} VALUE   {v}" for k, v in command.value_options.items())
+    flag_help = "".join(f"\n\n  --{k.replace('_', '-')}   {v}" for k, v in command.flag_options.items())
+    help_text = f"{command.summary}\n\nUsage: sutro {command.name} {command.usage}"
+    if command.details:
+        help_text += f"\n\n{command.details}"
+    help_text += option_help + flag_help + "\n\n  --json   print one JSON object instead of a table"
+
+    @click.pass_context
+    def callback(click_ctx: click.Context, tokens: tuple[str, ...]) -> None:
+        console = Console()
+        err_console = Console(stderr=True)
+        as_json = False
+        try:
+            inv = parse_tokens(command, list(tokens), extra_flags=frozenset({"json"}))
+            as_json = "json" in inv.flags
+            inv.flags.discard("json")
+            if command.file_arg:
+                if not inv.args:
+                    raise UsageError("missing file argument", hint=f"usage: sutro {command.name} {command.usage}")
+                inv.attachments.append(_read_input(inv.args[0]))
+            if not as_json and sys.stderr.isatty():
+                inv.progress = lambda message, fraction=None: err_console.print(f"… {message}", style="dim")
+            reply, status = execute(build_context(), command, inv)
+        except UsageError as err:
+            reply, status = Reply(text=err.one_line(), ok=False, data={"ok": False, "error": err.one_line()}), 2
+        if as_json:
+            click.echo(json.dumps(reply.data if reply.data is not None else {"ok": reply.ok, "text": reply.text}))
+        elif status == 0:
+            _render(console, reply)
+        else:
+            _render(err_console, reply)
+        click_ctx.exit(status)
+
+    return click.Command(
+        name=command.name,
+        callback=callback,
+        params=[click.Argument(["tokens"], nargs=-1, type=click.UNPROCESSED)],
+        help=help_text,
+        short_help=command.summary,
+        context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+        add_help_option=True,
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sutro")
+def main() -> None:
+    """Sutro research assistant: score IR programs, run instrumented experiments, keep the sprint log."""
+    _setup_logging()
+
+
+for _command in COMMANDS:
+    if _command.cli:
+        main.add_command(_make_click_command(_command))

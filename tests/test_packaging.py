@@ -1,0 +1,28 @@
+"""The built wheel holds all four packages (setuptools silently skips a folder named ``tools`` otherwise)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_wheel_contains_all_four_packages(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for package in ("bot", "tools", "engine", "storage"):
+        assert f"{package}/__init__.py" in names, f"{package} missing from the wheel"
+    assert any(n.endswith("entry_points.txt") for n in names)
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "sutro = bot.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
