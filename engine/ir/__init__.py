@@ -1,0 +1,6 @@
+"""The Dally-model IR engine (engine.md §1.1): parse an IR program, price it, and check it on test instances.
+
+Modules, one idea each: ``instruction_set`` (ops, arities, scorer dialects), ``errors`` (rejections), ``program``
+(the parsed form), ``parser`` (text -> Program), ``cost`` (the ⌈√a⌉ read cost), ``static_check`` (rules decidable
+without running), ``simulate`` (run all test instances at once) and ``scoring`` (the public entry points).
+"""

@@ -1,0 +1,52 @@
+"""The parsed form of an IR program: flat numpy arrays, one entry per instruction (engine.md §1.1).
+
+Addresses are int64 when every address fits, else object arrays of exact Python ints (only the unbounded matmul
+dialect can produce those). Each instruction's reads are ``src[i, :n_src[i]]`` in read order; the two-operand short
+form of a binary op is already expanded (``add d,b`` is stored as ``add d,d,b``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Program:
+    """An IR program as arrays.
+
+    inputs, outputs: addresses of the input and output lines, in order.
+    op: op code per instruction (:class:`engine.ir.instruction_set.Op`), int8.
+    dest: destination address per instruction.
+    src: read addresses, shape (n, 3), 0 where unused.
+    n_src: how many of ``src[i]`` are read (0 for ``set``, 1 unary, 2 binary/cmp, 3 select), int8.
+    imm: the ``set`` literal (already wrapped by the dialect) or the ``cmp`` predicate code, else 0.
+    line: 1-based line number in the submitted text of each instruction.
+    text: the stripped text of each instruction (quoted in error messages).
+    input_line, output_line: line numbers of the input and output lines.
+    n_lines: non-blank lines in the text (the 100,000-line cap counts these).
+    """
+
+    inputs: np.ndarray
+    outputs: np.ndarray
+    op: np.ndarray
+    dest: np.ndarray
+    src: np.ndarray
+    n_src: np.ndarray
+    imm: np.ndarray
+    line: np.ndarray
+    text: list[str]
+    input_line: int
+    output_line: int
+    n_lines: int
+
+    @property
+    def n_instructions(self) -> int:
+        return int(self.op.shape[0])
+
+    def reads(self) -> tuple[np.ndarray, np.ndarray]:
+        """(instruction index, address) of every operand read, in program order."""
+        mask = np.arange(3)[None, :] < self.n_src[:, None]
+        rows = np.broadcast_to(np.arange(self.n_instructions)[:, None], mask.shape)
+        return rows[mask], self.src[mask]
