@@ -8,7 +8,7 @@ fail; the 1×1 case is A = 1, B = 3). Correctness is exact equality. :func:`matm
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
@@ -25,6 +25,12 @@ def test_matrices(n: int) -> tuple[list[list[int]], list[list[int]]]:
 
 
 def _test_set(n: int, seeds: Sequence[int] | None = None) -> TestSet:
+    return _fixed_test_set(n)
+
+
+@cache
+def _fixed_test_set(n: int) -> TestSet:
+    """The one deterministic instance (computed once per n; arrays are not modified by scoring)."""
     a, b = test_matrices(n)
     c = [[sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
     inputs = [v for row in a for v in row] + [v for row in b for v in row]

@@ -8,6 +8,7 @@ form of a binary op is already expanded (``add d,b`` is stored as ``add d,d,b``)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -47,6 +48,10 @@ class Program:
 
     def reads(self) -> tuple[np.ndarray, np.ndarray]:
         """(instruction index, address) of every operand read, in program order."""
+        return self._reads
+
+    @cached_property
+    def _reads(self) -> tuple[np.ndarray, np.ndarray]:
         mask = np.arange(3)[None, :] < self.n_src[:, None]
         rows = np.broadcast_to(np.arange(self.n_instructions)[:, None], mask.shape)
         return rows[mask], self.src[mask]

@@ -46,7 +46,7 @@ def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, s
 
     Raises InvalidProgram for malformed programs; returns ok=False with ``failure`` for wrong answers.
     metrics: {"dally@1": cost}; counts: instructions, reads (operand reads + output reads), instances;
-    attribution: cost and reads by address band [2^b, 2^(b+1)).
+    attribution: cost and reads by spiral ring (addresses (r-1)²+1..r², cost r each).
     """
     started = time.perf_counter()
     spec = ir_challenge(challenge)
@@ -72,7 +72,7 @@ def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, s
             "reads": int(read_addr.size),
             "instances": int(tests.inputs.shape[0]),
         },
-        attribution=_by_band(read_addr, costs),
+        attribution=_by_ring(costs),
         extra={"dialect": spec.dialect.name},
     )
 
@@ -105,23 +105,26 @@ def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object)
     return f"only {share[i]:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}"
 
 
-def _by_band(addresses: np.ndarray, costs: np.ndarray) -> dict[str, dict[str, float]]:
-    """dally@1 cost and read count per address band [2^b, 2^(b+1)) — compare two runs band by band."""
-    if not addresses.size:
-        return {"dally@1 by address band": {}, "reads by address band": {}}
-    if addresses.dtype == object:
-        band = np.array([int(a).bit_length() - 1 for a in addresses])
+def _by_ring(costs: np.ndarray) -> dict[str, dict[str, float]]:
+    """dally@1 cost and read count per spiral ring: ring r holds addresses (r-1)²+1 .. r², each read costing r.
+
+    Two runs compared ring by ring show where their cost moved (engine.md §3 attribution).
+    """
+    if not costs.size:
+        return {"dally@1 by address ring": {}, "reads by address ring": {}}
+    if costs.dtype != object and int(costs.max()) < 4096:
+        counts = np.bincount(costs)
+        rings = np.flatnonzero(counts)
+        reads = counts[rings]
     else:
-        band = np.floor(np.log2(addresses.astype(np.float64))).astype(np.int64)
-        band -= (np.left_shift(1, band, dtype=np.int64) > addresses).astype(np.int64)  # guard float rounding
+        rings, reads = np.unique(costs, return_counts=True)
     cost_by: dict[str, float] = {}
     reads_by: dict[str, float] = {}
-    for b in np.unique(band).tolist():
-        mask = band == b
-        label = f"{2**b}-{2 ** (b + 1) - 1}"
-        cost_by[label] = int(costs[mask].sum())
-        reads_by[label] = int(mask.sum())
-    return {"dally@1 by address band": cost_by, "reads by address band": reads_by}
+    for r, k in zip(rings.tolist(), reads.tolist(), strict=True):
+        label = f"{(r - 1) ** 2 + 1}-{r * r}"
+        cost_by[label] = r * k
+        reads_by[label] = k
+    return {"dally@1 by address ring": cost_by, "reads by address ring": reads_by}
 
 
 def infer_challenges(text: str) -> list[str]:

@@ -48,8 +48,6 @@ def check(program: Program, dialect: Dialect, expect: Expect) -> Slots:
     problems: list[tuple[int, str, str]] = []
     _check_counts(program, expect, problems)
     _check_ranges(program, dialect, problems)
-    if problems:
-        _raise_earliest(problems)
     slots, first_write = _layout(program)
     read_rows, read_addr = program.reads()
     read_slots = slots.src[np.arange(3)[None, :] < program.n_src[:, None]]
@@ -134,8 +132,10 @@ def _layout(program: Program) -> tuple[Slots, np.ndarray]:
     """Slots for every address and, per slot, the time of its first write (inputs 0, instruction i at i+1)."""
     n = program.n_instructions
     parts = (program.inputs, program.dest, program.src.ravel(), program.outputs)
-    direct = all(p.dtype != object for p in parts) and max((int(p.max()) for p in parts if p.size), default=0) < (
-        _DIRECT_LIMIT
+    direct = (
+        all(p.dtype != object for p in parts)
+        and min((int(p.min()) for p in parts if p.size), default=0) >= 0
+        and max((int(p.max()) for p in parts if p.size), default=0) < _DIRECT_LIMIT
     )
     if direct:
         n_slots = max((int(p.max()) for p in parts if p.size), default=0) + 1

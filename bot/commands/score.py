@@ -1,0 +1,105 @@
+"""``score``: price and check an IR program on an IR-track challenge (Dally model, dally@1).
+
+``sutro score PATH [--challenge NAME] [--json]`` — PATH may be ``-`` for stdin. Without ``--challenge`` the
+challenge is inferred from the program's input and output counts when exactly one fits. A rejected program (bad
+text, broken rule, wrong answer) answers ok=False, exit status 1, JSON ``{"ok": false, "error": ...}``.
+"""
+
+from __future__ import annotations
+
+from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.context import AppContext
+from engine.errors import EngineError, UnknownName
+from engine.ir.scoring import METRIC, infer_challenges, ir_challenge, ir_names, score_ir
+
+USAGE = "PATH [--challenge NAME] [--json]"
+
+
+def _rejected(message: str, challenge: str | None) -> Reply:
+    data: dict[str, object] = {"ok": False, "error": message}
+    if challenge:
+        data["challenge"] = challenge
+    return Reply(text=f"rejected: {message}", ok=False, data=data)
+
+
+def _decode(content: bytes) -> str:
+    """The file as text; EngineError for binary, non-UTF-8 or empty files."""
+    if b"\x00" in content:
+        raise EngineError("not a text file (it contains NUL bytes)", hint="give an IR program as plain text")
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise EngineError(
+            f"not UTF-8 text (bad byte at offset {err.start})", hint="give an IR program as plain text"
+        ) from None
+    if not text.strip():
+        raise EngineError("the file is empty", hint="first line: input addresses, last line: output addresses")
+    return text
+
+
+def _choose(text: str) -> str:
+    fits = infer_challenges(text)
+    if len(fits) == 1:
+        return fits[0]
+    if fits:
+        raise UsageError(
+            f"several challenges fit this program's input/output counts: {', '.join(fits)}",
+            hint="pass --challenge NAME",
+        )
+    raise UsageError(
+        "no IR challenge has this program's input and output counts",
+        hint="pass --challenge NAME (IR challenges: " + ", ".join(ir_names()) + ")",
+    )
+
+
+def score(ctx: AppContext, inv: Invocation) -> Reply:
+    if not inv.attachments:
+        raise UsageError("missing IR program", hint=f"usage: score {USAGE}")
+    name = inv.options.get("challenge")
+    if name is not None:
+        try:
+            ir_challenge(name)
+        except UnknownName as err:
+            raise UsageError(err.message, hint=err.hint) from None
+    try:
+        text = _decode(inv.attachments[0].content)
+    except EngineError as err:
+        return _rejected(err.one_line(), name)
+    name = name or _choose(text)
+    inv.progress(f"scoring on {name}", None)
+    try:
+        result = score_ir(name, text, subject=inv.attachments[0].name)
+    except EngineError as err:
+        return _rejected(err.one_line(), name)
+    cost = int(result.metrics[METRIC])
+    if not result.ok:
+        reply = _rejected(result.failure or "failed", name)
+        reply.data = {**(reply.data or {}), "cost": cost, "metric": METRIC}
+        return reply
+    data = {
+        "challenge": name,
+        "ok": True,
+        "cost": cost,
+        "metric": METRIC,
+        "instructions": result.counts["instructions"],
+        "reads": result.counts["reads"],
+    }
+    table = Table(
+        headers=["challenge", METRIC, "instructions", "reads", "instances checked"],
+        rows=[[name, f"{cost:,}", f"{data['instructions']:,}", f"{data['reads']:,}", str(result.counts["instances"])]],
+    )
+    return Reply(text=f"{name}: correct, {METRIC} = {cost:,}", tables=[table], data=data)
+
+
+COMMAND = Command(
+    name="score",
+    summary="Score an IR program under the Dally model (dally@1) and check it on the challenge's test instances",
+    usage=USAGE,
+    handler=score,
+    details=(
+        "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
+        "inputs and outputs. A rejected program exits with status 1."
+    ),
+    value_options={"challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)"},
+    file_arg=True,
+)
