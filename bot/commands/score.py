@@ -32,7 +32,7 @@ def _decode(content: bytes) -> str:
         raise EngineError(
             f"not UTF-8 text (bad byte at offset {err.start})", hint="give an IR program as plain text"
         ) from None
-    if not text.strip():
+    if not text.replace(";", "").strip():
         raise EngineError("the file is empty", hint="first line: input addresses, last line: output addresses")
     return text
 
