@@ -5,59 +5,101 @@ Text rules (the reference scorers' reading, cybertronai/sutro-problems): ``;`` a
 lists input addresses, the last output addresses; each line between is ``op operands`` split at the first space,
 operands comma-separated and read with Python's ``int`` (so ``3, 1`` and `` 3`` are fine).
 
-Speed: the body is parsed in bulk with numpy over its bytes (:func:`_body_bulk`, ~1 ms for 10,000 lines) whenever
-it is in the canonical shape ``op a,b,c`` (``, `` allowed); anything else — and every error — goes through the
+Speed: the body is parsed in bulk with numpy over its bytes (:func:`_body_bulk`, about a millisecond for 10,000
+lines) whenever it is in the canonical shape ``op a,b,c`` (``, `` allowed); anything else — and every error — goes through the
 line-by-line reader (:func:`_body_by_line`), which defines the semantics and names the first offending line. A
 property test checks that both readers agree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from engine.ir.errors import InvalidProgram, quote
 from engine.ir.instruction_set import ARITY_TEXT, BINARY, OP_BY_NAME, PREDICATES, UNARY, Dialect, Op, arity_ok
-from engine.ir.program import Program
+from engine.ir.program import LazyLines, Program
 
 _INT64_MAX = 2**63 - 1
-_MAX_BULK_DIGITS = 18
 
 
 def parse(text: str, dialect: Dialect) -> Program:
     """Parse ``text`` under ``dialect``; raise :class:`InvalidProgram` naming the first line that breaks a rule."""
+    tidy = _tidy_split(text)
+    if tidy is not None:
+        first, body_text, last, n_body = tidy
+        _check_line_count(n_body + 2, dialect)
+        arrays = _body_bulk(body_text, n_body, dialect)
+        if arrays is not None:
+            numbers = np.arange(1, n_body + 3, dtype=np.int64)
+            return _program(first, last, LazyLines(body_text, n_body), numbers, arrays, dialect)
     lines, numbers = _statements(text)
-    if dialect.max_lines is not None and len(lines) > dialect.max_lines:
-        raise InvalidProgram(
-            f"program has {len(lines):,} lines; this scorer accepts at most {dialect.max_lines:,}",
-            hint="shorten the program",
-        )
+    _check_line_count(len(lines), dialect)
     if len(lines) < 2:
         raise InvalidProgram(
             "a program needs at least an input line and an output line",
             hint="first line: input addresses, last line: output addresses, e.g. `1,2;mul 3,1,2;3`",
         )
-    inputs = _address_line(lines[0], int(numbers[0]), "input", dialect)
-    outputs = _address_line(lines[-1], int(numbers[-1]), "output", dialect)
     body = lines[1:-1]
-    body_numbers = numbers[1:-1]
-    arrays = _body_bulk(body, dialect)
+    arrays = _body_bulk("\n".join(body), len(body), dialect)
     if arrays is None:
-        arrays = _body_by_line(body, body_numbers, dialect)
+        arrays = _body_by_line(body, numbers[1:-1], dialect)
+    return _program(lines[0], lines[-1], body, numbers, arrays, dialect)
+
+
+def _check_line_count(n_lines: int, dialect: Dialect) -> None:
+    if dialect.max_lines is not None and n_lines > dialect.max_lines:
+        raise InvalidProgram(
+            f"program has {n_lines:,} lines; this scorer accepts at most {dialect.max_lines:,}",
+            hint="shorten the program",
+        )
+
+
+def _program(
+    first: str,
+    last: str,
+    body: Sequence[str],
+    numbers: np.ndarray,
+    arrays: tuple[np.ndarray, ...],
+    dialect: Dialect,
+) -> Program:
     op, dest, src, n_src, imm = arrays
     return Program(
-        inputs=inputs,
-        outputs=outputs,
+        inputs=_address_line(first, int(numbers[0]), "input", dialect),
+        outputs=_address_line(last, int(numbers[-1]), "output", dialect),
         op=op,
         dest=dest,
         src=src,
         n_src=n_src,
         imm=imm,
-        line=np.asarray(body_numbers, dtype=np.int64),
+        line=numbers[1:-1],
         text=body,
         input_line=int(numbers[0]),
         output_line=int(numbers[-1]),
-        n_lines=len(lines),
+        n_lines=len(body) + 2,
     )
+
+
+_ODD_CHARS = frozenset(";\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
+def _tidy_split(text: str) -> tuple[str, str, str, int] | None:
+    """(first line, body joined by newlines, last line, body line count) for ASCII text whose input and output lines
+    need no stripping or ``;`` splitting; else None. The body is not checked here: the bulk reader accounts for
+    every byte and declines anything (``;``, CR, stray spaces, blank lines) that needs the general path."""
+    if not text.isascii() or not text or text[0].isspace():
+        return None
+    tidy = text.rstrip()
+    i = tidy.find("\n")
+    j = tidy.rfind("\n")
+    if i < 0 or i == j:
+        return None
+    first, last = tidy[:i], tidy[j + 1 :]
+    if first != first.strip() or last != last.strip() or not _ODD_CHARS.isdisjoint(first + last):
+        return None
+    body = tidy[i + 1 : j]
+    return first, body, last, body.count("\n") + 1
 
 
 def _statements(text: str) -> tuple[list[str], np.ndarray]:
@@ -210,27 +252,29 @@ _N_SRC = np.array([2 if Op(c) in BINARY or c == Op.CMP else 1 if Op(c) in UNARY 
 """Reads per instruction by op code."""
 
 
-def _body_bulk(body: list[str], dialect: Dialect) -> tuple[np.ndarray, ...] | None:
-    """Parse canonical-shape instructions with array operations; None when any line needs the line reader."""
-    n = len(body)
+def _body_bulk(joined: str, n: int, dialect: Dialect) -> tuple[np.ndarray, ...] | None:
+    """Parse ``n`` instructions joined by newlines with array operations; None when any needs the line reader.
+
+    Accepted shape: ``op`` + one space + comma-separated operands (``, `` allowed), each operand ``-?digits``
+    within int64 except a ``cmp`` predicate. Every byte is accounted for, so anything else falls back.
+    """
     if n == 0:
         return None
-    joined = "\n".join(body)
     if ", " in joined:
         joined = joined.replace(", ", ",")
     if not joined.isascii():
         return None
-    b = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    raw = joined.encode("ascii")
+    b = np.frombuffer(raw + b"\n", dtype=np.uint8)  # a sentinel newline: b[i + 1] always exists
+    size = len(raw)
     spaces = np.flatnonzero(b == 32)
-    if spaces.size != n:
-        return None
     newlines = np.flatnonzero(b == 10)
+    if spaces.size != n or newlines.size != n:
+        return None
     starts = np.empty(n, dtype=np.int64)
     starts[0] = 0
-    starts[1:] = newlines + 1
-    ends = np.empty(n, dtype=np.int64)
-    ends[:-1] = newlines
-    ends[-1] = b.size
+    starts[1:] = newlines[:-1] + 1
+    ends = newlines
     if not ((spaces > starts + 1) & (spaces < ends - 1)).all():
         return None  # not exactly one space per line between an op and its operands
 
@@ -238,7 +282,7 @@ def _body_bulk(body: list[str], dialect: Dialect) -> tuple[np.ndarray, ...] | No
     op_len = spaces - starts
     if op_len.max() > 6:
         return None
-    third = np.where(op_len >= 3, b[np.minimum(starts + 2, b.size - 1)], 0).astype(np.int64)
+    third = np.where(op_len >= 3, b[starts + 2], 0).astype(np.int64)
     keys = b[starts].astype(np.int64) | (b[starts + 1].astype(np.int64) << 8) | (third << 16) | (op_len << 24)
     table_keys, table_codes = _op_table(dialect)
     where = np.minimum(np.searchsorted(table_keys, keys), table_keys.size - 1)
@@ -251,61 +295,69 @@ def _body_bulk(body: list[str], dialect: Dialect) -> tuple[np.ndarray, ...] | No
         if rows.size and not (b[rows[:, None] + np.arange(name.size)] == name).all():
             return None
 
-    # operand tokens: from after the space / each comma to the next comma / line end
-    seps = np.flatnonzero((b == 44) | (b == 32) | (b == 10))
-    sep_char = b[seps]
-    tok_start = seps[sep_char != 10] + 1
-    tok_end = np.append(seps[sep_char != 32], b.size)
-    tok_len = tok_end - tok_start
-    if tok_len.min() < 1:
-        return None
-    first = np.searchsorted(tok_start, spaces + 1)
-    count = np.diff(np.append(first, tok_start.size))
+    # operand layout: tokens per line from its commas; a cmp line ends with `,XX` (the predicate)
+    is_comma = b == 44
+    commas = np.flatnonzero(is_comma)
+    count = np.diff(np.searchsorted(commas, np.append(starts, size + 1))) + 1
     if count.max() > 4 or not _ARITY_TABLE[op, count].all():
         return None
-    pred_tok = first[op == Op.CMP] + 3
-    literal_tok = first[op == Op.SET] + 1
-    negative_tok = literal_tok[(b[tok_start[literal_tok]] == 45) & (tok_len[literal_tok] >= 2)]
-    n_digits = tok_len.copy()
-    n_digits[negative_tok] -= 1
-    n_digits[pred_tok] = 0
-    if n_digits.max() > _MAX_BULK_DIGITS or (tok_len[pred_tok] != 2).any():
-        return None
-    # every byte is a digit except separators, op names, predicates and literal signs: count them to be sure
-    expected_nondigits = seps.size + int(op_len.sum()) + 2 * pred_tok.size + negative_tok.size
-    if b.size - int(np.count_nonzero((b - np.uint8(48)) < 10)) != expected_nondigits:
+    cmp_ends = ends[op == Op.CMP]
+    pred_keys = b[cmp_ends - 2].astype(np.int64) | (b[cmp_ends - 1].astype(np.int64) << 8)
+    if cmp_ends.size and not (b[cmp_ends - 3] == 44).all():
         return None
 
-    # token values by Horner's rule over right-aligned digit columns (tokens are short: few passes)
-    values = np.zeros(tok_start.size, dtype=np.int64)
-    width = int(n_digits.max())
-    for column in range(width, 0, -1):
-        at = tok_end - column
-        digit = b[np.maximum(at, 0)].astype(np.int64) - 48
-        values = values * 10 + np.where(n_digits >= column, digit, 0)
-    values[negative_tok] = -values[negative_tok]
-    if pred_tok.size:
-        p = tok_start[pred_tok]
-        pkeys = b[p].astype(np.int64) | (b[p + 1].astype(np.int64) << 8)
-        known = np.unique(pkeys)
+    # every token is -?digits: the byte after a separator starts a number (or is a predicate), the byte before a
+    # comma or a line end is a digit, a minus sits at a token start, and all other bytes are digits (counted)
+    is_digit = (b - np.uint8(48)) < 10
+    starts_ok = np.zeros(b.size, dtype=bool)
+    starts_ok[commas + 1] = True
+    starts_ok[spaces + 1] = True
+    minus = np.flatnonzero(b == 45)
+    if not is_digit[commas - 1].all() or not (is_digit | (b == 45))[spaces + 1].all():
+        return None
+    after_comma = b[commas + 1]
+    pred_commas = np.zeros(b.size, dtype=bool)
+    pred_commas[cmp_ends - 3] = True
+    if not ((after_comma - np.uint8(48) < 10) | (after_comma == 45) | pred_commas[commas]).all():
+        return None
+    if minus.size and not (starts_ok[minus].all() and is_digit[minus + 1].all()):
+        return None
+    line_end_digit = is_digit[ends - 1]
+    if not (line_end_digit | (op == Op.CMP)).all():
+        return None
+    accounted = commas.size + 2 * n + int(op_len.sum()) + 2 * cmp_ends.size + minus.size  # +n: the sentinel
+    if b.size - int(np.count_nonzero(is_digit)) != accounted:
+        return None
+
+    # numbers, in order, by numpy's C text reader on the bytes with everything but signs and digits blanked
+    n_numeric = count - (op == Op.CMP)
+    values = np.fromstring(raw.translate(_BLANK_NON_NUMERIC), dtype=np.int64, sep=" ")  # type: ignore[call-overload]
+    if values.size != int(n_numeric.sum()):
+        return None
+    if int(values.max()) >= _INT64_MAX or int(values.min()) <= -_INT64_MAX:
+        return None  # the C reader clamps numbers beyond int64: let the line reader keep them exact
+    first = np.cumsum(n_numeric) - n_numeric
+    last = values.size - 1
+    dest = values[first]
+    v1 = values[first + 1]
+    v2 = np.where(n_numeric >= 3, values[np.minimum(first + 2, last)], 0)
+    v3 = np.where(n_numeric >= 4, values[np.minimum(first + 3, last)], 0)
+    preds = np.zeros(n, dtype=np.int64)
+    if cmp_ends.size:
+        known = np.unique(pred_keys)
         lookup = np.array([_PRED_KEYS.get(int(k), -1) for k in known])
-        pcodes = lookup[np.searchsorted(known, pkeys)]
-        if (pcodes < 0).any():
+        codes = lookup[np.searchsorted(known, pred_keys)]
+        if (codes < 0).any():
             return None
-        values[pred_tok] = pcodes
+        preds[op == Op.CMP] = codes
 
+    is_set = op == Op.SET
+    literal = v1[is_set]
     low, high = dialect.set_range
-    literal = values[literal_tok]
     if literal.size and (literal.min() < low or literal.max() > high):
         return None
     if dialect.wrap8 and literal.size:
-        values[literal_tok] = ((literal & 0xFF) ^ 0x80) - 0x80
-
-    last = tok_start.size - 1
-    dest = values[first]
-    v1 = values[np.minimum(first + 1, last)]
-    v2 = np.where(count >= 3, values[np.minimum(first + 2, last)], 0)
-    v3 = np.where(count >= 4, values[np.minimum(first + 3, last)], 0)
+        literal = ((literal & 0xFF) ^ 0x80) - 0x80
     binary = _IS_BINARY[op]
     unary = _IS_UNARY[op]
     short = binary & (count == 2)
@@ -313,12 +365,18 @@ def _body_bulk(body: list[str], dialect: Dialect) -> tuple[np.ndarray, ...] | No
     src[:, 0] = np.where(short, dest, v1)
     src[:, 1] = np.where(short, v1, v2)
     src[:, 2] = np.where(op == Op.SELECT, v3, 0)
-    src[op == Op.SET, 0] = 0
-    src[op == Op.CMP, 2] = 0
+    src[is_set, 0] = 0
     src[unary, 1] = 0
     n_src = _N_SRC[op]
-    imm = np.where(op == Op.SET, v1, np.where(op == Op.CMP, v3, 0))
+    imm = preds
+    imm[is_set] = literal
     return op, dest, src, n_src, imm
+
+
+_BLANK_NON_NUMERIC = bytes.maketrans(
+    bytes(c for c in range(128) if not (48 <= c <= 57 or c == 45)), b" " * (128 - 11)
+)
+"""bytes.translate table: every ASCII byte except digits and '-' becomes a space."""
 
 
 def statement_ends(text: str) -> tuple[str | None, str | None]:

@@ -7,6 +7,7 @@ form of a binary op is already expanded (``add d,b`` is stored as ``add d,d,b``)
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -37,7 +38,7 @@ class Program:
     n_src: np.ndarray
     imm: np.ndarray
     line: np.ndarray
-    text: list[str]
+    text: Sequence[str]
     input_line: int
     output_line: int
     n_lines: int
@@ -55,3 +56,26 @@ class Program:
         mask = np.arange(3)[None, :] < self.n_src[:, None]
         rows = np.broadcast_to(np.arange(self.n_instructions)[:, None], mask.shape)
         return rows[mask], self.src[mask]
+
+
+class LazyLines(Sequence[str]):
+    """The instruction lines of a tidy text, split only when a message needs to quote one."""
+
+    def __init__(self, joined: str, count: int) -> None:
+        self._joined = joined
+        self._count = count
+        self._lines: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self._joined.split("\n")
+        return self._lines
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
