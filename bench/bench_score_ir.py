@@ -71,12 +71,25 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, default=None, help="checkout of cybertronai/sutro-problems")
     args = parser.parse_args()
 
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {np.__version__}"
+    )
     cases = [
-        ("matmul 16x16 record", "matmul_16x16", "matmul__weighted_lifetime_copyelim_66707.ir", 3.0, ("matmul", "matmul", "score_16x16")),
-        ("sparse-parity medium, 8 hidden", "sparse_parity_medium", "sparse-parity__predpack_tuned_medium.ir", 5.0,
-         ("sparse-parity", "sparse_parity", "score_medium")),
+        (
+            "matmul 16x16 record",
+            "matmul_16x16",
+            "matmul__weighted_lifetime_copyelim_66707.ir",
+            3.0,
+            ("matmul", "matmul", "score_16x16"),
+        ),
+        (
+            "sparse-parity medium, 8 hidden",
+            "sparse_parity_medium",
+            "sparse-parity__predpack_tuned_medium.ir",
+            5.0,
+            ("sparse-parity", "sparse_parity", "score_medium"),
+        ),
     ]
     for label, challenge, filename, target, (folder, module, fn_name) in cases:
         text = (REFERENCE_IR / filename).read_text()
@@ -84,8 +97,10 @@ def main() -> None:
         assert result.ok, result.failure
         ours = median_ms(lambda: score_ir(challenge, text), args.runs)  # noqa: B023
         plain = median_ms(plain_baseline(challenge, text), max(5, args.runs // 10))
-        line = (f"{label:32s} dally@1 {int(result.metrics['dally@1']):>7,}  score_ir median {ours:7.3f} ms "
-                f"(target ≤ {target:.0f} ms)  plain interpreter {plain:7.2f} ms  ratio {plain / ours:5.1f}x")
+        line = (
+            f"{label:32s} dally@1 {int(result.metrics['dally@1']):>7,}  score_ir median {ours:7.3f} ms "
+            f"(target ≤ {target:.0f} ms)  plain interpreter {plain:7.2f} ms  ratio {plain / ours:5.1f}x"
+        )
         if args.reference:
             ref_fn = getattr(load_reference(args.reference, folder, module), fn_name)
             ref = median_ms(lambda: ref_fn(text), max(5, args.runs // 10))  # noqa: B023

@@ -33,7 +33,9 @@ def _decode(content: bytes) -> str:
             f"not UTF-8 text (bad byte at offset {err.start})", hint="give an IR program as plain text"
         ) from None
     if not text.replace(";", "").strip():
-        raise EngineError("the file is empty", hint="first line: input addresses, last line: output addresses")
+        raise EngineError(
+            "the file is empty", hint="first line: input addresses, last line: output addresses"
+        )
     return text
 
 
@@ -86,7 +88,15 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     }
     table = Table(
         headers=["challenge", METRIC, "instructions", "reads", "instances checked"],
-        rows=[[name, f"{cost:,}", f"{data['instructions']:,}", f"{data['reads']:,}", str(result.counts["instances"])]],
+        rows=[
+            [
+                name,
+                f"{cost:,}",
+                f"{data['instructions']:,}",
+                f"{data['reads']:,}",
+                str(result.counts["instances"]),
+            ]
+        ],
     )
     return Reply(text=f"{name}: correct, {METRIC} = {cost:,}", tables=[table], data=data)
 

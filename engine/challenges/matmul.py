@@ -7,7 +7,7 @@ fail; the 1×1 case is A = 1, B = 3). Correctness is exact equality. :func:`matm
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, partial
 
 import numpy as np
@@ -40,7 +40,7 @@ def _fixed_test_set(n: int) -> TestSet:
 
 def matmul_challenge(n: int) -> IRChallenge:
     """The n×n matmul challenge (any n ≥ 1), with the baseline generator and, for n = 16, the tiled one."""
-    generators = {"baseline": partial(baseline, n)}
+    generators: dict[str, Callable[[], str]] = {"baseline": partial(baseline, n)}
     if n == 16:
         generators["tiled"] = tiled_16x16
     return IRChallenge(

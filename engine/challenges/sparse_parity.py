@@ -27,7 +27,9 @@ def _test_set(spec: Spec, count: int, seeds: Sequence[int] | None = None) -> Tes
     return TestSet(inputs=inputs, expected=expected, seeds=chosen, hidden=True)
 
 
-def _challenge(name: str, spec: Spec, count: int, threshold: float, generators: dict, note: str) -> IRChallenge:
+def _challenge(
+    name: str, spec: Spec, count: int, threshold: float, generators: dict, note: str
+) -> IRChallenge:
     return IRChallenge(
         name=name,
         summary=f"sparse parity n={spec.n_bits} k={spec.k_secret} in v3 IR (8-bit), {count} hidden instances{note}",
@@ -48,5 +50,10 @@ def _challenge(name: str, spec: Spec, count: int, threshold: float, generators: 
 SPARSE_PARITY_SMALL = _challenge("sparse_parity_small", SMALL, 64, 1.0, {"baseline": baseline_small}, "")
 SPARSE_PARITY_MEDIUM = _challenge("sparse_parity_medium", MEDIUM, 8, 1.0, {"baseline": baseline_medium}, "")
 SPARSE_PARITY_MEDIUM_APPROX50 = _challenge(
-    "sparse_parity_medium_approx50", MEDIUM, 8, 0.5, {"baseline": baseline_medium}, ", ≥ 50% labels right each"
+    "sparse_parity_medium_approx50",
+    MEDIUM,
+    8,
+    0.5,
+    {"baseline": baseline_medium},
+    ", ≥ 50% labels right each",
 )

@@ -95,11 +95,18 @@ class Dialect:
         return [op.name.lower() for op in sorted(self.ops)]
 
 
-MATMUL_V0 = Dialect(name="v0 (unbounded integers)", isa="v0", wrap8=False, max_lines=None, max_address_bits=None)
+MATMUL_V0 = Dialect(
+    name="v0 (unbounded integers)", isa="v0", wrap8=False, max_lines=None, max_address_bits=None
+)
 """The matmul scorer: add/sub/mul/copy on exact integers; no line or address cap."""
 
 INT8_V3 = Dialect(
-    name="v3 (signed 8-bit)", isa="v3", wrap8=True, max_lines=100_000, max_address_bits=64, skip_empty_tokens=True
+    name="v3 (signed 8-bit)",
+    isa="v3",
+    wrap8=True,
+    max_lines=100_000,
+    max_address_bits=64,
+    skip_empty_tokens=True,
 )
 """The sparse-parity and symmetry scorers: v3 on signed 8-bit values, ≤ 100,000 lines, addresses < 2**64."""
 

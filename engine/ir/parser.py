@@ -6,9 +6,9 @@ lists input addresses, the last output addresses; each line between is ``op oper
 operands comma-separated and read with Python's ``int`` (so ``3, 1`` and `` 3`` are fine).
 
 Speed: the body is parsed in bulk with numpy over its bytes (:func:`_body_bulk`, about a millisecond for 10,000
-lines) whenever it is in the canonical shape ``op a,b,c`` (``, `` allowed); anything else — and every error — goes through the
-line-by-line reader (:func:`_body_by_line`), which defines the semantics and names the first offending line. A
-property test checks that both readers agree.
+lines) whenever it is in the canonical shape ``op a,b,c`` (``, `` allowed); anything else — and every error — goes
+through the line-by-line reader (:func:`_body_by_line`), which defines the semantics and names the first offending
+line. A property test checks that both readers agree.
 """
 
 from __future__ import annotations
@@ -193,7 +193,10 @@ def _body_by_line(body: list[str], numbers: np.ndarray, dialect: Dialect) -> tup
             ints = [_to_int(t, line, text, "an integer address") for t in raw[:3]]
             imm[i] = PREDICATES[pred]
         elif code == Op.SET:
-            ints = [_to_int(raw[0], line, text, "an integer address"), _to_int(raw[1], line, text, "an integer")]
+            ints = [
+                _to_int(raw[0], line, text, "an integer address"),
+                _to_int(raw[1], line, text, "an integer"),
+            ]
             low, high = dialect.set_range
             if not low <= ints[1] <= high:
                 raise InvalidProgram(
@@ -247,8 +250,13 @@ _ARITY_TABLE = np.array([[arity_ok(Op(c), k) for k in range(5)] for c in range(l
 """Allowed operand counts (destination included): row = op code, column = count 0..4."""
 _IS_BINARY = np.array([Op(c) in BINARY for c in range(len(Op))])
 _IS_UNARY = np.array([Op(c) in UNARY for c in range(len(Op))])
-_N_SRC = np.array([2 if Op(c) in BINARY or c == Op.CMP else 1 if Op(c) in UNARY else 3 if c == Op.SELECT else 0
-                   for c in range(len(Op))], dtype=np.int8)
+_N_SRC = np.array(
+    [
+        2 if Op(c) in BINARY or c == Op.CMP else 1 if Op(c) in UNARY else 3 if c == Op.SELECT else 0
+        for c in range(len(Op))
+    ],
+    dtype=np.int8,
+)
 """Reads per instruction by op code."""
 
 

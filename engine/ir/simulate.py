@@ -76,9 +76,18 @@ def _run_int8(program: Program, slots: Slots, inputs: np.ndarray) -> np.ndarray:
     mem = np.zeros((slots.n_slots, n_inst), dtype=np.int8)
     mem[slots.inputs] = inputs.T
     rows = list(mem)
-    add, sub, mul, xor, band, bor = np.add, np.subtract, np.multiply, np.bitwise_xor, np.bitwise_and, np.bitwise_or
+    add, sub, mul, xor, band, bor = (
+        np.add,
+        np.subtract,
+        np.multiply,
+        np.bitwise_xor,
+        np.bitwise_and,
+        np.bitwise_or,
+    )
     copyto = np.copyto
-    code = zip(program.op.tolist(), slots.dest.tolist(), slots.src.tolist(), program.imm.tolist(), strict=True)
+    code = zip(
+        program.op.tolist(), slots.dest.tolist(), slots.src.tolist(), program.imm.tolist(), strict=True
+    )
     with np.errstate(all="ignore"):
         for i, (o, d, (x, y, z), k) in enumerate(code):
             out = rows[d]

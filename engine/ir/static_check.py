@@ -85,21 +85,29 @@ def _check_counts(program: Program, expect: Expect, problems: list[tuple[int, st
     n_in, n_out = program.inputs.size, program.outputs.size
     if n_in != expect.n_inputs:
         problems.append(
-            (program.input_line, f"the input line lists {n_in} addresses; this challenge has {expect.n_inputs} inputs",
-             expect.inputs_what)
+            (
+                program.input_line,
+                f"the input line lists {n_in} addresses; this challenge has {expect.n_inputs} inputs",
+                expect.inputs_what,
+            )
         )
     if n_out != expect.n_outputs:
         problems.append(
-            (program.output_line,
-             f"the output line lists {n_out} addresses; this challenge has {expect.n_outputs} outputs",
-             expect.outputs_what)
+            (
+                program.output_line,
+                f"the output line lists {n_out} addresses; this challenge has {expect.n_outputs} outputs",
+                expect.outputs_what,
+            )
         )
     if n_in:
         uniq, counts = np.unique(program.inputs, return_counts=True)
         if (counts > 1).any():
             problems.append(
-                (program.input_line, f"input address {uniq[counts > 1][0]} is listed twice",
-                 "input addresses must be distinct")
+                (
+                    program.input_line,
+                    f"input address {uniq[counts > 1][0]} is listed twice",
+                    "input addresses must be distinct",
+                )
             )
 
 
@@ -118,7 +126,9 @@ def _check_ranges(program: Program, dialect: Dialect, problems: list[tuple[int, 
     rows = np.flatnonzero(low)
     if rows.size:
         i = int(rows[0])
-        problems.append((int(program.line[i]), f"{quote(program.text[i])} uses an address out of range", hint))
+        problems.append(
+            (int(program.line[i]), f"{quote(program.text[i])} uses an address out of range", hint)
+        )
 
 
 def _out_of_range(addrs: np.ndarray, limit: int | None) -> np.ndarray:
@@ -139,7 +149,7 @@ def _layout(program: Program) -> tuple[Slots, np.ndarray]:
     )
     if direct:
         n_slots = max((int(p.max()) for p in parts if p.size), default=0) + 1
-        mapped = parts
+        mapped: tuple[np.ndarray, ...] = parts
     else:
         universe = np.concatenate([np.asarray(p, dtype=object) for p in parts])
         uniq, inverse = np.unique(universe, return_inverse=True)

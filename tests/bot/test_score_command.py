@@ -34,7 +34,11 @@ def test_record_scores_with_inferred_challenge_as_json() -> None:
     code, out = score(str(RECORD), "--json")
     assert code == 0
     assert one_json(out) == {
-        "challenge": "matmul_16x16", "ok": True, "cost": 66_707, "metric": "dally@1", "instructions": 9_605,
+        "challenge": "matmul_16x16",
+        "ok": True,
+        "cost": 66_707,
+        "metric": "dally@1",
+        "instructions": 9_605,
         "reads": 17_797,
     }
 

@@ -18,6 +18,17 @@ PREDS = {
 }
 
 
+BINARY = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a // b,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+}
+
+
 class OracleError(Exception):
     pass
 
@@ -63,15 +74,7 @@ def interpret(text: str, inputs: list[int], *, wrap: bool) -> tuple[list[int], i
             a, b = (read(int(ops[1])), read(int(ops[2]))) if len(ops) == 3 else (read(d), read(int(ops[1])))
             if op == "div" and b == 0:
                 raise OracleError("division by zero")
-            v = {
-                "add": lambda: a + b,
-                "sub": lambda: a - b,
-                "mul": lambda: a * b,
-                "div": lambda: a // b,
-                "and": lambda: a & b,
-                "or": lambda: a | b,
-                "xor": lambda: a ^ b,
-            }[op]()
+            v = BINARY[op](a, b)
         if wrap and op not in ("cmp", "select"):
             v = wrap8(v)
         mem[d] = v

@@ -24,8 +24,11 @@ def plain_instance(seed: int, spec: Spec) -> tuple[list[int], list[int]]:
     while True:
         x_train = [[rng.choice((0, 1)) for _ in range(spec.n_bits)] for _ in range(spec.m_train)]
         y_train = [parity(r, secret) for r in x_train]
-        fits = [s for s in combinations(range(spec.n_bits), spec.k_secret)
-                if all(parity(r, s) == y for r, y in zip(x_train, y_train, strict=True))]
+        fits = [
+            s
+            for s in combinations(range(spec.n_bits), spec.k_secret)
+            if all(parity(r, s) == y for r, y in zip(x_train, y_train, strict=True))
+        ]
         if len(fits) == 1:
             break
     x_test = [[rng.choice((0, 1)) for _ in range(spec.n_bits)] for _ in range(spec.m_test)]

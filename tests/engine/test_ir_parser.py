@@ -84,7 +84,9 @@ def instruction(draw: st.DrawFn) -> str:
     if op == "set":
         operands = [str(draw(addr)), str(draw(st.integers(min_value=-140, max_value=270)))]
     elif op == "cmp" and n >= 3:
-        operands = [str(draw(addr)) for _ in range(3)] + [draw(st.sampled_from(["eq", "ne", "lt", "le", "gt", "ge", "xx"]))]
+        operands = [str(draw(addr)) for _ in range(3)] + [
+            draw(st.sampled_from(["eq", "ne", "lt", "le", "gt", "ge", "xx"]))
+        ]
     else:
         operands = [str(draw(addr)) for _ in range(n)]
     sep = draw(st.sampled_from([",", ", ", ",,", " ,"]))

@@ -55,7 +55,9 @@ BASELINES = [
 
 
 @pytest.mark.parametrize(("challenge", "generator", "cost", "published"), BASELINES)
-def test_generator_reproduces_published_baseline(challenge: str, generator: str, cost: int, published: str | None) -> None:
+def test_generator_reproduces_published_baseline(
+    challenge: str, generator: str, cost: int, published: str | None
+) -> None:
     text = CHALLENGES.get(challenge).generators[generator]()  # type: ignore[attr-defined]
     result = score_ir(challenge, text, seeds=SEEDS.get(challenge))
     assert result.ok, result.failure

@@ -27,7 +27,12 @@ def rejected(challenge: str, text: str) -> InvalidProgram:
     ("challenge", "text", "line", "phrase"),
     [
         ("matmul_1x1", "1,2\nmul 4,1,2\nmul 3,4,5\n3", 3, "`mul 3,4,5` reads address 5 before it is written"),
-        ("matmul_1x1", "1,2\nmul 3,1,3\n3", 2, "reads address 3 before it is written"),  # own dest not yet written
+        (
+            "matmul_1x1",
+            "1,2\nmul 3,1,3\n3",
+            2,
+            "reads address 3 before it is written",
+        ),  # own dest not yet written
         ("matmul_1x1", "1,2\nmul 3,1,2\n4", 3, "output address 4 is never written"),
         ("matmul_1x1", "1,2\nxor 3,1,2\n3", 2, "unknown op `xor`"),  # v0 only for matmul
         ("matmul_1x1", "1,2\nmul 3,1,2,1\n3", 2, "mul takes 2 or 3 operands"),
@@ -37,7 +42,12 @@ def rejected(challenge: str, text: str) -> InvalidProgram:
         ("matmul_1x1", "1,2\nmul -3,1,2\n3", 2, "out of range"),
         ("matmul_1x1", "1,2,3\nmul 3,1,2\n3", 1, "lists 3 addresses; this challenge has 2 inputs"),
         ("matmul_1x1", "1,2\nmul 3,1,x\n3", 2, "`x` is not an integer address"),
-        ("matmul_1x1", "1,2\nmul 3,,2\n3", 2, "an empty operand is not an integer"),  # matmul: no empty tokens
+        (
+            "matmul_1x1",
+            "1,2\nmul 3,,2\n3",
+            2,
+            "an empty operand is not an integer",
+        ),  # matmul: no empty tokens
         ("matmul_1x1", "1,2\nmul\n3", 2, "mul takes 2 or 3 operands (op d,a,b or op d,b), got 0"),
         ("symmetry_six", f"{SYM6_HEAD}\nset 7,256\n1", 2, "literal 256 is outside [-128, 255]"),
         ("symmetry_six", f"{SYM6_HEAD}\nset 7,-129\n1", 2, "literal -129 is outside"),
@@ -52,7 +62,9 @@ def rejected(challenge: str, text: str) -> InvalidProgram:
         ("symmetry_six", "1,2,3,4,5,6", 0, "at least an input line and an output line"),
     ],
 )
-def test_static_rule_is_refused_with_line_and_reason(challenge: str, text: str, line: int, phrase: str) -> None:
+def test_static_rule_is_refused_with_line_and_reason(
+    challenge: str, text: str, line: int, phrase: str
+) -> None:
     err = rejected(challenge, text)
     assert err.line == line
     assert phrase in err.message
@@ -66,8 +78,10 @@ def test_earliest_broken_line_is_reported() -> None:
 
 def test_address_bit_length_64_is_accepted_by_v3() -> None:
     top = 2**64 - 1  # 64 bits: allowed as a destination (never read, so cost only from the rest)
-    result = score_ir("symmetry_six", f"{SYM6_HEAD}\nset {top},1\n" + "cmp 1,1,6,eq\ncmp 2,2,5,eq\ncmp 3,3,4,eq\n"
-                      "and 1,2\nand 1,3\n1")
+    result = score_ir(
+        "symmetry_six",
+        f"{SYM6_HEAD}\nset {top},1\n" + "cmp 1,1,6,eq\ncmp 2,2,5,eq\ncmp 3,3,4,eq\nand 1,2\nand 1,3\n1",
+    )
     assert result.ok and result.metrics["dally@1"] == 20
 
 
@@ -78,7 +92,9 @@ def test_v3_skips_empty_tokens_like_the_reference() -> None:
 
 def test_line_cap_counts_input_and_output_lines() -> None:
     body = "\n".join(["copy 7,1"] * 99_998)
-    assert score_ir("symmetry_six", f"{SYM6_HEAD}\n{body}\n7").counts["instructions"] == 99_998  # 100,000 lines
+    assert (
+        score_ir("symmetry_six", f"{SYM6_HEAD}\n{body}\n7").counts["instructions"] == 99_998
+    )  # 100,000 lines
     err = rejected("symmetry_six", f"{SYM6_HEAD}\n{body}\ncopy 7,1\n7")
     assert "100,001 lines" in err.message and "at most 100,000" in err.message
 
@@ -106,7 +122,9 @@ def test_wrong_answer_on_one_hidden_instance() -> None:
     x_test = 8 * 8 + 8
     body = [f"xor {1000 + j},{x_test + j * 8 + 1},{x_test + j * 8 + 2}" for j in range(64)]
     body += [f"xor {1000 + j},{x_test + j * 8 + 3}" for j in range(64)]
-    text = "\n".join([",".join(str(a) for a in range(1, 585)), *body, ",".join(str(1000 + j) for j in range(64))])
+    text = "\n".join(
+        [",".join(str(a) for a in range(1, 585)), *body, ",".join(str(1000 + j) for j in range(64))]
+    )
     result = score_ir("sparse_parity_medium", text, seeds=seeds)
     assert not result.ok
     assert result.failure is not None

@@ -28,7 +28,9 @@ def program(draw: st.DrawFn, ops: list[str], n_inputs: int, max_addr: int) -> st
         if op == "set":
             body.append(f"set {d},{draw(st.integers(min_value=-128, max_value=255))}")
         elif op == "cmp":
-            body.append(f"cmp {d},{r[0]},{r[1]},{draw(st.sampled_from(['eq', 'ne', 'lt', 'le', 'gt', 'ge']))}")
+            body.append(
+                f"cmp {d},{r[0]},{r[1]},{draw(st.sampled_from(['eq', 'ne', 'lt', 'le', 'gt', 'ge']))}"
+            )
         elif op == "select":
             body.append(f"select {d},{r[0]},{r[1]},{r[2]}")
         elif op in ("copy", "not", "abs"):
@@ -50,8 +52,10 @@ def engine_run(text: str, dialect, inputs: np.ndarray):  # type: ignore[no-untyp
 
 
 @settings(max_examples=150, deadline=None)
-@given(program(V3_OPS, 4, 12), st.lists(st.lists(st.integers(-128, 127), min_size=4, max_size=4), min_size=1,
-                                         max_size=9))
+@given(
+    program(V3_OPS, 4, 12),
+    st.lists(st.lists(st.integers(-128, 127), min_size=4, max_size=4), min_size=1, max_size=9),
+)
 def test_int8_simulation_matches_oracle(text: str, instances: list[list[int]]) -> None:
     inputs = np.array(instances, dtype=np.int8)
     expected = []
@@ -72,7 +76,10 @@ def test_int8_simulation_matches_oracle(text: str, instances: list[list[int]]) -
 
 
 @settings(max_examples=150, deadline=None)
-@given(program(["add", "sub", "mul", "copy"], 3, 40), st.lists(st.integers(-(10**12), 10**12), min_size=3, max_size=3))
+@given(
+    program(["add", "sub", "mul", "copy"], 3, 40),
+    st.lists(st.integers(-(10**12), 10**12), min_size=3, max_size=3),
+)
 def test_unbounded_simulation_is_exact(text: str, row: list[int]) -> None:
     want, want_cost = interpret(text, row, wrap=False)
     got, cost = engine_run(text, MATMUL_V0, np.array([row], dtype=object))
@@ -88,6 +95,8 @@ def test_unbounded_simulation_beyond_int64() -> None:
 
 def test_int8_edge_cases_wrap_like_the_reference() -> None:
     # -128 // -1 = 128 -> -128; abs(-128) = 128 -> -128; 100 + 100 = 200 -> -56; not 0 = -1; set 200 -> -56
-    text = "1,2\nset 3,-128\nset 4,-1\ndiv 5,3,4\nabs 6,3\nset 7,100\nadd 8,7,7\nnot 9,1\nset 10,200\n5,6,8,9,10"
+    text = (
+        "1,2\nset 3,-128\nset 4,-1\ndiv 5,3,4\nabs 6,3\nset 7,100\nadd 8,7,7\nnot 9,1\nset 10,200\n5,6,8,9,10"
+    )
     got, _ = engine_run(text, INT8_V3, np.array([[0, 0]], dtype=np.int8))
     assert got.tolist() == [[-128, -128, -56, -1, -56]]
