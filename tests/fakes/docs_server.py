@@ -31,6 +31,7 @@ class FakeDocsServer:
         self.drop_after_next_write = False
         self.lock = threading.Lock()
         self.port = 0
+        self.stopped = False
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -41,10 +42,12 @@ class FakeDocsServer:
         server.daemon_threads = True
         self.port = server.server_address[1]
         self._server = server
+        self.stopped = False
         self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
+        self.stopped = True  # kept-alive connections are dropped at their next request, as a dead server would
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -90,6 +93,10 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
             self._reply(status, {"error": {"code": status, "message": message, "status": reason}})
 
         def _route(self, method: str) -> None:
+            if fake.stopped:
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return None
             path = unquote(urlparse(self.path).path)
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"null") if length else None
