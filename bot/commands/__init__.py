@@ -5,11 +5,18 @@ This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README c
 
 from __future__ import annotations
 
-from bot.commands import challenges
+from bot.commands import challenges, compare, leaderboard, log, records, rescore, runs, show
 from bot.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
     challenges.COMMAND,
+    log.COMMAND,
+    runs.COMMAND,
+    show.COMMAND,
+    compare.COMMAND,
+    leaderboard.COMMAND,
+    records.COMMAND,
+    rescore.COMMAND,
 )
 
 
