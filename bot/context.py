@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.settings import Settings
 from storage.database import SessionFactory
 from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
-
-from bot.settings import Settings
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.context import AppContext
 from engine.challenges import CHALLENGES
 from engine.result import RunResult
 from storage.runs import find_by_request_key, get_run, record_run
@@ -13,8 +14,6 @@ from storage.tables import Run
 from tools.result_rows import result_rows
 from tools.run_request import NormalisedRequest
 from tools.sprint_log.log import Appended
-
-from bot.context import AppContext
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,12 @@ def lookup(ctx: AppContext, request: NormalisedRequest) -> StoredRun | None:
 
 
 def store_result(
-    ctx: AppContext, result: RunResult, *, request: NormalisedRequest, code: str | None, member: str,
+    ctx: AppContext,
+    result: RunResult,
+    *,
+    request: NormalisedRequest,
+    code: str | None,
+    member: str,
     force: bool = False,
 ) -> StoredRun:
     """Store ``result`` under ``request``'s key; ``force`` (``--force``) supersedes an earlier answer."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from bot.settings import Settings
 from storage.database import SessionFactory, database_url_for, make_engine, session_factory
 from storage.migrate import upgrade_to_head
 from tools.sprint_log.delivery import OutboxDelivery
 from tools.sprint_log.log import SprintLog
 from tools.sprint_log.sinks import make_sink
-
-from bot.settings import Settings
 
 
 def open_database(settings: Settings) -> SessionFactory:

@@ -56,7 +56,9 @@ def make_engine(url: str) -> Engine:
     try:
         parsed = make_url(url)
         if parsed.get_backend_name() == "sqlite":
-            engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+            engine = create_engine(
+                url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+            )
             _configure_sqlite(engine)
             return engine
         return create_engine(url, pool_pre_ping=True)

@@ -59,6 +59,7 @@ def record_run(
     """
     try:
         owner = member_named(session, name=member)
+        assert owner.id is not None  # flushed
         if supersede:
             for previous in session.exec(select(Run).where(Run.active_key == request_key)).all():
                 previous.active_key = None
@@ -87,8 +88,11 @@ def record_run(
         )
         session.add(run)
         session.flush()
+        assert run.id is not None  # flushed
         for name, value in metrics.items():
-            session.add(MetricValue(run_id=run.id, metric=name, value=float(value), created_at=run.created_at))
+            session.add(
+                MetricValue(run_id=run.id, metric=name, value=float(value), created_at=run.created_at)
+            )
         session.commit()
     except IntegrityError:
         session.rollback()
@@ -110,7 +114,11 @@ def get_run(session: Session, *, run_id: int) -> Run:
     run = session.get(Run, run_id)
     if run is None:
         newest = session.exec(select(Run.id).order_by(col(Run.id).desc())).first()
-        hint = f"run ids go from 1 to {newest}; see recent ones with: runs" if newest else "no runs are stored yet"
+        hint = (
+            f"run ids go from 1 to {newest}; see recent ones with: runs"
+            if newest
+            else "no runs are stored yet"
+        )
         raise UnknownRun(f"no run #{run_id}", hint=hint)
     return run
 

@@ -8,9 +8,11 @@ valid results count: ``ok`` runs that are the active answer for their request.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from datetime import datetime
 
 from sqlalchemy import func
+from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
 from storage.tables import RUN_ACTIVE, Member, MetricValue, Run
@@ -28,22 +30,27 @@ class ScoredRun:
     created_at: datetime
 
 
-def _valid_scores(challenge: str, metric: str):  # type: ignore[no-untyped-def]
+def _valid_scores(challenge: str, metric: str) -> Any:  # a Select of the ScoredRun columns
     return (
-        select(
-            Run.id, Member.name, Run.subject, MetricValue.metric, MetricValue.value, Run.created_at
+        select_columns(
+            col(Run.id),
+            col(Member.name),
+            col(Run.subject),
+            col(MetricValue.metric),
+            col(MetricValue.value),
+            col(Run.created_at),
         )
         .join(MetricValue, col(MetricValue.run_id) == col(Run.id))
         .join(Member, col(Member.id) == col(Run.member_id))
-        .where(Run.challenge == challenge, MetricValue.metric == metric, col(Run.ok).is_(True))
-        .where(Run.status == RUN_ACTIVE)
+        .where(col(Run.challenge) == challenge, col(MetricValue.metric) == metric, col(Run.ok).is_(True))
+        .where(col(Run.status) == RUN_ACTIVE)
     )
 
 
 def scored_runs(session: Session, *, challenge: str, metric: str) -> list[ScoredRun]:
     """Every valid run of ``challenge`` with a value for ``metric``, oldest first (ties by id)."""
     query = _valid_scores(challenge, metric).order_by(col(Run.created_at), col(Run.id))
-    return [ScoredRun(*row) for row in session.exec(query).all()]
+    return [ScoredRun(*row) for row in session.execute(query).all()]
 
 
 def best_per_member_method(session: Session, *, challenge: str, metric: str) -> list[ScoredRun]:
@@ -51,20 +58,26 @@ def best_per_member_method(session: Session, *, challenge: str, metric: str) -> 
 
     Computed in SQL with ``row_number()`` over each (member, subject) partition (SQLite ≥ 3.25 and PostgreSQL).
     """
-    ranked = _valid_scores(challenge, metric).add_columns(
-        func.row_number()
-        .over(
-            partition_by=(col(Run.member_id), col(Run.subject)),
-            order_by=(col(MetricValue.value), col(Run.created_at), col(Run.id)),
+    ranked = (
+        _valid_scores(challenge, metric)
+        .add_columns(
+            func.row_number()
+            .over(
+                partition_by=(col(Run.member_id), col(Run.subject)),
+                order_by=(col(MetricValue.value), col(Run.created_at), col(Run.id)),
+            )
+            .label("position")
         )
-        .label("position")
-    ).subquery()
+        .subquery()
+    )
     query = (
-        select(ranked.c.id, ranked.c.name, ranked.c.subject, ranked.c.metric, ranked.c.value, ranked.c.created_at)
+        select_columns(
+            ranked.c.id, ranked.c.name, ranked.c.subject, ranked.c.metric, ranked.c.value, ranked.c.created_at
+        )
         .where(ranked.c.position == 1)
         .order_by(ranked.c.value, ranked.c.created_at, ranked.c.id)
     )
-    return [ScoredRun(*row) for row in session.exec(query).all()]  # type: ignore[call-overload]
+    return [ScoredRun(*row) for row in session.execute(query).all()]
 
 
 def add_metric_value(session: Session, *, run_id: int, metric: str, value: float) -> None:

@@ -41,7 +41,14 @@ LEADERBOARD_HEADERS = ["#", "member", "method", "metric", "value", "run", "when 
 def leaderboard_cells(rows: Sequence[LeaderboardRow]) -> list[list[str]]:
     """Table cells in :data:`LEADERBOARD_HEADERS` order; every value carries its metric name and version."""
     return [
-        [str(r.rank), r.best.member, r.best.subject, r.best.metric, format_value(r.best.value), f"#{r.best.run_id}",
-         f"{r.best.created_at:%Y-%m-%d %H:%M}"]
+        [
+            str(r.rank),
+            r.best.member,
+            r.best.subject,
+            r.best.metric,
+            format_value(r.best.value),
+            f"#{r.best.run_id}",
+            f"{r.best.created_at:%Y-%m-%d %H:%M}",
+        ]
         for r in rows
     ]

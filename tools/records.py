@@ -44,8 +44,15 @@ def record_cells(history: Sequence[RecordChange]) -> list[list[str]]:
     for change in history:
         r, p = change.record, change.previous
         beat = "—" if p is None else f"{p.member} ({p.subject}, {format_value(p.value)}, #{p.run_id})"
-        cells.append([
-            f"{r.created_at:%Y-%m-%d %H:%M}", r.member, r.subject, r.metric, format_value(r.value), beat,
-            format_change(r.value, None if p is None else p.value),
-        ])
+        cells.append(
+            [
+                f"{r.created_at:%Y-%m-%d %H:%M}",
+                r.member,
+                r.subject,
+                r.metric,
+                format_value(r.value),
+                beat,
+                format_change(r.value, None if p is None else p.value),
+            ]
+        )
     return cells

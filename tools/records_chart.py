@@ -9,6 +9,7 @@ import io
 from collections.abc import Sequence
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.dates import date2num
 from matplotlib.figure import Figure
 
 from tools.records import RecordChange
@@ -22,14 +23,20 @@ def progression_chart_png(history: Sequence[RecordChange], *, challenge: str, me
     figure = Figure(figsize=CHART_SIZE_IN, dpi=CHART_DPI)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    times = [c.record.created_at for c in history]
+    times = [float(date2num(c.record.created_at)) for c in history]
     values = [c.record.value for c in history]
     if times:
         axes.step(times, values, where="post", color="tab:blue")
         axes.plot(times, values, "o", color="tab:blue")
         for change in history:
-            axes.annotate(change.record.member, (change.record.created_at, change.record.value),
-                          textcoords="offset points", xytext=(4, 4), fontsize=8)
+            axes.annotate(
+                change.record.member,
+                (float(date2num(change.record.created_at)), change.record.value),
+                textcoords="offset points",
+                xytext=(4, 4),
+                fontsize=8,
+            )
+    axes.xaxis_date()
     axes.set_title(f"{challenge}: record {metric} over time")
     axes.set_ylabel(metric)
     axes.set_xlabel("time (UTC)")

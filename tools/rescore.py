@@ -39,7 +39,9 @@ class RescoreReport:
 def _split(metric: str) -> tuple[str, str]:
     name, at, version = metric.partition("@")
     if not at or not name or not version:
-        raise ToolError(f"metric {metric!r} has no version", hint="write metrics as name@version, e.g. dally@2")
+        raise ToolError(
+            f"metric {metric!r} has no version", hint="write metrics as name@version, e.g. dally@2"
+        )
     return name, version
 
 
@@ -49,13 +51,17 @@ def _ranks(sessions: SessionFactory, challenge: str, metric: str) -> dict[tuple[
     return {(row.best.member, row.best.subject): row.rank for row in board}
 
 
-def rescore(sessions: SessionFactory, *, old_metric: str, new_metric: str, rescorer: Rescorer) -> RescoreReport:
+def rescore(
+    sessions: SessionFactory, *, old_metric: str, new_metric: str, rescorer: Rescorer
+) -> RescoreReport:
     """Add ``new_metric`` to every active run that has ``old_metric`` and lacks it; report rank changes."""
     old_name, _ = _split(old_metric)
     new_name, _ = _split(new_metric)
     if old_name != new_name or old_metric == new_metric:
-        raise ToolError(f"cannot re-score {old_metric} as {new_metric}",
-                        hint="give two versions of the same metric, e.g. rescore dally@1 dally@2")
+        raise ToolError(
+            f"cannot re-score {old_metric} as {new_metric}",
+            hint="give two versions of the same metric, e.g. rescore dally@1 dally@2",
+        )
     report = RescoreReport(old_metric=old_metric, new_metric=new_metric)
     with sessions() as session:
         runs = [r for r in runs_with_metric_named(session, name=old_name) if old_metric in r.metrics]

@@ -20,18 +20,30 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
     comparison = compare_runs(a, b)
     tables = [Table(headers=["metric", f"#{a_id}", f"#{b_id}", "change"], rows=metric_cells(comparison))]
     if comparison.shifts:
-        tables.append(Table(headers=["where", "what", f"#{a_id}", f"#{b_id}", "change"], rows=shift_cells(comparison),
-                            title="where the cost moved"))
+        tables.append(
+            Table(
+                headers=["where", "what", f"#{a_id}", f"#{b_id}", "change"],
+                rows=shift_cells(comparison),
+                title="where the cost moved",
+            )
+        )
     note = "" if comparison.shifts else " (no per-buffer attribution stored for both runs)"
     return Reply(
         text=f"#{b_id} ({b.subject}) vs #{a_id} ({a.subject}){note}",
         tables=tables,
-        data={"ok": True, "metrics": [{"metric": m.metric, "a": m.a, "b": m.b, "delta": m.delta}
-                                      for m in comparison.metrics],
-              "shifts": [{"group": s.group, "label": s.label, "a": s.a, "b": s.b, "delta": s.delta}
-                         for s in comparison.shifts]},
+        data={
+            "ok": True,
+            "metrics": [
+                {"metric": m.metric, "a": m.a, "b": m.b, "delta": m.delta} for m in comparison.metrics
+            ],
+            "shifts": [
+                {"group": s.group, "label": s.label, "a": s.a, "b": s.b, "delta": s.delta}
+                for s in comparison.shifts
+            ],
+        },
     )
 
 
-COMMAND = Command(name="compare", summary="Metric deltas of two runs and where the cost moved", usage=USAGE,
-                  handler=compare)
+COMMAND = Command(
+    name="compare", summary="Metric deltas of two runs and where the cost moved", usage=USAGE, handler=compare
+)

@@ -13,17 +13,42 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
     tables: list[Table] = []
     data: list[dict[str, object]] = []
     with ctx.sessions()() as session:
-        for challenge, metric in resolve_scope(session, inv.args[0] if inv.args else None, inv.options.get("metric")):
+        for challenge, metric in resolve_scope(
+            session, inv.args[0] if inv.args else None, inv.options.get("metric")
+        ):
             if metric is None:
                 continue
             rows = rank_best(best_per_member_method(session, challenge=challenge, metric=metric))
-            tables.append(Table(headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=f"{challenge} — {metric}"))
-            data.append({"challenge": challenge, "metric": metric, "rows": [
-                {"rank": r.rank, "member": r.best.member, "method": r.best.subject, "value": r.best.value,
-                 "run": r.best.run_id} for r in rows]})
+            tables.append(
+                Table(
+                    headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=f"{challenge} — {metric}"
+                )
+            )
+            data.append(
+                {
+                    "challenge": challenge,
+                    "metric": metric,
+                    "rows": [
+                        {
+                            "rank": r.rank,
+                            "member": r.best.member,
+                            "method": r.best.subject,
+                            "value": r.best.value,
+                            "run": r.best.run_id,
+                        }
+                        for r in rows
+                    ],
+                }
+            )
     if not tables:
-        return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []})
-    return Reply(text=f"{len(tables)} leaderboard(s); lower is better", tables=tables, data={"ok": True, "boards": data})
+        return Reply(
+            text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []}
+        )
+    return Reply(
+        text=f"{len(tables)} leaderboard(s); lower is better",
+        tables=tables,
+        data={"ok": True, "boards": data},
+    )
 
 
 COMMAND = Command(

@@ -19,12 +19,19 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
     if report.pending == 0:
         state = f"written to the {log.sink_name} sprint log"
     else:
-        state = f"saved; {report.pending} entr{'y' if report.pending == 1 else 'ies'} waiting for the {log.sink_name} " \
-                f"sprint log ({report.error or 'retry pending'}) — they are sent automatically when it is reachable"
+        state = (
+            f"saved; {report.pending} entr{'y' if report.pending == 1 else 'ies'} waiting for the {log.sink_name} "
+            f"sprint log ({report.error or 'retry pending'}) — they are sent automatically when it is reachable"
+        )
     return Reply(
         text=f"note {appended.entry.uid} {state}",
-        data={"ok": True, "entry": appended.entry.id, "uid": appended.entry.uid, "pending": report.pending,
-              "sink": log.sink_name},
+        data={
+            "ok": True,
+            "entry": appended.entry.id,
+            "uid": appended.entry.uid,
+            "pending": report.pending,
+            "sink": log.sink_name,
+        },
     )
 
 

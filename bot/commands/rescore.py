@@ -18,21 +18,36 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
         known = ", ".join(sorted(ctx.rescorers)) or "none yet"
         raise UsageError(f"no re-scorer for {new}", hint=f"metrics that can be re-scored: {known}")
     report = rescore(ctx.sessions(), old_metric=old, new_metric=new, rescorer=rescorer)
-    rows = [[c.challenge, c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—")]
-            for c in report.rank_changes]
+    rows = [
+        [c.challenge, c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—")]
+        for c in report.rank_changes
+    ]
     text = f"re-scored {report.rescored} run(s) for {new} (kept {old})"
     if report.skipped:
-        text += f"; {len(report.skipped)} could not be re-scored (no stored code): " + \
-            ", ".join(f"#{i}" for i in report.skipped)
+        text += f"; {len(report.skipped)} could not be re-scored (no stored code): " + ", ".join(
+            f"#{i}" for i in report.skipped
+        )
     text += f"; {len(rows)} ranking change(s)"
     return Reply(
         text=text,
-        tables=[Table(headers=["challenge", "member", "method", f"rank by {old}", f"rank by {new}"], rows=rows)]
-        if rows else [],
-        data={"ok": True, "rescored": report.rescored, "skipped": report.skipped,
-              "rank_changes": [c.__dict__ for c in report.rank_changes]},
+        tables=[
+            Table(headers=["challenge", "member", "method", f"rank by {old}", f"rank by {new}"], rows=rows)
+        ]
+        if rows
+        else [],
+        data={
+            "ok": True,
+            "rescored": report.rescored,
+            "skipped": report.skipped,
+            "rank_changes": [c.__dict__ for c in report.rank_changes],
+        },
     )
 
 
-COMMAND = Command(name="rescore", summary="Re-score stored runs for a new metric version and report re-ranking",
-                  usage=USAGE, handler=rescore_runs, admin_only=True)
+COMMAND = Command(
+    name="rescore",
+    summary="Re-score stored runs for a new metric version and report re-ranking",
+    usage=USAGE,
+    handler=rescore_runs,
+    admin_only=True,
+)

@@ -17,18 +17,43 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
     with ctx.sessions()() as session:
         runs = recent_runs(session, limit=LIMIT, member=member)
     rows = [
-        [f"#{r.id}", f"{r.created_at:%Y-%m-%d %H:%M}", r.member.name, r.challenge, r.subject,
-         "ok" if r.ok else "failed", ", ".join(f"{k}={format_value(v)}" for k, v in sorted(r.metrics.items())),
-         r.status]
+        [
+            f"#{r.id}",
+            f"{r.created_at:%Y-%m-%d %H:%M}",
+            r.member.name,
+            r.challenge,
+            r.subject,
+            "ok" if r.ok else "failed",
+            ", ".join(f"{k}={format_value(v)}" for k, v in sorted(r.metrics.items())),
+            r.status,
+        ]
         for r in runs
     ]
     return Reply(
         text=f"{len(rows)} most recent run(s)" + (f" by {member}" if member else ""),
-        tables=[Table(headers=["run", "when (UTC)", "member", "challenge", "method", "result", "metrics", "status"],
-                      rows=rows)],
-        data={"ok": True, "runs": [{"id": r.id, "challenge": r.challenge, "subject": r.subject, "member": r.member.name,
-                                    "ok": r.ok, "metrics": r.metrics} for r in runs]},
+        tables=[
+            Table(
+                headers=["run", "when (UTC)", "member", "challenge", "method", "result", "metrics", "status"],
+                rows=rows,
+            )
+        ],
+        data={
+            "ok": True,
+            "runs": [
+                {
+                    "id": r.id,
+                    "challenge": r.challenge,
+                    "subject": r.subject,
+                    "member": r.member.name,
+                    "ok": r.ok,
+                    "metrics": r.metrics,
+                }
+                for r in runs
+            ],
+        },
     )
 
 
-COMMAND = Command(name="runs", summary="Recent runs (yours only with 'mine')", usage="[mine]", handler=list_runs)
+COMMAND = Command(
+    name="runs", summary="Recent runs (yours only with 'mine')", usage="[mine]", handler=list_runs
+)

@@ -24,7 +24,9 @@ def resolve_metric(session: Session, challenge: str, metric: str | None) -> str 
     return stored[0] if stored else None
 
 
-def resolve_scope(session: Session, challenge: str | None, metric: str | None) -> list[tuple[str, str | None]]:
+def resolve_scope(
+    session: Session, challenge: str | None, metric: str | None
+) -> list[tuple[str, str | None]]:
     """(challenge, metric) pairs: the named challenge, or every challenge with stored runs."""
     if challenge:
         name = choose("challenge", challenge, challenge_names(session))

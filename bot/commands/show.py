@@ -18,17 +18,38 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
     with ctx.sessions()() as session:
         run = get_run(session, run_id=run_id)
     detail = run_detail(run)
-    files = [OutFile(name=f"run-{run.id}-code.txt", content=detail.code.encode(), mime="text/plain")] if detail.code else []
+    files = (
+        [OutFile(name=f"run-{run.id}-code.txt", content=detail.code.encode(), mime="text/plain")]
+        if detail.code
+        else []
+    )
     return Reply(
         text=detail.summary,
-        tables=[Table(headers=["field", "value"], rows=detail.fields),
-                Table(headers=["metric", "value", "scope"], rows=detail.metrics, title="metrics")],
+        tables=[
+            Table(headers=["field", "value"], rows=detail.fields),
+            Table(headers=["metric", "value", "scope"], rows=detail.metrics, title="metrics"),
+        ],
         files=files,
-        data={"ok": True, "run": {"id": run.id, "challenge": run.challenge, "subject": run.subject, "ok": run.ok,
-                                  "member": run.member.name, "params": run.params, "metrics": run.metrics,
-                                  "code": run.code, "engine_version": run.engine_version}},
+        data={
+            "ok": True,
+            "run": {
+                "id": run.id,
+                "challenge": run.challenge,
+                "subject": run.subject,
+                "ok": run.ok,
+                "member": run.member.name,
+                "params": run.params,
+                "metrics": run.metrics,
+                "code": run.code,
+                "engine_version": run.engine_version,
+            },
+        },
     )
 
 
-COMMAND = Command(name="show", summary="One run in full: parameters, code, provenance, metrics", usage=USAGE,
-                  handler=show_run)
+COMMAND = Command(
+    name="show",
+    summary="One run in full: parameters, code, provenance, metrics",
+    usage=USAGE,
+    handler=show_run,
+)

@@ -37,12 +37,31 @@ def call(ctx: AppContext, name: str, *args: str, caller: Caller = BOB, **options
     return execute(ctx, command, Invocation(command=name, args=list(args), options=options, caller=caller))
 
 
-def store(ctx: AppContext, subject: str, dally: float, member: str, *, code: str | None = None,
-          attribution: dict[str, dict[str, float]] | None = None, force: bool = False) -> int:
-    result = RunResult(challenge="matmul_4x4", subject=subject, kind="ir", ok=True, metrics={"dally@1": dally},
-                       attribution=attribution, params={"n": 4})
-    request = NormalisedRequest("matmul_4x4", "ir", subject, {"n": 4}, code or f"{subject} {dally}", ("dally@1",))
-    return store_result(ctx, result, request=request, code=code or f"{subject} {dally}", member=member, force=force).id
+def store(
+    ctx: AppContext,
+    subject: str,
+    dally: float,
+    member: str,
+    *,
+    code: str | None = None,
+    attribution: dict[str, dict[str, float]] | None = None,
+    force: bool = False,
+) -> int:
+    result = RunResult(
+        challenge="matmul_4x4",
+        subject=subject,
+        kind="ir",
+        ok=True,
+        metrics={"dally@1": dally},
+        attribution=attribution,
+        params={"n": 4},
+    )
+    request = NormalisedRequest(
+        "matmul_4x4", "ir", subject, {"n": 4}, code or f"{subject} {dally}", ("dally@1",)
+    )
+    return store_result(
+        ctx, result, request=request, code=code or f"{subject} {dally}", member=member, force=force
+    ).id
 
 
 def test_same_request_returns_stored_result_unless_forced(ctx: AppContext) -> None:
@@ -65,7 +84,9 @@ def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppCon
     assert appended.report.pending == 0
     text = (ctx.settings.data_dir / "sprint-log.md").read_text()
     assert "matmul_4x4 / tiled n=4 (#2)" in text
-    assert "| dally@1 | 150 |  | −50 (−25.0%) |" in text  # record before it was alice's 200; no baseline declared
+    assert (
+        "| dally@1 | 150 |  | −50 (−25.0%) |" in text
+    )  # record before it was alice's 200; no baseline declared
 
 
 def test_runs_show_and_unknown_id(ctx: AppContext) -> None:
@@ -100,7 +121,10 @@ def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
     reply, status = call(ctx, "leaderboard", "matmul_4x4")
     assert status == 0
     rows = reply.data["boards"][0]["rows"]  # type: ignore[index]
-    assert [(r["rank"], r["member"], r["value"], r["run"]) for r in rows] == [(1, "bob", 150.0, 3), (2, "alice", 180.0, 2)]
+    assert [(r["rank"], r["member"], r["value"], r["run"]) for r in rows] == [
+        (1, "bob", 150.0, 3),
+        (2, "alice", 180.0, 2),
+    ]
     reply, status = call(ctx, "leaderboard", "matmul_4x5")
     assert status == 2 and reply.text == "unknown challenge 'matmul_4x5' — did you mean 'matmul_4x4'?"
     reply, status = call(ctx, "leaderboard", "matmul_4x4", metric="dally@9")
@@ -108,7 +132,11 @@ def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
     reply, status = call(ctx, "records")
     assert status == 0
     records = reply.data["histories"][0]["records"]  # type: ignore[index]
-    assert [(r["run"], r["beat_run"], r["improvement"]) for r in records] == [(1, None, None), (2, 1, 20.0), (3, 2, 30.0)]
+    assert [(r["run"], r["beat_run"], r["improvement"]) for r in records] == [
+        (1, None, None),
+        (2, 1, 20.0),
+        (3, 2, 30.0),
+    ]
     png = reply.files[0].content
     assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)
 
@@ -148,7 +176,9 @@ def test_log_note_goes_to_markdown_by_default(ctx: AppContext) -> None:
 
 
 def test_unreachable_database_url_is_one_line(tmp_path: Path) -> None:
-    settings = Settings(_env_file=None, data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/no/such/dir/x.db")  # type: ignore[call-arg]
+    settings = Settings(
+        _env_file=None, data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/no/such/dir/x.db"
+    )  # type: ignore[call-arg]
     reply, status = call(AppContext(settings=settings), "runs")
     assert status == 2 and "\n" not in reply.text
     assert reply.text.startswith("cannot reach database") and "SUTRO_DATABASE_URL" in reply.text
@@ -163,9 +193,16 @@ def test_unreachable_database_url_is_one_line(tmp_path: Path) -> None:
         ("1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "/nope/key.json", "service-account file not found"),
     ],
 )
-def test_gdocs_misconfiguration_is_one_line(tmp_path: Path, document_id: str, key_file: str | None, expected: str) -> None:
-    settings = Settings(_env_file=None, data_dir=tmp_path, sprint_log_sink="gdocs",  # type: ignore[call-arg]
-                        google_docs_document_id=document_id, google_service_account_file=key_file)
+def test_gdocs_misconfiguration_is_one_line(
+    tmp_path: Path, document_id: str, key_file: str | None, expected: str
+) -> None:
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        sprint_log_sink="gdocs",  # type: ignore[call-arg]
+        google_docs_document_id=document_id,
+        google_service_account_file=key_file,
+    )
     reply, status = call(AppContext(settings=settings), "log", "hello")
     assert status == 2 and expected in reply.text and "\n" not in reply.text and "SUTRO_" in reply.text
 

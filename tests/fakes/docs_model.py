@@ -160,7 +160,7 @@ class Document:
         self.revision += 1
 
     def _apply_one(self, request: dict[str, Any]) -> None:
-        (kind, args), = request.items()
+        ((kind, args),) = request.items()
         if kind == "insertText":
             self.insert_text(self._index(args), args["text"])
         elif kind == "insertTable":
@@ -168,7 +168,9 @@ class Document:
         elif kind == "updateParagraphStyle":
             self._require_fields(args)
             rng = args["range"]
-            self.update_paragraph_style(rng["startIndex"], rng["endIndex"], args["paragraphStyle"]["namedStyleType"])
+            self.update_paragraph_style(
+                rng["startIndex"], rng["endIndex"], args["paragraphStyle"]["namedStyleType"]
+            )
         elif kind == "updateTextStyle":
             self._require_fields(args)
             rng = args["range"]
@@ -213,7 +215,9 @@ def _paragraph_json(paragraph: Paragraph, start: int) -> dict[str, Any]:
             elements[-1]["textRun"]["content"] += ch
             elements[-1]["endIndex"] += u16(ch)
         else:
-            elements.append({"startIndex": pos, "endIndex": pos + u16(ch), "textRun": {"content": ch, "textStyle": style}})
+            elements.append(
+                {"startIndex": pos, "endIndex": pos + u16(ch), "textRun": {"content": ch, "textStyle": style}}
+            )
         pos += u16(ch)
     return {
         "startIndex": start,

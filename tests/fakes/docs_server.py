@@ -43,11 +43,15 @@ class FakeDocsServer:
         self.port = server.server_address[1]
         self._server = server
         self.stopped = False
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
 
     def stop(self) -> None:
-        self.stopped = True  # kept-alive connections are dropped at their next request, as a dead server would
+        self.stopped = (
+            True  # kept-alive connections are dropped at their next request, as a dead server would
+        )
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -70,7 +74,9 @@ class FakeDocsServer:
         return document
 
     def batch_updates(self) -> int:
-        return sum(1 for method, path, _ in self.received if method == "POST" and path.endswith(":batchUpdate"))
+        return sum(
+            1 for method, path, _ in self.received if method == "POST" and path.endswith(":batchUpdate")
+        )
 
 
 def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
@@ -103,7 +109,9 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
             with fake.lock:
                 fake.received.append((method, path, body))
                 if not (self.headers.get("authorization") or "").startswith("Bearer "):
-                    return self._error(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
+                    return self._error(
+                        401, "Request is missing required authentication credential.", "UNAUTHENTICATED"
+                    )
                 if fake.scripted_errors:
                     status = fake.scripted_errors.popleft()
                     reason = "RESOURCE_EXHAUSTED" if status == 429 else "UNAVAILABLE"
@@ -121,7 +129,9 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
         def _batch_update(self, document: Document, body: dict[str, Any]) -> None:
             required = body.get("writeControl", {}).get("requiredRevisionId")
             if required and required != f"rev-{document.revision}":
-                return self._error(400, "The required revision ID does not match the latest revision.", "FAILED_PRECONDITION")
+                return self._error(
+                    400, "The required revision ID does not match the latest revision.", "FAILED_PRECONDITION"
+                )
             try:
                 document.apply(body.get("requests", []))
             except BadRequest as exc:
@@ -132,8 +142,14 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                 self.connection.shutdown(2)  # the write landed; the client never gets the answer
                 return None
             replies: list[dict[str, Any]] = [{} for _ in body.get("requests", [])]
-            return self._reply(200, {"documentId": document.document_id, "replies": replies,
-                                     "writeControl": {"requiredRevisionId": f"rev-{document.revision}"}})
+            return self._reply(
+                200,
+                {
+                    "documentId": document.document_id,
+                    "replies": replies,
+                    "writeControl": {"requiredRevisionId": f"rev-{document.revision}"},
+                },
+            )
 
         def do_GET(self) -> None:
             self._route("GET")

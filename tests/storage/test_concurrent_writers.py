@@ -26,7 +26,7 @@ url, who, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 sessions = session_factory(make_engine(url))
 while not go.exists():
     time.sleep(0.005)
-for i in range(%d):
+for i in range(PER_WRITER):
     with sessions() as s:
         record_run(s, challenge="c", kind="method", subject="m", ok=True, metrics={"dally@1": float(i)},
                    request_key=f"{who}-{i}", member=who, engine_version="0")
@@ -34,7 +34,7 @@ for i in range(%d):
         record_run(s, challenge="c", kind="method", subject="m", ok=True, metrics={"dally@1": -1.0},
                    request_key=f"shared-{i}", member=who, engine_version="0")
         save_entry(s, author=who, kind="note", title=f"{who} {i}")
-""" % PER_WRITER
+""".replace("PER_WRITER", str(PER_WRITER))
 
 
 def test_two_processes_recording_at_once_lose_nothing(tmp_path: Path) -> None:
@@ -43,8 +43,13 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path: Path) -> None:
     upgrade_to_head(engine)
     go = tmp_path / "go"
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, url, who, str(go)], cwd=ROOT, env={"PYTHONPATH": str(ROOT)},
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, url, who, str(go)],
+            cwd=ROOT,
+            env={"PYTHONPATH": str(ROOT)},
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for who in ("alice", "bob")
     ]
     time.sleep(0.5)  # both are importing/waiting; start them together

@@ -11,7 +11,7 @@ import pytest
 from storage.database import SessionFactory, make_engine, session_factory
 from storage.errors import DatabaseUnavailable, UnknownRun
 from storage.migrate import upgrade_to_head
-from storage.runs import find_by_request_key, get_run, record_run, recent_runs, stored_metrics
+from storage.runs import find_by_request_key, get_run, recent_runs, record_run, stored_metrics
 from storage.scores import add_metric_value, best_per_member_method, scored_runs
 
 T0 = datetime(2026, 11, 16, 9, 0, tzinfo=UTC)
@@ -19,8 +19,16 @@ T0 = datetime(2026, 11, 16, 9, 0, tzinfo=UTC)
 
 def run_fields(**overrides: Any) -> dict[str, Any]:
     fields: dict[str, Any] = dict(
-        challenge="matmul_4x4", kind="ir", subject="naive", ok=True, metrics={"dally@1": 100.0},
-        request_key="k-naive", member="alice", engine_version="0.1.0", params={"n": 4}, seeds=[1],
+        challenge="matmul_4x4",
+        kind="ir",
+        subject="naive",
+        ok=True,
+        metrics={"dally@1": 100.0},
+        request_key="k-naive",
+        member="alice",
+        engine_version="0.1.0",
+        params={"n": 4},
+        seeds=[1],
     )
     fields.update(overrides)
     return fields
@@ -86,12 +94,22 @@ def test_best_per_member_method_sql_ties_earliest_wins(db_sessions: SessionFacto
     ]
     with db_sessions() as s:
         for i, (who, subject, value, h) in enumerate(rows):
-            record_run(s, **run_fields(member=who, subject=subject, metrics={"dally@1": value},
-                                       request_key=f"k{i}", created_at=T0 + timedelta(hours=h)))
+            record_run(
+                s,
+                **run_fields(
+                    member=who,
+                    subject=subject,
+                    metrics={"dally@1": value},
+                    request_key=f"k{i}",
+                    created_at=T0 + timedelta(hours=h),
+                ),
+            )
         record_run(s, **run_fields(member="carol", ok=False, metrics={"dally@1": 1.0}, request_key="bad"))
         best = best_per_member_method(s, challenge="matmul_4x4", metric="dally@1")
     assert [(b.member, b.subject, b.value, b.run_id) for b in best] == [
-        ("bob", "tiled", 60.0, 5), ("alice", "naive", 80.0, 2), ("bob", "naive", 80.0, 4)
+        ("bob", "tiled", 60.0, 5),
+        ("alice", "naive", 80.0, 2),
+        ("bob", "naive", 80.0, 4),
     ]
     assert all(b.created_at.tzinfo is not None for b in best)
 

@@ -17,7 +17,12 @@ def paragraphs(document: Document) -> list[tuple[str, str]]:
     for element in document.to_json()["body"]["content"]:
         if "paragraph" in element:
             p = element["paragraph"]
-            out.append((p["paragraphStyle"]["namedStyleType"], "".join(e["textRun"]["content"] for e in p["elements"])))
+            out.append(
+                (
+                    p["paragraphStyle"]["namedStyleType"],
+                    "".join(e["textRun"]["content"] for e in p["elements"]),
+                )
+            )
     return out
 
 
@@ -39,15 +44,34 @@ def test_cell_paragraph_positions_match_an_inserted_table() -> None:
 
 def test_text_typed_by_a_person_in_a_heading_is_not_glued_or_restyled() -> None:
     doc = Document("d")
-    doc.apply([
-        {"insertText": {"location": {"index": 1}, "text": "Notes by hand 🙂"}},
-        {"updateParagraphStyle": {"range": {"startIndex": 1, "endIndex": 2}, "paragraphStyle":
-                                  {"namedStyleType": "HEADING_1"}, "fields": "namedStyleType"}},
-        {"updateTextStyle": {"range": {"startIndex": 1, "endIndex": 5}, "textStyle": {"bold": True},
-                             "fields": "bold"}},
-    ])
-    entry = LogEntry(uid="u1", created_at=WHEN, author="al", kind="note", title="Привет 🚀", body="plain body",
-                     results=[("dally@1", "5", "", "")])
+    doc.apply(
+        [
+            {"insertText": {"location": {"index": 1}, "text": "Notes by hand 🙂"}},
+            {
+                "updateParagraphStyle": {
+                    "range": {"startIndex": 1, "endIndex": 2},
+                    "paragraphStyle": {"namedStyleType": "HEADING_1"},
+                    "fields": "namedStyleType",
+                }
+            },
+            {
+                "updateTextStyle": {
+                    "range": {"startIndex": 1, "endIndex": 5},
+                    "textStyle": {"bold": True},
+                    "fields": "bold",
+                }
+            },
+        ]
+    )
+    entry = LogEntry(
+        uid="u1",
+        created_at=WHEN,
+        author="al",
+        kind="note",
+        title="Привет 🚀",
+        body="plain body",
+        results=[("dally@1", "5", "", "")],
+    )
     doc.apply(entry_requests(doc.to_json(), entry))
     got = paragraphs(doc)
     assert got[0] == ("HEADING_1", "Notes by hand 🙂\n")

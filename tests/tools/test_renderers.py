@@ -27,8 +27,13 @@ def s(run_id: int, member: str, subject: str, value: float, hour: int) -> Scored
 
 
 # oldest first: alice 100 → bob 90 (record, −10) → alice 90 (tie: no record) → carol 70 (record, −20) → bob 75
-SCORES = [s(1, "alice", "naive", 100, 0), s(2, "bob", "naive", 90, 1), s(3, "alice", "tiled", 90, 2),
-          s(4, "carol", "naive", 70, 3), s(5, "bob", "naive", 75, 4)]
+SCORES = [
+    s(1, "alice", "naive", 100, 0),
+    s(2, "bob", "naive", 90, 1),
+    s(3, "alice", "tiled", 90, 2),
+    s(4, "carol", "naive", 70, 3),
+    s(5, "bob", "naive", 75, 4),
+]
 
 
 def test_leaderboard_best_per_member_method_ties_earliest_first() -> None:
@@ -46,7 +51,9 @@ def test_leaderboard_best_per_member_method_ties_earliest_first() -> None:
 def test_record_history_who_beat_whom_by_how_much() -> None:
     history = record_history(SCORES)
     assert [(c.record.run_id, c.previous.run_id if c.previous else None, c.improvement) for c in history] == [
-        (1, None, None), (2, 1, 10.0), (4, 2, 20.0)
+        (1, None, None),
+        (2, 1, 10.0),
+        (4, 2, 20.0),
     ]
     cells = record_cells(history)
     assert cells[1][5] == "alice (naive, 100, #1)" and cells[1][6] == "−10 (−10.0%)"
@@ -63,9 +70,19 @@ def test_progression_chart_is_a_real_png() -> None:
 
 
 def make_run(run_id: int, metrics: dict[str, float], attribution: dict[str, dict[str, float]] | None) -> Run:
-    run = Run(id=run_id, challenge="c", kind="ir", subject=f"s{run_id}", ok=True, metrics=metrics,
-              result={"attribution": attribution} if attribution is not None else {}, engine_version="0",
-              request_key=f"k{run_id}", member_id=1, created_at=T0)
+    run = Run(
+        id=run_id,
+        challenge="c",
+        kind="ir",
+        subject=f"s{run_id}",
+        ok=True,
+        metrics=metrics,
+        result={"attribution": attribution} if attribution is not None else {},
+        engine_version="0",
+        request_key=f"k{run_id}",
+        member_id=1,
+        created_at=T0,
+    )
     run.member = Member(id=1, name="alice")
     return run
 
@@ -74,8 +91,11 @@ def test_compare_metric_deltas_and_cost_shifts() -> None:
     a = make_run(1, {"dally@1": 200, "ard@1": 4.0}, {"buffer": {"A": 120, "B": 80}})
     b = make_run(2, {"dally@1": 150, "bytedmd@1": 9}, {"buffer": {"A": 40, "B": 90, "C": 20}})
     comparison = compare_runs(a, b)
-    assert [(m.metric, m.delta) for m in comparison.metrics] == [("ard@1", None), ("bytedmd@1", None),
-                                                                  ("dally@1", -50)]
+    assert [(m.metric, m.delta) for m in comparison.metrics] == [
+        ("ard@1", None),
+        ("bytedmd@1", None),
+        ("dally@1", -50),
+    ]
     # A: 120→40 (−80), C: 0→20 (+20), B: 80→90 (+10): cost moved from A to C and B; total −50 = dally delta
     assert [(x.label, x.delta) for x in comparison.shifts] == [("A", -80), ("C", 20), ("B", 10)]
     assert sum(x.delta for x in comparison.shifts) == -50
@@ -86,7 +106,11 @@ def test_compare_metric_deltas_and_cost_shifts() -> None:
 
 def test_value_formatting() -> None:
     assert (format_value(1234.0), format_value(3.14159), format_value(None)) == ("1234", "3.142", "—")
-    assert format_change(110, 100) == "+10 (+10.0%)" and format_change(5, None) == "" and format_change(3, 3) == "±0"
+    assert (
+        format_change(110, 100) == "+10 (+10.0%)"
+        and format_change(5, None) == ""
+        and format_change(3, 3) == "±0"
+    )
 
 
 def test_choose_suggests_close_names() -> None:
@@ -97,7 +121,9 @@ def test_choose_suggests_close_names() -> None:
 
 
 def test_request_key_ignores_comments_and_param_order_but_not_metric_versions() -> None:
-    one = NormalisedRequest("c", "solve", "s", {"n": 2, "k": 3}, "def f():\n    return 1  # one\n", ("dally@1",))
+    one = NormalisedRequest(
+        "c", "solve", "s", {"n": 2, "k": 3}, "def f():\n    return 1  # one\n", ("dally@1",)
+    )
     two = NormalisedRequest("c", "solve", "s", {"k": 3, "n": 2}, "def f():\n\n    return 1\n", ("dally@1",))
     assert one.key == two.key
     assert one.key != NormalisedRequest("c", "solve", "s", {"n": 2, "k": 3}, one.code, ("dally@2",)).key

@@ -35,8 +35,12 @@ def docs() -> Iterator[FakeDocsServer]:
 
 
 def make_log(sessions: SessionFactory, docs: FakeDocsServer, sleeps: list[float] | None = None) -> SprintLog:
-    sink = GoogleDocsSink(document_id=DOC_ID, credentials=Credentials("test-token"), api_endpoint=docs.endpoint)
-    delivery = OutboxDelivery(sessions, sink, backoff=Backoff(base_s=0.0), sleep=(sleeps if sleeps is not None else []).append)
+    sink = GoogleDocsSink(
+        document_id=DOC_ID, credentials=Credentials("test-token"), api_endpoint=docs.endpoint
+    )
+    delivery = OutboxDelivery(
+        sessions, sink, backoff=Backoff(base_s=0.0), sleep=(sleeps if sleeps is not None else []).append
+    )
     return SprintLog(sessions, delivery)
 
 
@@ -55,19 +59,34 @@ def tables(document: dict[str, Any]) -> list[list[list[str]]]:
     found = []
     for element in document["body"]["content"]:
         if "table" in element:
-            found.append([
-                ["".join(e["textRun"]["content"] for p in cell["content"] for e in p["paragraph"]["elements"]).rstrip("\n")
-                 for cell in row["tableCells"]]
-                for row in element["table"]["tableRows"]
-            ])
+            found.append(
+                [
+                    [
+                        "".join(
+                            e["textRun"]["content"]
+                            for p in cell["content"]
+                            for e in p["paragraph"]["elements"]
+                        ).rstrip("\n")
+                        for cell in row["tableCells"]
+                    ]
+                    for row in element["table"]["tableRows"]
+                ]
+            )
     return found
 
 
-def test_entries_with_tables_land_in_order_and_read_back(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
+def test_entries_with_tables_land_in_order_and_read_back(
+    db_sessions: SessionFactory, docs: FakeDocsServer
+) -> None:
     log = make_log(db_sessions, docs)
     try:
-        log.append_entry(author="Алиса", kind="run", title="local_update n=20 🚀", body="first try\nsecond line",
-                         results=RESULTS)
+        log.append_entry(
+            author="Алиса",
+            kind="run",
+            title="local_update n=20 🚀",
+            body="first try\nsecond line",
+            results=RESULTS,
+        )
         log.append_entry(author="bob", kind="note", title="Заметка 📝 about 行列")
         log.append_entry(author="bob", kind="score", title="tiled 😀😀", results=RESULTS[:1])
         document = log.delivery.sink.read()  # type: ignore[attr-defined]
@@ -78,7 +97,11 @@ def test_entries_with_tables_land_in_order_and_read_back(db_sessions: SessionFac
     texts = [text for _, text in paragraphs]
     assert styles[0] == "HEADING_1" and texts[0].startswith("Week ")
     headings = [t for s, t in paragraphs if s == "HEADING_2"]
-    assert [h.split(" UTC — ")[1] for h in headings] == ["local_update n=20 🚀", "Заметка 📝 about 行列", "tiled 😀😀"]
+    assert [h.split(" UTC — ")[1] for h in headings] == [
+        "local_update n=20 🚀",
+        "Заметка 📝 about 行列",
+        "tiled 😀😀",
+    ]
     assert styles.count("HEADING_1") == 1  # one week heading for the three entries of this week
     assert ("NORMAL_TEXT", "first try") in paragraphs and ("NORMAL_TEXT", "second line") in paragraphs
     assert any(t.startswith("run by Алиса · sutro#") for t in texts)
@@ -87,9 +110,14 @@ def test_entries_with_tables_land_in_order_and_read_back(db_sessions: SessionFac
     assert docs.batch_updates() == 3
     # the header row is bold, body cells are not
     first_table = next(e for e in document["body"]["content"] if "table" in e)["table"]
-    header_runs = [cell["content"][0]["paragraph"]["elements"][0]["textRun"] for cell in first_table["tableRows"][0]["tableCells"]]
+    header_runs = [
+        cell["content"][0]["paragraph"]["elements"][0]["textRun"]
+        for cell in first_table["tableRows"][0]["tableCells"]
+    ]
     assert all(run["textStyle"].get("bold") for run in header_runs)
-    body_run = first_table["tableRows"][1]["tableCells"][0]["content"][0]["paragraph"]["elements"][0]["textRun"]
+    body_run = first_table["tableRows"][1]["tableCells"][0]["content"][0]["paragraph"]["elements"][0][
+        "textRun"
+    ]
     assert not body_run["textStyle"].get("bold")
 
 
@@ -107,7 +135,9 @@ def test_429_then_success_retries_after_backoff(db_sessions: SessionFactory, doc
     assert document_text(docs.documents[DOC_ID].to_json()).count("after a 429") == 1
 
 
-def test_docs_down_then_back_every_entry_once_in_order(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
+def test_docs_down_then_back_every_entry_once_in_order(
+    db_sessions: SessionFactory, docs: FakeDocsServer
+) -> None:
     log = make_log(db_sessions, docs)
     try:
         log.append_entry(author="al", kind="note", title="entry 1")
@@ -129,7 +159,9 @@ def test_docs_down_then_back_every_entry_once_in_order(db_sessions: SessionFacto
         assert backlog_size(s) == 0 and all(e.state == "delivered" for e in entries(s))
 
 
-def test_write_lands_but_answer_is_lost_no_duplicate(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
+def test_write_lands_but_answer_is_lost_no_duplicate(
+    db_sessions: SessionFactory, docs: FakeDocsServer
+) -> None:
     log = make_log(db_sessions, docs)
     docs.drop_after_next_write = True
     try:
@@ -170,8 +202,14 @@ def test_crash_between_docs_write_and_outbox_update_no_duplicate(
         save_entry(s, author="al", kind="note", title="survives a crash")
         save_entry(s, author="al", kind="note", title="the one after")
     url = f"sqlite:///{tmp_path / 'test.db'}"
-    child = subprocess.run([sys.executable, "-c", CRASHING_DELIVERER, url, docs.endpoint, DOC_ID], cwd=ROOT,
-                           env={"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    child = subprocess.run(
+        [sys.executable, "-c", CRASHING_DELIVERER, url, docs.endpoint, DOC_ID],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert child.returncode == 17, child.stderr
     with db_sessions() as s:
         assert backlog_size(s) == 2  # the crashed process never marked it delivered
@@ -194,8 +232,12 @@ def test_malformed_document_id_is_one_line(tmp_path: Path) -> None:
 
 
 def test_document_url_is_accepted_as_id(tmp_path: Path) -> None:
-    sink = make_sink("gdocs", data_dir=tmp_path, document_id=f"https://docs.google.com/document/d/{DOC_ID}/edit",
-                     credentials=Credentials("t"))
+    sink = make_sink(
+        "gdocs",
+        data_dir=tmp_path,
+        document_id=f"https://docs.google.com/document/d/{DOC_ID}/edit",
+        credentials=Credentials("t"),
+    )
     try:
         assert sink.document_id == DOC_ID  # type: ignore[attr-defined]
     finally:

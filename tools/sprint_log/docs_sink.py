@@ -83,7 +83,9 @@ class GoogleDocsSink:
             import httplib2
             from googleapiclient.discovery import build
 
-            http = google_auth_httplib2.AuthorizedHttp(self._credentials, http=httplib2.Http(timeout=self._timeout_s))
+            http = google_auth_httplib2.AuthorizedHttp(
+                self._credentials, http=httplib2.Http(timeout=self._timeout_s)
+            )
             options = {"api_endpoint": self._api_endpoint} if self._api_endpoint else None
             service = build(
                 "docs", "v1", http=http, client_options=options, static_discovery=True, cache_discovery=False
@@ -121,13 +123,18 @@ class GoogleDocsSink:
             reason = exc.reason if isinstance(exc.reason, str) else str(exc)
             stale_revision = status == 400 and "revision" in reason.lower()
             raise DeliveryFailed(
-                f"Google Docs answered {status}: {reason}", retryable=status in _RETRYABLE_STATUS or stale_revision
+                f"Google Docs answered {status}: {reason}",
+                retryable=status in _RETRYABLE_STATUS or stale_revision,
             ) from exc
         except (OSError, TimeoutError) as exc:  # connection refused/reset, DNS, socket timeout
-            raise DeliveryFailed(f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True) from exc
+            raise DeliveryFailed(
+                f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True
+            ) from exc
         except Exception as exc:  # httplib2 raises its own types for broken responses
             if type(exc).__module__.startswith("httplib2") or "http" in type(exc).__module__:
-                raise DeliveryFailed(f"Google Docs connection failed: {type(exc).__name__}", retryable=True) from exc
+                raise DeliveryFailed(
+                    f"Google Docs connection failed: {type(exc).__name__}", retryable=True
+                ) from exc
             raise
 
     def close(self) -> None:
