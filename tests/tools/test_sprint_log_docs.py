@@ -256,3 +256,32 @@ def test_unknown_sink_name(tmp_path: Path) -> None:
     with pytest.raises(ToolError) as err:
         make_sink("slack", data_dir=tmp_path)
     assert "markdown or gdocs" in err.value.one_line()
+
+
+def test_entries_from_several_threads_each_land_once(
+    db_sessions: SessionFactory, docs: FakeDocsServer
+) -> None:
+    """Commands run on several threads; the sink funnels every Docs call through its one worker thread."""
+    import threading
+
+    log = make_log(db_sessions, docs)
+    try:
+        threads = [
+            threading.Thread(
+                target=log.append_entry, kwargs={"author": f"t{i}", "kind": "note", "title": f"thread {i}"}
+            )
+            for i in range(6)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert log.deliver_pending().pending == 0
+    finally:
+        log.close()
+    text = document_text(docs.documents[DOC_ID].to_json())
+    assert all(text.count(f"thread {i}\n") == 1 for i in range(6))
+    with db_sessions() as s:
+        saved = [e.title for e in sorted(entries(s), key=lambda e: e.id or 0)]
+    # the document order is the outbox (save) order
+    assert [t for t in saved] == sorted(saved, key=lambda t: text.index(t + "\n"))

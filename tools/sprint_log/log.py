@@ -52,5 +52,9 @@ class SprintLog:
             )
         return Appended(entry=entry, report=self.delivery.deliver_pending())
 
+    def deliver_pending(self) -> DeliveryReport:
+        """Retry the backlog (for a periodic job): delivers due entries in order."""
+        return self.delivery.deliver_pending()
+
     def close(self) -> None:
         self.delivery.sink.close()
