@@ -8,8 +8,8 @@ valid results count: ``ok`` runs that are the active answer for their request.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy import select as select_columns
