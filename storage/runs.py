@@ -57,50 +57,78 @@ def record_run(
     If another writer stored an active row for ``request_key`` first and ``supersede`` is False, that row is
     returned instead (the same request is never stored twice).
     """
-    try:
-        owner = member_named(session, name=member)
-        assert owner.id is not None  # flushed
-        if supersede:
-            for previous in session.exec(select(Run).where(Run.active_key == request_key)).all():
-                previous.active_key = None
-                previous.status = RUN_SUPERSEDED
-            session.flush()
-        run = Run(
-            challenge=challenge,
-            kind=kind,
-            subject=subject,
-            params=dict(params or {}),
-            seeds=list(seeds or []),
-            metrics=dict(metrics),
-            result=dict(result or {}),
-            accuracy=accuracy,
-            ok=ok,
-            failure=failure,
-            wall_s=wall_s,
-            engine_version=engine_version,
-            code=code,
-            code_hash=code_hash,
-            request_key=request_key,
-            active_key=request_key,
-            member_id=owner.id,
-            created_at=created_at or utcnow(),
-            status=RUN_ACTIVE,
-        )
-        session.add(run)
-        session.flush()
-        assert run.id is not None  # flushed
-        for name, value in metrics.items():
-            session.add(
-                MetricValue(run_id=run.id, metric=name, value=float(value), created_at=run.created_at)
+    for attempt in range(3):
+        try:
+            run = _insert_run(
+                session,
+                member=member,
+                request_key=request_key,
+                supersede=supersede,
+                created_at=created_at or utcnow(),
+                metrics=metrics,
+                fields=dict(
+                    challenge=challenge,
+                    kind=kind,
+                    subject=subject,
+                    params=dict(params or {}),
+                    seeds=list(seeds or []),
+                    metrics=dict(metrics),
+                    result=dict(result or {}),
+                    accuracy=accuracy,
+                    ok=ok,
+                    failure=failure,
+                    wall_s=wall_s,
+                    engine_version=engine_version,
+                    code=code,
+                    code_hash=code_hash,
+                ),
             )
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        existing = find_by_request_key(session, request_key=request_key)
-        if existing is None or supersede:
-            raise
-        return existing
-    session.refresh(run)
+        except IntegrityError:
+            # Another writer won a race: it stored this request (return its row) or created this member
+            # first (PostgreSQL; try again, the member now exists).
+            session.rollback()
+            existing = find_by_request_key(session, request_key=request_key)
+            if existing is not None and not supersede:
+                return existing
+            if attempt == 2:
+                raise
+            continue
+        session.refresh(run)
+        return run
+    raise AssertionError("unreachable")
+
+
+def _insert_run(
+    session: Session,
+    *,
+    member: str,
+    request_key: str,
+    supersede: bool,
+    created_at: datetime,
+    metrics: dict[str, float],
+    fields: dict[str, Any],
+) -> Run:
+    owner = member_named(session, name=member)
+    assert owner.id is not None  # flushed
+    if supersede:
+        for previous in session.exec(select(Run).where(Run.active_key == request_key)).all():
+            previous.active_key = None
+            previous.status = RUN_SUPERSEDED
+        session.flush()
+    run = Run(
+        **fields,
+        request_key=request_key,
+        active_key=request_key,
+        member_id=owner.id,
+        created_at=created_at,
+        status=RUN_ACTIVE,
+    )
+    session.add(run)
+    session.flush()
+    assert run.id is not None  # flushed
+    for name, value in metrics.items():
+        session.add(MetricValue(run_id=run.id, metric=name, value=float(value), created_at=created_at))
+    session.commit()
     return run
 
 

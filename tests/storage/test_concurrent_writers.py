@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlmodel import select
 
 from storage.database import make_engine, session_factory
@@ -37,8 +38,15 @@ for i in range(PER_WRITER):
 """.replace("PER_WRITER", str(PER_WRITER))
 
 
-def test_two_processes_recording_at_once_lose_nothing(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'shared.db'}"
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def test_two_processes_recording_at_once_lose_nothing(shared_url: str, tmp_path: Path) -> None:
+    url = shared_url
     engine = make_engine(url)
     upgrade_to_head(engine)
     go = tmp_path / "go"
@@ -67,3 +75,4 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path: Path) -> None:
         assert sorted(r.request_key for r in shared) == sorted(f"shared-{i}" for i in range(PER_WRITER))
         assert len(s.exec(select(MetricValue)).all()) == len(runs)
         assert len(s.exec(select(SprintLogEntry)).all()) == 2 * PER_WRITER
+    engine.dispose()

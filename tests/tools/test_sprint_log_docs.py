@@ -285,3 +285,18 @@ def test_entries_from_several_threads_each_land_once(
         saved = [e.title for e in sorted(entries(s), key=lambda e: e.id or 0)]
     # the document order is the outbox (save) order
     assert [t for t in saved] == sorted(saved, key=lambda t: text.index(t + "\n"))
+
+
+def test_unshared_or_missing_document_keeps_entries_and_says_how_to_fix(
+    db_sessions: SessionFactory, docs: FakeDocsServer
+) -> None:
+    del docs.documents[DOC_ID]  # 404, as for a document not shared with the service account
+    log = make_log(db_sessions, docs)
+    try:
+        report = log.append_entry(author="al", kind="note", title="kept").report
+        queued = log.append_entry(author="al", kind="note", title="queued only", deliver=False).report
+    finally:
+        log.close()
+    assert report.pending == 1 and report.error is not None
+    assert "404" in report.error and "SUTRO_GOOGLE_DOCS_DOCUMENT_ID" in report.error
+    assert queued.pending == 2 and queued.delivered == 0

@@ -24,6 +24,11 @@ from tools.sprint_log.sink import DeliveryFailed
 DOCS_SCOPES = ["https://www.googleapis.com/auth/documents"]
 _DOCUMENT_ID = re.compile(r"^[A-Za-z0-9_-]{25,100}$")
 _RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
+_FIXES = {
+    401: " — check SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE (a valid, enabled service-account key)",
+    403: " — share the document with the service account's client_email as Editor",
+    404: " — check SUTRO_GOOGLE_DOCS_DOCUMENT_ID and that the document is shared with the service account",
+}
 
 
 def validate_document_id(document_id: str) -> str:
@@ -67,7 +72,7 @@ class GoogleDocsSink:
         document_id: str,
         credentials: Any,
         api_endpoint: str | None = None,
-        timeout_s: float = 30.0,
+        timeout_s: float = 15.0,
     ) -> None:
         self.document_id = validate_document_id(document_id)
         self._credentials = credentials
@@ -114,6 +119,9 @@ class GoogleDocsSink:
         return True
 
     def _call(self, make_request: Callable[[Any], Any]) -> Any:
+        """Execute one Docs request; every failure becomes a DeliveryFailed saying whether a retry can help."""
+        import httplib2
+        from google.auth.exceptions import RefreshError, TransportError
         from googleapiclient.errors import HttpError
 
         try:
@@ -123,19 +131,17 @@ class GoogleDocsSink:
             reason = exc.reason if isinstance(exc.reason, str) else str(exc)
             stale_revision = status == 400 and "revision" in reason.lower()
             raise DeliveryFailed(
-                f"Google Docs answered {status}: {reason}",
+                f"Google Docs answered {status}: {reason}{_FIXES.get(status, '')}",
                 retryable=status in _RETRYABLE_STATUS or stale_revision,
             ) from exc
-        except (OSError, TimeoutError) as exc:  # connection refused/reset, DNS, socket timeout
+        except RefreshError as exc:  # the token endpoint refused the service account
+            raise DeliveryFailed(
+                f"Google refused the service-account credentials: {exc}{_FIXES[401]}", retryable=False
+            ) from exc
+        except (OSError, TransportError, httplib2.HttpLib2Error) as exc:  # refused, reset, DNS, timeout
             raise DeliveryFailed(
                 f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True
             ) from exc
-        except Exception as exc:  # httplib2 raises its own types for broken responses
-            if type(exc).__module__.startswith("httplib2") or "http" in type(exc).__module__:
-                raise DeliveryFailed(
-                    f"Google Docs connection failed: {type(exc).__name__}", retryable=True
-                ) from exc
-            raise
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from storage.database import SessionFactory
-from storage.outbox import save_entry
+from storage.outbox import backlog_size, save_entry
 from storage.tables import SprintLogEntry
 from tools.errors import ToolError
 from tools.sprint_log.delivery import DeliveryReport, OutboxDelivery
@@ -41,8 +41,12 @@ class SprintLog:
         body: str = "",
         results: Sequence[tuple[str, str, str, str]] = (),
         run_id: int | None = None,
+        deliver: bool = True,
     ) -> Appended:
-        """Save the entry (committed), then deliver what is pending; a sink outage leaves it queued, not lost."""
+        """Save the entry (committed), then deliver what is pending; a sink outage leaves it queued, not lost.
+
+        ``deliver=False`` only saves it (the caller delivers later, e.g. from a background job).
+        """
         if kind not in KINDS:
             raise ToolError(f"unknown sprint-log entry kind {kind!r}", hint="use one of: " + ", ".join(KINDS))
         rows = [{"metric": m, "value": v, "vs_baseline": b, "vs_record": r} for m, v, b, r in results]
@@ -50,6 +54,9 @@ class SprintLog:
             entry = save_entry(
                 session, author=author, kind=kind, title=title, body=body, results=rows, run_id=run_id
             )
+        if not deliver:
+            with self.sessions() as session:
+                return Appended(entry=entry, report=DeliveryReport(0, 0, backlog_size(session)))
         return Appended(entry=entry, report=self.delivery.deliver_pending())
 
     def deliver_pending(self) -> DeliveryReport:
