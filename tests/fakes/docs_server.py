@@ -1,6 +1,6 @@
 """A fake Google Docs API server on 127.0.0.1 for tests: the real googleapiclient talks HTTP to it.
 
-Implements ``documents.get`` and ``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle,
+Implements the service-account token endpoint (``POST /token``), ``documents.get`` and ``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle,
 updateTextStyle, ``writeControl.requiredRevisionId``) over :class:`tests.fakes.docs_model.Document`, with
 401 without a bearer token, scripted error replies (429, 503 …), a "write then drop the connection" mode (the
 write lands but the client never hears back), and stop/start on the same port (Docs down, then back).
@@ -14,7 +14,7 @@ import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from tests.fakes.docs_model import BadRequest, Document
 
@@ -29,6 +29,7 @@ class FakeDocsServer:
         self.received: list[tuple[str, str, Any]] = []
         self.scripted_errors: deque[int] = deque()
         self.drop_after_next_write = False
+        self.tokens_issued = 0
         self.lock = threading.Lock()
         self.port = 0
         self.stopped = False
@@ -105,9 +106,13 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                 return None
             path = unquote(urlparse(self.path).path)
             length = int(self.headers.get("Content-Length") or 0)
-            body = json.loads(self.rfile.read(length) or b"null") if length else None
+            raw = self.rfile.read(length) if length else b""
+            is_json = "json" in (self.headers.get("Content-Type") or "")
+            body = json.loads(raw) if raw and is_json else parse_qs(raw.decode())
             with fake.lock:
                 fake.received.append((method, path, body))
+                if method == "POST" and path == "/token":
+                    return self._token()
                 if not (self.headers.get("authorization") or "").startswith("Bearer "):
                     return self._error(
                         401, "Request is missing required authentication credential.", "UNAUTHENTICATED"
@@ -125,6 +130,23 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                 if method == "POST" and match and match.group(2):
                     return self._batch_update(document, body or {})
                 return self._error(400, "unsupported call in the fake", "INVALID_ARGUMENT")
+
+        def _token(self) -> None:
+            """The OAuth token endpoint of a service-account flow (JWT-bearer grant): hands out a bearer token."""
+            form = fake.received[-1][2]
+            if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"] or not form.get(
+                "assertion"
+            ):
+                return self._error(400, "invalid_grant", "INVALID_ARGUMENT")
+            fake.tokens_issued += 1
+            return self._reply(
+                200,
+                {
+                    "access_token": f"fake-token-{fake.tokens_issued}",
+                    "expires_in": 3600,
+                    "token_type": "Bearer",
+                },
+            )
 
         def _batch_update(self, document: Document, body: dict[str, Any]) -> None:
             required = body.get("writeControl", {}).get("requiredRevisionId")
