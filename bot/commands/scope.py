@@ -27,11 +27,19 @@ def resolve_metric(session: Session, challenge: str, metric: str | None) -> str 
 def resolve_scope(
     session: Session, challenge: str | None, metric: str | None
 ) -> list[tuple[str, str | None]]:
-    """(challenge, metric) pairs: the named challenge, or every challenge with stored runs."""
+    """(challenge, metric) pairs: the named challenge, or every challenge with stored runs (with ``metric``, only
+    those that have it; none having it is an unknown-metric error)."""
     if challenge:
         name = choose("challenge", challenge, challenge_names(session))
         return [(name, resolve_metric(session, name, metric))]
-    return [(name, resolve_metric(session, name, metric)) for name in stored_challenges(session)]
+    names = stored_challenges(session)
+    if metric:
+        having = [n for n in names if metric in stored_metrics(session, challenge=n)]
+        if not having:
+            everything = {m for n in names for m in stored_metrics(session, challenge=n)}
+            choose("metric", metric, everything)  # raises with "did you mean"
+        return [(n, metric) for n in having]
+    return [(n, resolve_metric(session, n, None)) for n in names]
 
 
 def parse_run_id(token: str, *, usage: str) -> int:

@@ -215,3 +215,37 @@ def test_cli_log_and_runs_json(tmp_path: Path) -> None:
     assert result.exit_code == 0 and json.loads(result.output) == {"ok": True, "runs": []}
     result = runner.invoke(main, ["show", "5"])
     assert result.exit_code == 2 and "no run #5" in result.output and "Traceback" not in result.output
+
+
+def test_leaderboard_metric_across_challenges(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice")
+    result = RunResult(
+        challenge="sparse_parity", subject="sgd", kind="method", ok=True, metrics={"ard@1": 3.5}
+    )
+    request = NormalisedRequest("sparse_parity", "method", "sgd", {}, None, ("ard@1",))
+    store_result(ctx, result, request=request, code=None, member="bob")
+    reply, status = call(ctx, "leaderboard", metric="ard@1")
+    assert status == 0 and [b["challenge"] for b in reply.data["boards"]] == ["sparse_parity"]  # type: ignore[index]
+    reply, status = call(ctx, "leaderboard", metric="ard@2")
+    assert status == 2 and reply.text == "unknown metric 'ard@2' — did you mean 'ard@1'?"
+
+
+def test_empty_service_account_setting_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE", "")
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        sprint_log_sink="gdocs",  # type: ignore[call-arg]
+        google_docs_document_id="1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    )
+    reply, status = call(AppContext(settings=settings), "log", "x")
+    assert status == 2 and "needs service-account credentials" in reply.text
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        sprint_log_sink="gdocs",  # type: ignore[call-arg]
+        google_docs_document_id="1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        google_service_account_file=tmp_path,
+    )
+    reply, status = call(AppContext(settings=settings), "log", "x")
+    assert status == 2 and "cannot read service-account file" in reply.text

@@ -109,6 +109,7 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
     if last_week_heading(document) != week:
         paragraphs.append((week, "HEADING_1"))
     paragraphs.append((entry_heading(entry), "HEADING_2"))
+    meta_at = len(paragraphs)
     paragraphs.append((meta_line(entry), "NORMAL_TEXT"))
     paragraphs += [(line, "NORMAL_TEXT") for line in entry.body.splitlines() if line.strip()]
     text = prefix + "".join(p + "\n" for p, _ in paragraphs)
@@ -117,10 +118,10 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
     position = insert_at + utf16_len(prefix)
     ours_start = position
     meta_range = (0, 0)
-    for paragraph, named in paragraphs:
+    for i, (paragraph, named) in enumerate(paragraphs):
         length = utf16_len(paragraph) + 1
         requests.append(_style(position, position + length, named))
-        if paragraph == meta_line(entry):
+        if i == meta_at:
             meta_range = (position, position + length - 1)
         position += length
     requests.append(_text_style(ours_start, position, {"bold": False, "italic": False}))

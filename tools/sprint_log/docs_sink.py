@@ -49,7 +49,7 @@ def service_account_credentials(path: str | Path | None) -> Any:
         "set SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE to a service-account JSON key and share the document with its "
         "client_email as Editor (or set SUTRO_SPRINT_LOG_SINK=markdown)"
     )
-    if not path:
+    if not path or str(path).strip() in ("", "."):
         raise ToolError("the Google Docs sprint log needs service-account credentials", hint=fix)
     from google.oauth2 import service_account
 
@@ -57,6 +57,8 @@ def service_account_credentials(path: str | Path | None) -> Any:
         return service_account.Credentials.from_service_account_file(str(path), scopes=DOCS_SCOPES)
     except FileNotFoundError as exc:
         raise ToolError(f"service-account file not found: {path}", hint=fix) from exc
+    except OSError as exc:
+        raise ToolError(f"cannot read service-account file {path}: {exc.strerror}", hint=fix) from exc
     except (ValueError, KeyError) as exc:
         raise ToolError(f"service-account file {path} is not a valid key: {exc}", hint=fix) from exc
 
