@@ -157,3 +157,21 @@ def test_session_factory_objects_survive_commit(tmp_path: Path) -> None:
     with session_factory(engine)() as s:
         run = record_run(s, **run_fields())
     assert run.member.name == "alice"
+
+
+def test_sqlite_is_configured_for_several_writers(db_sessions: SessionFactory) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    from storage.database import SQLITE_BUSY_TIMEOUT_MS
+    from storage.tables import Run
+
+    with db_sessions() as s:
+        assert s.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert s.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert s.execute(text("PRAGMA busy_timeout")).scalar() == SQLITE_BUSY_TIMEOUT_MS
+        s.rollback()
+        fields = {k: v for k, v in run_fields().items() if k != "member"}
+        s.add(Run(**fields, member_id=999))  # there is no member 999
+        with pytest.raises(IntegrityError, match="FOREIGN KEY"):
+            s.commit()
