@@ -93,3 +93,29 @@ def test_second_entry_same_week_adds_no_week_heading_and_new_week_does() -> None
         doc.apply(entry_requests(doc.to_json(), entry))
     weeks = [text for style, text in paragraphs(doc) if style == "HEADING_1"]
     assert weeks == ["Week 2026-W47\n", "Week 2026-W48\n"]  # 2026-11-23 is a Monday
+
+
+def test_an_empty_heading_left_at_the_end_does_not_leak_into_the_entry() -> None:
+    doc = Document("d")
+    doc.apply(
+        [
+            {
+                "updateParagraphStyle": {
+                    "range": {"startIndex": 1, "endIndex": 2},
+                    "paragraphStyle": {"namedStyleType": "HEADING_3"},
+                    "fields": "namedStyleType",
+                }
+            }
+        ]
+    )
+    entry = LogEntry(
+        uid="u", created_at=WHEN, author="al", kind="run", title="t", results=[("dally@1", "5", "", "")]
+    )
+    doc.apply(entry_requests(doc.to_json(), entry))
+    styles = [style for style, text in paragraphs(doc)]
+    assert styles[:3] == ["HEADING_1", "HEADING_2", "NORMAL_TEXT"]
+    assert set(styles[3:]) == {"NORMAL_TEXT"}  # the blank line before the table and the final paragraph
+    for element in doc.to_json()["body"]["content"]:
+        for row in element.get("table", {}).get("tableRows", []):
+            for cell in row["tableCells"]:
+                assert cell["content"][0]["paragraph"]["paragraphStyle"]["namedStyleType"] == "NORMAL_TEXT"

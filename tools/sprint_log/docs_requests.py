@@ -124,6 +124,9 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
         if i == meta_at:
             meta_range = (position, position + length - 1)
         position += length
+    # the document's final paragraph (where the table goes, and where the next entry starts) may carry a
+    # person's heading style: make it plain so nothing inherits it
+    requests.append(_style(position, position + 1, "NORMAL_TEXT"))
     requests.append(_text_style(ours_start, position, {"bold": False, "italic": False}))
     requests.append(_text_style(*meta_range, {"italic": True}))
 
