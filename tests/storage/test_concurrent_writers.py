@@ -76,3 +76,42 @@ def test_two_processes_recording_at_once_lose_nothing(shared_url: str, tmp_path:
         assert len(s.exec(select(MetricValue)).all()) == len(runs)
         assert len(s.exec(select(SprintLogEntry)).all()) == 2 * PER_WRITER
     engine.dispose()
+
+
+UPGRADER = """
+import sys, time
+from pathlib import Path
+from storage.database import make_engine
+from storage.migrate import upgrade_to_head
+engine = make_engine(sys.argv[1])
+while not Path(sys.argv[2]).exists():
+    time.sleep(0.002)
+upgrade_to_head(engine)
+"""
+
+
+def test_processes_starting_together_on_a_fresh_sqlite_file_all_migrate(tmp_path: Path) -> None:
+    """Start-up applies migrations; three processes doing it at once on a new file must all succeed."""
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", UPGRADER, url, str(go)],
+            cwd=ROOT,
+            env={"PYTHONPATH": str(ROOT)},
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    time.sleep(0.5)
+    go.touch()
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        from sqlalchemy import text
+
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001"]
+    engine.dispose()
