@@ -1,14 +1,48 @@
-"""AppContext: the services a command may use, built once by the composition root (``bot.app``)."""
+"""AppContext: the services a command may use, built once by the composition root (``bot.app``).
+
+The database and the sprint log are opened on first use, so commands that need neither (``challenges``) work
+without them, and a bad database URL or missing Docs credentials is reported by the command that needed them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.settings import Settings
+from storage.database import SessionFactory
+from tools.rescore import Rescorer
+from tools.sprint_log.log import SprintLog
 
 
 @dataclass
 class AppContext:
-    """Handed to every command. Tests build one directly with the services they need."""
+    """Handed to every command. Tests build one directly with the services they need.
+
+    rescorers: new metric (``dally@2``) -> function re-scoring a stored run for it (wired by the composition root).
+    """
 
     settings: Settings
+    rescorers: dict[str, Rescorer] = field(default_factory=dict)
+    _sessions: SessionFactory | None = None
+    _sprint_log: SprintLog | None = None
+
+    def sessions(self) -> SessionFactory:
+        """The database session factory (opens and migrates the database on first use)."""
+        if self._sessions is None:
+            from bot.services import open_database
+
+            self._sessions = open_database(self.settings)
+        return self._sessions
+
+    def sprint_log(self) -> SprintLog:
+        """The sprint log (builds the configured sink on first use)."""
+        if self._sprint_log is None:
+            from bot.services import open_sprint_log
+
+            self._sprint_log = open_sprint_log(self.settings, self.sessions())
+        return self._sprint_log
+
+    def close(self) -> None:
+        """Stop the sprint log's worker thread."""
+        if self._sprint_log is not None:
+            self._sprint_log.close()

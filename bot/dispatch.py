@@ -6,6 +6,8 @@ from bot.commands.base import Command, Invocation, Reply, UsageError
 from bot.context import AppContext
 from bot.incidents import incident_line, report_incident
 from engine.errors import EngineError
+from storage.errors import StorageError
+from tools.errors import ToolError
 
 
 def execute(ctx: AppContext, command: Command, inv: Invocation) -> tuple[Reply, int]:
@@ -16,7 +18,7 @@ def execute(ctx: AppContext, command: Command, inv: Invocation) -> tuple[Reply, 
         reply = command.handler(ctx, inv)
     except UsageError as err:
         return Reply(text=err.one_line(), ok=False, data={"ok": False, "error": err.one_line()}), 2
-    except EngineError as err:
+    except (EngineError, StorageError, ToolError) as err:
         return Reply(text=err.one_line(), ok=False, data={"ok": False, "error": err.one_line()}), 2
     except Exception as exc:  # noqa: BLE001 - the last line of defence: log it, tell the user one line
         incident = report_incident(exc, where=f"command {command.name}")

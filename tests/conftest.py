@@ -62,3 +62,15 @@ def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     monkeypatch.setenv("SUTRO_DATA_DIR", str(data_dir))
     monkeypatch.chdir(tmp_path)
     yield data_dir
+
+
+@pytest.fixture
+def db_sessions(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A migrated SQLite database file in the test's tmp dir; yields a session factory."""
+    from storage.database import make_engine, session_factory
+    from storage.migrate import upgrade_to_head
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'test.db'}")
+    upgrade_to_head(engine)
+    yield session_factory(engine)
+    engine.dispose()

@@ -24,5 +24,9 @@ def test_wheel_contains_all_four_packages(tmp_path: Path) -> None:
     for package in ("bot", "tools", "engine", "storage"):
         assert f"{package}/__init__.py" in names, f"{package} missing from the wheel"
     assert any(n.endswith("entry_points.txt") for n in names)
+    # Alembic needs its environment, template and revisions at run time (applied at start-up)
+    for path in ("storage/migrations/env.py", "storage/migrations/script.py.mako"):
+        assert path in names, f"{path} missing from the wheel"
+    assert any(n.startswith("storage/migrations/versions/0001_") for n in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "sutro = bot.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

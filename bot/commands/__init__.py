@@ -5,12 +5,19 @@ This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README c
 
 from __future__ import annotations
 
-from bot.commands import challenges, score
+from bot.commands import challenges, compare, leaderboard, log, records, rescore, runs, score, show
 from bot.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
     challenges.COMMAND,
     score.COMMAND,
+    log.COMMAND,
+    runs.COMMAND,
+    show.COMMAND,
+    compare.COMMAND,
+    leaderboard.COMMAND,
+    records.COMMAND,
+    rescore.COMMAND,
 )
 
 

@@ -1,0 +1,52 @@
+"""Resolve the challenge and metric a leaderboard/records command is about, from its arguments and stored data."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from engine.challenges import CHALLENGES
+from storage.runs import stored_challenges, stored_metrics
+from tools.choices import choose
+
+
+def challenge_names(session: Session) -> list[str]:
+    """Registered challenges plus any with stored runs."""
+    return sorted(set(CHALLENGES.names()) | set(stored_challenges(session)))
+
+
+def resolve_metric(session: Session, challenge: str, metric: str | None) -> str | None:
+    """``metric`` checked against the stored ones; default: the challenge's primary metric, else the first stored."""
+    stored = stored_metrics(session, challenge=challenge)
+    if metric:
+        return choose("metric", metric, stored)
+    if challenge in CHALLENGES and CHALLENGES.get(challenge).primary_metric in stored:
+        return CHALLENGES.get(challenge).primary_metric
+    return stored[0] if stored else None
+
+
+def resolve_scope(
+    session: Session, challenge: str | None, metric: str | None
+) -> list[tuple[str, str | None]]:
+    """(challenge, metric) pairs: the named challenge, or every challenge with stored runs (with ``metric``, only
+    those that have it; none having it is an unknown-metric error)."""
+    if challenge:
+        name = choose("challenge", challenge, challenge_names(session))
+        return [(name, resolve_metric(session, name, metric))]
+    names = stored_challenges(session)
+    if metric:
+        having = [n for n in names if metric in stored_metrics(session, challenge=n)]
+        if not having:
+            everything = {m for n in names for m in stored_metrics(session, challenge=n)}
+            choose("metric", metric, everything)  # raises with "did you mean"
+        return [(n, metric) for n in having]
+    return [(n, resolve_metric(session, n, None)) for n in names]
+
+
+def parse_run_id(token: str, *, usage: str) -> int:
+    """``42`` or ``#42`` as an int; anything else is a UsageError."""
+    from bot.commands.base import UsageError
+
+    text = token.lstrip("#")
+    if not text.isdigit():
+        raise UsageError(f"'{token}' is not a run id", hint=f"run ids are numbers like 42; usage: {usage}")
+    return int(text)

@@ -1,0 +1,55 @@
+"""``show ID``: one stored run in full — parameters, code, provenance, metrics."""
+
+from __future__ import annotations
+
+from bot.commands.base import Command, Invocation, OutFile, Reply, Table, UsageError
+from bot.commands.scope import parse_run_id
+from bot.context import AppContext
+from storage.runs import get_run
+from tools.run_detail import run_detail
+
+USAGE = "ID"
+
+
+def show_run(ctx: AppContext, inv: Invocation) -> Reply:
+    if len(inv.args) != 1:
+        raise UsageError("show needs one run id", hint="usage: show ID (see ids with: runs)")
+    run_id = parse_run_id(inv.args[0], usage="show ID")
+    with ctx.sessions()() as session:
+        run = get_run(session, run_id=run_id)
+    detail = run_detail(run)
+    files = (
+        [OutFile(name=f"run-{run.id}-code.txt", content=detail.code.encode(), mime="text/plain")]
+        if detail.code
+        else []
+    )
+    return Reply(
+        text=detail.summary,
+        tables=[
+            Table(headers=["field", "value"], rows=detail.fields),
+            Table(headers=["metric", "value", "scope"], rows=detail.metrics, title="metrics"),
+        ],
+        files=files,
+        data={
+            "ok": True,
+            "run": {
+                "id": run.id,
+                "challenge": run.challenge,
+                "subject": run.subject,
+                "ok": run.ok,
+                "member": run.member.name,
+                "params": run.params,
+                "metrics": run.metrics,
+                "code": run.code,
+                "engine_version": run.engine_version,
+            },
+        },
+    )
+
+
+COMMAND = Command(
+    name="show",
+    summary="One run in full: parameters, code, provenance, metrics",
+    usage=USAGE,
+    handler=show_run,
+)

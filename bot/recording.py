@@ -1,0 +1,88 @@
+"""Glue between a finished run and durable state: store the RunResult, find a stored answer for the same request,
+and write the run's sprint-log entry. The run/score commands call these (mapping lives here, in the upper layer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.context import AppContext
+from engine.challenges import CHALLENGES
+from engine.result import RunResult
+from storage.runs import find_by_request_key, get_run, record_run
+from storage.tables import Run
+from tools.result_rows import result_rows
+from tools.run_request import NormalisedRequest
+from tools.sprint_log.log import Appended
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A stored run as commands see it: its id, the stored row, and whether it was reused rather than run now."""
+
+    id: int
+    run: Run
+    reused: bool = False
+
+
+def lookup(ctx: AppContext, request: NormalisedRequest) -> StoredRun | None:
+    """The stored result for the same normalised request (code hash + params + metric versions), if any."""
+    with ctx.sessions()() as session:
+        run = find_by_request_key(session, request_key=request.key)
+    return None if run is None else StoredRun(id=run.id, run=run, reused=True)  # type: ignore[arg-type]
+
+
+def store_result(
+    ctx: AppContext,
+    result: RunResult,
+    *,
+    request: NormalisedRequest,
+    code: str | None,
+    member: str,
+    force: bool = False,
+) -> StoredRun:
+    """Store ``result`` under ``request``'s key; ``force`` (``--force``) supersedes an earlier answer."""
+    with ctx.sessions()() as session:
+        run = record_run(
+            session,
+            challenge=result.challenge,
+            kind=result.kind,
+            subject=result.subject,
+            ok=result.ok,
+            metrics=dict(result.metrics),
+            request_key=request.key,
+            member=member,
+            engine_version=result.engine_version,
+            params=dict(result.params),
+            seeds=list(result.seeds),
+            result=result.to_dict(),
+            accuracy=result.accuracy,
+            failure=result.failure,
+            wall_s=result.wall_s,
+            code=code,
+            code_hash=result.code_hash or request.code_hash,
+            supersede=force,
+        )
+    return StoredRun(id=run.id, run=run)  # type: ignore[arg-type]
+
+
+def baseline_subject(challenge: str) -> str | None:
+    """The challenge's baseline method name when the challenge declares one (``baseline`` attribute)."""
+    if challenge not in CHALLENGES:
+        return None
+    value = getattr(CHALLENGES.get(challenge), "baseline", None)
+    return value if isinstance(value, str) else None
+
+
+def log_result(ctx: AppContext, stored: StoredRun) -> Appended:
+    """Append the run's sprint-log entry (kind ``run`` for methods, ``score`` for submissions and IR)."""
+    with ctx.sessions()() as session:
+        run = get_run(session, run_id=stored.id)
+        rows = result_rows(session, run, baseline_subject=baseline_subject(run.challenge))
+    params = " ".join(f"{k}={v}" for k, v in sorted(run.params.items()))
+    title = f"{run.challenge} / {run.subject}" + (f" {params}" if params else "") + f" (#{run.id})"
+    body = "" if run.ok else f"failed: {run.failure or 'no reason recorded'}"
+    kind = "run" if run.kind in ("method", "generate") else "score"
+    return ctx.sprint_log().append_entry(
+        author=run.member.name, kind=kind, title=title, body=body, results=rows, run_id=run.id
+    )

@@ -1,0 +1,29 @@
+"""Open the database and the sprint log from settings (called lazily by :class:`bot.context.AppContext`)."""
+
+from __future__ import annotations
+
+from bot.settings import Settings
+from storage.database import SessionFactory, database_url_for, make_engine, session_factory
+from storage.migrate import upgrade_to_head
+from tools.sprint_log.delivery import OutboxDelivery
+from tools.sprint_log.log import SprintLog
+from tools.sprint_log.sinks import make_sink
+
+
+def open_database(settings: Settings) -> SessionFactory:
+    """The engine for ``settings.database_url`` (SQLite in the data directory by default), migrated to head."""
+    engine = make_engine(database_url_for(settings.database_url, settings.data_dir))
+    upgrade_to_head(engine)
+    return session_factory(engine)
+
+
+def open_sprint_log(settings: Settings, sessions: SessionFactory) -> SprintLog:
+    """The sprint log writing to the configured sink through the database outbox."""
+    sink = make_sink(
+        settings.sprint_log_sink,
+        data_dir=settings.data_dir,
+        document_id=settings.google_docs_document_id,
+        service_account_file=settings.google_service_account_file,
+        api_endpoint=settings.google_docs_endpoint or None,
+    )
+    return SprintLog(sessions, OutboxDelivery(sessions, sink))

@@ -1,0 +1,87 @@
+"""The database engine and session factory: a SQLite file in the data directory by default, any SQLAlchemy URL by
+setting (``postgresql+psycopg://…``).
+
+SQLite is configured for several writer processes: WAL journal, foreign keys on, a busy timeout, and every
+transaction opened with ``BEGIN IMMEDIATE`` so that a read-then-write transaction takes the write lock up front
+(a deferred transaction that upgrades its lock fails at once with "database is locked", busy timeout or not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlmodel import Session, create_engine
+
+from storage.errors import DatabaseUnavailable
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+"""How long a SQLite writer waits for another process's write lock before failing (milliseconds)."""
+
+DATABASE_FILE = "sutro.db"
+
+SessionFactory = Callable[[], Session]
+
+
+def database_url_for(setting: str, data_dir: Path) -> str:
+    """The URL to use: ``setting`` when given, else a SQLite file in ``data_dir`` (created if missing)."""
+    if setting:
+        return setting
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data_dir / DATABASE_FILE}"
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event own transaction start (pysqlite's implicit BEGIN is deferred).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; a malformed URL or a missing driver is a :class:`DatabaseUnavailable` with a hint."""
+    try:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            engine = create_engine(
+                url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+            )
+            _configure_sqlite(engine)
+            return engine
+        return create_engine(url, pool_pre_ping=True)
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as exc:
+        raise DatabaseUnavailable(
+            f"cannot use database URL {redact(url)}: {type(exc).__name__}",
+            hint="set SUTRO_DATABASE_URL to a SQLAlchemy URL such as postgresql+psycopg://user@host/db, "
+            "or leave it empty for SQLite in the data directory",
+        ) from exc
+
+
+def redact(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (safe for messages and logs)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<unparseable URL>"
+
+
+def session_factory(engine: Engine) -> SessionFactory:
+    """A callable returning a new :class:`Session` bound to ``engine`` (objects stay usable after commit)."""
+
+    def new_session() -> Session:
+        return Session(engine, expire_on_commit=False)
+
+    return new_session

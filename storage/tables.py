@@ -1,0 +1,131 @@
+"""The SQLModel tables: members, runs and their metric values, sprint-log entries (the outbox), tool configuration.
+
+Every change here needs an Alembic revision in ``storage/migrations/versions`` (tests/storage/test_migrations.py
+runs ``alembic check`` to prove models and migrations agree). JSON columns are reassigned, never mutated in place:
+SQLAlchemy does not track in-place JSON changes (integrations.md §5).
+"""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, Text, UniqueConstraint
+from sqlmodel import Field, Relationship, SQLModel
+
+from storage.timestamps import UTCDateTime, utcnow
+
+RUN_ACTIVE = "active"
+RUN_SUPERSEDED = "superseded"
+
+ENTRY_PENDING = "pending"
+ENTRY_DELIVERED = "delivered"
+
+
+class Member(SQLModel, table=True):
+    """A person who runs things: a Telegram member or the local terminal user."""
+
+    __tablename__ = "members"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=200)
+    telegram_user_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Run(SQLModel, table=True):
+    """One stored run or score.
+
+    metrics: ``name@version`` -> value; re-scoring adds keys (both versions kept), it never replaces one.
+    request_key: hash of normalised code + params + metric versions; ``active_key`` equals it while this row is the
+    answer for that request and is NULL once a forced re-run superseded it (unique, so one active row per request).
+    """
+
+    __tablename__ = "runs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    challenge: str = Field(index=True, max_length=100)
+    kind: str = Field(max_length=20)
+    subject: str = Field(index=True, max_length=200)
+    params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seeds: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    metrics: dict[str, float] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    accuracy: float | None = None
+    ok: bool
+    failure: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    wall_s: float = 0.0
+    engine_version: str = Field(max_length=40)
+    code: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    code_hash: str | None = Field(default=None, max_length=64)
+    request_key: str = Field(index=True, max_length=64)
+    active_key: str | None = Field(default=None, unique=True, max_length=64)
+    member_id: int = Field(foreign_key="members.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    status: str = Field(default=RUN_ACTIVE, max_length=20)
+    member: Member = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+
+
+class MetricValue(SQLModel, table=True):
+    """One metric value of one run, normalised for leaderboard queries (mirrors ``Run.metrics``).
+
+    source: ``run`` (measured when the run was recorded) or ``rescore`` (added when a metric version changed).
+    """
+
+    __tablename__ = "metric_values"
+    __table_args__ = (UniqueConstraint("run_id", "metric", name="uq_metric_values_run_metric"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="runs.id", index=True)
+    metric: str = Field(index=True, max_length=100)
+    value: float
+    source: str = Field(default="run", max_length=20)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class SprintLogEntry(SQLModel, table=True):
+    """A sprint-log entry and its delivery state: the outbox row that a sink delivers exactly once, in id order.
+
+    uid: a random marker written into the document with the entry, so a retry after a crash between the write and
+    the state update finds it there and does not write it twice.
+    results: rows of ``{"metric", "value", "vs_baseline", "vs_record"}`` (already formatted text).
+    """
+
+    __tablename__ = "sprint_log_entries"
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(unique=True, max_length=40)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    author: str = Field(max_length=200)
+    kind: str = Field(max_length=20)
+    title: str = Field(max_length=500)
+    body: str = Field(default="", sa_column=Column(Text, nullable=False))
+    results: list[dict[str, str]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    run_id: int | None = Field(default=None, foreign_key="runs.id")
+    state: str = Field(default=ENTRY_PENDING, index=True, max_length=20)
+    attempts: int = 0
+    next_attempt_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    last_error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class ToolConfigValue(SQLModel, table=True):
+    """The current value of one admin-editable tool setting (used by the configuration issue)."""
+
+    __tablename__ = "tool_config_values"
+
+    key: str = Field(primary_key=True, max_length=100)
+    value: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_by: str = Field(max_length=200)
+
+
+class ToolConfigChange(SQLModel, table=True):
+    """One audited change of a tool setting: who, when, old and new value."""
+
+    __tablename__ = "tool_config_changes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, max_length=100)
+    old_value: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
+    new_value: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
+    changed_by: str = Field(max_length=200)
+    changed_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -1,0 +1,251 @@
+"""The storage commands and the recording glue, through the real dispatcher with a SQLite file in the data dir."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import matplotlib.image
+import pytest
+from click.testing import CliRunner
+
+from bot.cli import main
+from bot.commands import command_named
+from bot.commands.base import Caller, Invocation, Reply
+from bot.context import AppContext
+from bot.dispatch import execute
+from bot.recording import log_result, lookup, store_result
+from bot.settings import Settings
+from engine.result import RunResult
+from storage.runs import get_run
+from storage.tables import Run
+from tools.run_request import NormalisedRequest
+
+ALICE = Caller(name="alice", is_admin=False)
+BOB = Caller(name="bob", is_admin=True)
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> AppContext:
+    return AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+
+
+def call(ctx: AppContext, name: str, *args: str, caller: Caller = BOB, **options: str) -> tuple[Reply, int]:
+    command = command_named(name)
+    assert command is not None
+    return execute(ctx, command, Invocation(command=name, args=list(args), options=options, caller=caller))
+
+
+def store(
+    ctx: AppContext,
+    subject: str,
+    dally: float,
+    member: str,
+    *,
+    code: str | None = None,
+    attribution: dict[str, dict[str, float]] | None = None,
+    force: bool = False,
+) -> int:
+    result = RunResult(
+        challenge="matmul_4x4",
+        subject=subject,
+        kind="ir",
+        ok=True,
+        metrics={"dally@1": dally},
+        attribution=attribution,
+        params={"n": 4},
+    )
+    request = NormalisedRequest(
+        "matmul_4x4", "ir", subject, {"n": 4}, code or f"{subject} {dally}", ("dally@1",)
+    )
+    return store_result(
+        ctx, result, request=request, code=code or f"{subject} {dally}", member=member, force=force
+    ).id
+
+
+def test_same_request_returns_stored_result_unless_forced(ctx: AppContext) -> None:
+    request = NormalisedRequest("matmul_4x4", "ir", "naive", {"n": 4}, "x = a * b", ("dally@1",))
+    assert lookup(ctx, request) is None
+    result = RunResult(challenge="matmul_4x4", subject="naive", kind="ir", ok=True, metrics={"dally@1": 10.0})
+    first = store_result(ctx, result, request=request, code="x = a * b", member="alice")
+    found = lookup(ctx, request)
+    assert found is not None and found.id == first.id and found.reused
+    forced = store_result(ctx, result, request=request, code="x = a * b", member="alice", force=True)
+    assert forced.id != first.id and lookup(ctx, request).id == forced.id  # type: ignore[union-attr]
+
+
+def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice")
+    second = store(ctx, "tiled", 150, "bob")
+    stored = lookup(ctx, NormalisedRequest("matmul_4x4", "ir", "tiled", {"n": 4}, "tiled 150", ("dally@1",)))
+    assert stored is not None and stored.id == second
+    appended = log_result(ctx, stored)
+    assert appended.report.pending == 0
+    text = (ctx.settings.data_dir / "sprint-log.md").read_text()
+    assert "matmul_4x4 / tiled n=4 (#2)" in text
+    assert (
+        "| dally@1 | 150 |  | −50 (−25.0%) |" in text
+    )  # record before it was alice's 200; no baseline declared
+
+
+def test_runs_show_and_unknown_id(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice")
+    store(ctx, "tiled", 150, "bob")
+    reply, status = call(ctx, "runs", "mine", caller=ALICE)
+    assert status == 0 and [r["id"] for r in reply.data["runs"]] == [1]  # type: ignore[index]
+    reply, status = call(ctx, "show", "#2")
+    assert status == 0 and reply.text.startswith("#2 matmul_4x4 / tiled by bob — ok")
+    assert reply.files and reply.files[0].content == b"tiled 150"
+    reply, status = call(ctx, "show", "99")
+    assert status == 2 and reply.text == "no run #99 — run ids go from 1 to 2; see recent ones with: runs"
+    reply, status = call(ctx, "show", "abc")
+    assert status == 2 and "is not a run id" in reply.text
+
+
+def test_compare_reports_deltas_and_cost_moves(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice", attribution={"buffer": {"A": 150, "B": 50}})
+    store(ctx, "tiled", 150, "bob", attribution={"buffer": {"A": 60, "B": 90}})
+    reply, status = call(ctx, "compare", "1", "2")
+    assert status == 0
+    assert reply.data["metrics"] == [{"metric": "dally@1", "a": 200.0, "b": 150.0, "delta": -50.0}]  # type: ignore[index]
+    assert [(s["label"], s["delta"]) for s in reply.data["shifts"]] == [("A", -90.0), ("B", 40.0)]  # type: ignore[index]
+    reply, status = call(ctx, "compare", "1", "7")
+    assert status == 2 and reply.text.startswith("no run #7")
+
+
+def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice")
+    store(ctx, "naive", 180, "alice")
+    store(ctx, "tiled", 150, "bob")
+    reply, status = call(ctx, "leaderboard", "matmul_4x4")
+    assert status == 0
+    rows = reply.data["boards"][0]["rows"]  # type: ignore[index]
+    assert [(r["rank"], r["member"], r["value"], r["run"]) for r in rows] == [
+        (1, "bob", 150.0, 3),
+        (2, "alice", 180.0, 2),
+    ]
+    reply, status = call(ctx, "leaderboard", "matmul_4x5")
+    assert status == 2 and reply.text == "unknown challenge 'matmul_4x5' — did you mean 'matmul_4x4'?"
+    reply, status = call(ctx, "leaderboard", "matmul_4x4", metric="dally@9")
+    assert status == 2 and "unknown metric 'dally@9'" in reply.text and "dally@1" in reply.text
+    reply, status = call(ctx, "records")
+    assert status == 0
+    records = reply.data["histories"][0]["records"]  # type: ignore[index]
+    assert [(r["run"], r["beat_run"], r["improvement"]) for r in records] == [
+        (1, None, None),
+        (2, 1, 20.0),
+        (3, 2, 30.0),
+    ]
+    png = reply.files[0].content
+    assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)
+
+
+def test_rescore_keeps_both_versions_and_reports_reranking(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice", code="naive: 3 reads")
+    store(ctx, "tiled", 150, "bob", code="tiled: 9 reads")
+    store(ctx, "blocked", 170, "carol", code=None)
+
+    def reads_cost(run: Run) -> float | None:  # a new version that charges 10 per read written in the code
+        if not run.code or "reads" not in run.code:
+            return None
+        return 10.0 * int(run.code.split(": ")[1].split()[0])
+
+    ctx.rescorers["dally@2"] = reads_cost
+    reply, status = call(ctx, "rescore", "dally@1", "dally@2", caller=ALICE)
+    assert status == 2 and "admins only" in reply.text
+    reply, status = call(ctx, "rescore", "dally@1", "dally@2")
+    assert status == 0, reply.text
+    # carol's code "blocked 170" has no read count: skipped, not guessed
+    assert reply.data["rescored"] == 2 and reply.data["skipped"] == [3]  # type: ignore[index]
+    # dally@1: bob 1, carol 2, alice 3; dally@2: alice 30 → 1, bob 90 → 2, carol unranked
+    changes = {(c["member"], c["old_rank"], c["new_rank"]) for c in reply.data["rank_changes"]}  # type: ignore[index]
+    assert changes == {("alice", 3, 1), ("bob", 1, 2), ("carol", 2, None)}
+    with ctx.sessions()() as session:
+        assert get_run(session, run_id=1).metrics == {"dally@1": 200.0, "dally@2": 30.0}
+    reply, status = call(ctx, "rescore", "dally@1", "ard@2")
+    assert status == 2 and "no re-scorer for ard@2" in reply.text
+
+
+def test_log_note_goes_to_markdown_by_default(ctx: AppContext) -> None:
+    reply, status = call(ctx, "log", "tried", "tiling 🚀", caller=ALICE)
+    assert status == 0 and "written to the markdown sprint log" in reply.text
+    assert "tried tiling 🚀" in (ctx.settings.data_dir / "sprint-log.md").read_text()
+    reply, status = call(ctx, "log")
+    assert status == 2 and reply.text.startswith("nothing to log")
+
+
+def test_unreachable_database_url_is_one_line(tmp_path: Path) -> None:
+    settings = Settings(
+        _env_file=None, data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/no/such/dir/x.db"
+    )  # type: ignore[call-arg]
+    reply, status = call(AppContext(settings=settings), "runs")
+    assert status == 2 and "\n" not in reply.text
+    assert reply.text.startswith("cannot reach database") and "SUTRO_DATABASE_URL" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("document_id", "key_file", "expected"),
+    [
+        ("", None, "needs a document id"),
+        ("bad id!", None, "malformed Google Docs document id"),
+        ("1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", None, "needs service-account credentials"),
+        ("1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "/nope/key.json", "service-account file not found"),
+    ],
+)
+def test_gdocs_misconfiguration_is_one_line(
+    tmp_path: Path, document_id: str, key_file: str | None, expected: str
+) -> None:
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        sprint_log_sink="gdocs",  # type: ignore[call-arg]
+        google_docs_document_id=document_id,
+        google_service_account_file=key_file,
+    )
+    reply, status = call(AppContext(settings=settings), "log", "hello")
+    assert status == 2 and expected in reply.text and "\n" not in reply.text and "SUTRO_" in reply.text
+
+
+def test_cli_log_and_runs_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["log", "from the terminal"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["runs", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output) == {"ok": True, "runs": []}
+    result = runner.invoke(main, ["show", "5"])
+    assert result.exit_code == 2 and "no run #5" in result.output and "Traceback" not in result.output
+
+
+def test_leaderboard_metric_across_challenges(ctx: AppContext) -> None:
+    store(ctx, "naive", 200, "alice")
+    result = RunResult(
+        challenge="sparse_parity", subject="sgd", kind="method", ok=True, metrics={"ard@1": 3.5}
+    )
+    request = NormalisedRequest("sparse_parity", "method", "sgd", {}, None, ("ard@1",))
+    store_result(ctx, result, request=request, code=None, member="bob")
+    reply, status = call(ctx, "leaderboard", metric="ard@1")
+    assert status == 0 and [b["challenge"] for b in reply.data["boards"]] == ["sparse_parity"]  # type: ignore[index]
+    reply, status = call(ctx, "leaderboard", metric="ard@2")
+    assert status == 2 and reply.text == "unknown metric 'ard@2' — did you mean 'ard@1'?"
+
+
+def test_empty_service_account_setting_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE", "")
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        sprint_log_sink="gdocs",  # type: ignore[call-arg]
+        google_docs_document_id="1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    )
+    reply, status = call(AppContext(settings=settings), "log", "x")
+    assert status == 2 and "needs service-account credentials" in reply.text
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        sprint_log_sink="gdocs",  # type: ignore[call-arg]
+        google_docs_document_id="1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        google_service_account_file=tmp_path,
+    )
+    reply, status = call(AppContext(settings=settings), "log", "x")
+    assert status == 2 and "cannot read service-account file" in reply.text

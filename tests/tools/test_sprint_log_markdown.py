@@ -1,0 +1,69 @@
+"""The default Markdown sprint log: week headings, a results table, order, idempotent delivery, back-off."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from storage.database import SessionFactory
+from storage.outbox import next_due_entry
+from storage.timestamps import utcnow
+from tools.sprint_log.delivery import Backoff, OutboxDelivery
+from tools.sprint_log.log import SprintLog
+from tools.sprint_log.markdown_sink import MarkdownSink
+from tools.sprint_log.sink import DeliveryFailed
+
+
+def test_entries_append_in_order_with_table(db_sessions: SessionFactory, tmp_path: Path) -> None:
+    path = tmp_path / "log.md"
+    log = SprintLog(db_sessions, OutboxDelivery(db_sessions, MarkdownSink(path)))
+    log.append_entry(
+        author="al", kind="run", title="local_update n=20", results=[("dally@1", "10", "-2", "a|b")]
+    )
+    log.append_entry(author="bo", kind="note", title="hello 🚀", body="a thought")
+    text = path.read_text(encoding="utf-8")
+    assert text.count("## Week ") == 1
+    assert text.index("local_update n=20") < text.index("hello 🚀")
+    assert "| metric | value | vs baseline | vs record |" in text
+    assert "| dally@1 | 10 | -2 | a\\|b |" in text
+    assert "a thought" in text
+
+
+def test_delivering_the_same_entry_twice_writes_it_once(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from tools.sprint_log.entry import LogEntry
+
+    sink = MarkdownSink(tmp_path / "log.md")
+    entry = LogEntry(
+        uid="x1", created_at=datetime(2026, 1, 5, tzinfo=UTC), author="a", kind="note", title="t"
+    )
+    assert sink.deliver(entry) is True
+    assert sink.deliver(entry) is False
+    assert (tmp_path / "log.md").read_text().count("sutro#x1") == 1
+
+
+class AlwaysDown:
+    name = "down"
+
+    def deliver(self, entry: object) -> bool:
+        raise DeliveryFailed("Docs answered 503", retryable=True)
+
+    def close(self) -> None:
+        pass
+
+
+def test_failed_round_schedules_the_next_try_with_backoff(db_sessions: SessionFactory) -> None:
+    sleeps: list[float] = []
+    delivery = OutboxDelivery(
+        db_sessions, AlwaysDown(), backoff=Backoff(base_s=2.0, factor=3.0), sleep=sleeps.append
+    )
+    log = SprintLog(db_sessions, delivery)
+    before = utcnow()
+    report = log.append_entry(author="al", kind="note", title="waits").report
+    assert report.pending == 1 and report.error == "Docs answered 503"
+    assert sleeps == [2.0, 6.0]  # three tries in the round, two back-off sleeps
+    with db_sessions() as s:
+        assert next_due_entry(s) is None  # not due again before the back-off (2 s after attempt 0) elapsed
+        due = next_due_entry(s, now=before + timedelta(seconds=60))
+        assert due is not None and due.attempts == 1 and due.last_error == "Docs answered 503"

@@ -1,0 +1,51 @@
+"""The whole configured path: ``sutro log`` with SUTRO_* settings → a real service-account key file → a signed JWT
+exchanged at the fake token endpoint → the note in the fake Google Doc."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from bot.cli import main
+from tests.fakes.docs_server import FakeDocsServer
+from tools.sprint_log.docs_requests import document_text
+
+DOC_ID = "1ServiceAccountFlowDocumentId_0123456789"
+
+
+def write_key_file(path: Path, token_uri: str) -> None:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    info = {
+        "type": "service_account",
+        "project_id": "sutro-test",
+        "private_key_id": "k1",
+        "private_key": pem.decode(),
+        "client_email": "sprint-log@sutro-test.iam.gserviceaccount.com",
+        "client_id": "1",
+        "token_uri": token_uri,
+    }
+    path.write_text(json.dumps(info))
+
+
+def test_cli_log_through_service_account_to_docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with FakeDocsServer() as docs:
+        docs.create(DOC_ID)
+        key_file = tmp_path / "sa.json"
+        write_key_file(key_file, f"{docs.endpoint}token")
+        monkeypatch.setenv("SUTRO_SPRINT_LOG_SINK", "gdocs")
+        monkeypatch.setenv("SUTRO_GOOGLE_DOCS_DOCUMENT_ID", DOC_ID)
+        monkeypatch.setenv("SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE", str(key_file))
+        monkeypatch.setenv("SUTRO_GOOGLE_DOCS_ENDPOINT", docs.endpoint)
+        result = CliRunner().invoke(main, ["log", "tiling helps — 行列 🚀"])
+        assert result.exit_code == 0, result.output
+        assert "written to the gdocs sprint log" in result.output
+        assert docs.tokens_issued == 1
+        assert "tiling helps — 行列 🚀\n" in document_text(docs.documents[DOC_ID].to_json())

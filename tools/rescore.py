@@ -1,0 +1,83 @@
+"""Re-score stored runs when a metric's version changes: keep both values, report what re-ranked.
+
+The re-scorer is passed in (the IR interpreter's Dally scorer for ``dally@N``, wired by the composition root): it
+gets a stored run and returns the new metric's value, or None when the run cannot be re-scored (no stored code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from storage.database import SessionFactory
+from storage.scores import add_metric_value, runs_with_metric_named, scored_runs
+from storage.tables import Run
+from tools.errors import ToolError
+from tools.leaderboard import rank_best
+
+Rescorer = Callable[[Run], "float | None"]
+
+
+@dataclass(frozen=True)
+class RankChange:
+    challenge: str
+    member: str
+    subject: str
+    old_rank: int | None
+    new_rank: int | None
+
+
+@dataclass
+class RescoreReport:
+    old_metric: str
+    new_metric: str
+    rescored: int = 0
+    skipped: list[int] = field(default_factory=list)
+    rank_changes: list[RankChange] = field(default_factory=list)
+
+
+def _split(metric: str) -> tuple[str, str]:
+    name, at, version = metric.partition("@")
+    if not at or not name or not version:
+        raise ToolError(
+            f"metric {metric!r} has no version", hint="write metrics as name@version, e.g. dally@2"
+        )
+    return name, version
+
+
+def _ranks(sessions: SessionFactory, challenge: str, metric: str) -> dict[tuple[str, str], int]:
+    with sessions() as session:
+        board = rank_best(scored_runs(session, challenge=challenge, metric=metric))
+    return {(row.best.member, row.best.subject): row.rank for row in board}
+
+
+def rescore(
+    sessions: SessionFactory, *, old_metric: str, new_metric: str, rescorer: Rescorer
+) -> RescoreReport:
+    """Add ``new_metric`` to every active run that has ``old_metric`` and lacks it; report rank changes."""
+    old_name, _ = _split(old_metric)
+    new_name, _ = _split(new_metric)
+    if old_name != new_name or old_metric == new_metric:
+        raise ToolError(
+            f"cannot re-score {old_metric} as {new_metric}",
+            hint="give two versions of the same metric, e.g. rescore dally@1 dally@2",
+        )
+    report = RescoreReport(old_metric=old_metric, new_metric=new_metric)
+    with sessions() as session:
+        runs = [r for r in runs_with_metric_named(session, name=old_name) if old_metric in r.metrics]
+        for run in runs:
+            if new_metric in run.metrics:
+                continue
+            value = rescorer(run)
+            if value is None:
+                report.skipped.append(run.id)  # type: ignore[arg-type]
+                continue
+            add_metric_value(session, run_id=run.id, metric=new_metric, value=value)  # type: ignore[arg-type]
+            report.rescored += 1
+    for challenge in sorted({r.challenge for r in runs}):
+        before, after = _ranks(sessions, challenge, old_metric), _ranks(sessions, challenge, new_metric)
+        for member, subject in sorted(set(before) | set(after)):
+            old_rank, new_rank = before.get((member, subject)), after.get((member, subject))
+            if old_rank != new_rank:
+                report.rank_changes.append(RankChange(challenge, member, subject, old_rank, new_rank))
+    return report

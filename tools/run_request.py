@@ -1,0 +1,60 @@
+"""The normalised request behind "the same submission is not run twice": code, parameters and metric versions.
+
+Python code is normalised by its AST (comments, blank lines and formatting do not change the key); code that is not
+Python (IR programs) by trimming trailing whitespace and blank lines. The key is SHA-256 over canonical JSON.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def normalise_code(code: str) -> str:
+    """A canonical form of ``code``: the AST dump for Python, whitespace-trimmed text otherwise."""
+    try:
+        return ast.dump(ast.parse(code))
+    except (SyntaxError, ValueError):
+        lines = [line.rstrip() for line in code.replace("\r\n", "\n").split("\n")]
+        return "\n".join(lines).strip("\n")
+
+
+def code_hash(code: str) -> str:
+    """SHA-256 hex of the normalised code."""
+    return hashlib.sha256(normalise_code(code).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class NormalisedRequest:
+    """What was asked: challenge, kind (method/ir/solve/generate), subject, parameters, code, metric versions."""
+
+    challenge: str
+    kind: str
+    subject: str
+    params: dict[str, Any] = field(default_factory=dict)
+    code: str | None = None
+    metric_versions: tuple[str, ...] = ()
+
+    @property
+    def code_hash(self) -> str | None:
+        return None if self.code is None else code_hash(self.code)
+
+    @property
+    def key(self) -> str:
+        """SHA-256 hex over challenge, kind, subject, sorted params, the code hash and sorted metric versions."""
+        canonical = json.dumps(
+            {
+                "challenge": self.challenge,
+                "kind": self.kind,
+                "subject": self.subject,
+                "params": self.params,
+                "code": self.code_hash,
+                "metrics": sorted(self.metric_versions),
+            },
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.sha256(canonical.encode()).hexdigest()

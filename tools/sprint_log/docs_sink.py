@@ -1,0 +1,149 @@
+"""The Google Docs sprint-log sink: one cached Docs service, every call on one worker thread.
+
+httplib2 (under google-api-python-client) is not thread-safe and ``service.documents()`` is expensive to build
+(integrations.md §2), so the sink builds the resource once, lazily, on its single worker thread and runs every
+Docs call there; this also serialises writes to the shared document. One entry costs one ``get`` and one
+``batchUpdate``. The ``get`` also answers "is this entry already there?" (its ``sutro#uid`` marker), which makes a
+retry after a crash between the write and the outbox update harmless. ``requiredRevisionId`` makes a write based
+on a stale read fail instead of landing twice when two deliverers race; the retry re-reads and sees the marker.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from tools.errors import ToolError
+from tools.sprint_log.docs_requests import contains_entry, entry_requests
+from tools.sprint_log.entry import LogEntry
+from tools.sprint_log.sink import DeliveryFailed
+
+DOCS_SCOPES = ["https://www.googleapis.com/auth/documents"]
+_DOCUMENT_ID = re.compile(r"^[A-Za-z0-9_-]{25,100}$")
+_RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
+_FIXES = {
+    401: " — check SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE (a valid, enabled service-account key)",
+    403: " — share the document with the service account's client_email as Editor",
+    404: " — check SUTRO_GOOGLE_DOCS_DOCUMENT_ID and that the document is shared with the service account",
+}
+
+
+def validate_document_id(document_id: str) -> str:
+    """``document_id`` if it looks like a Docs id; a URL is reduced to its id; anything else is a ToolError."""
+    found = re.search(r"/document/d/([A-Za-z0-9_-]+)", document_id)
+    candidate = found.group(1) if found else document_id.strip()
+    if not _DOCUMENT_ID.match(candidate):
+        raise ToolError(
+            f"malformed Google Docs document id {document_id!r}",
+            hint="set SUTRO_GOOGLE_DOCS_DOCUMENT_ID to the long id between /d/ and /edit in the document's URL",
+        )
+    return candidate
+
+
+def service_account_credentials(path: str | Path | None) -> Any:
+    """Credentials from a service-account JSON key file; a missing or unreadable file is a one-line ToolError."""
+    fix = (
+        "set SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE to a service-account JSON key and share the document with its "
+        "client_email as Editor (or set SUTRO_SPRINT_LOG_SINK=markdown)"
+    )
+    if not path or str(path).strip() in ("", "."):
+        raise ToolError("the Google Docs sprint log needs service-account credentials", hint=fix)
+    from google.oauth2 import service_account
+
+    try:
+        return service_account.Credentials.from_service_account_file(str(path), scopes=DOCS_SCOPES)
+    except FileNotFoundError as exc:
+        raise ToolError(f"service-account file not found: {path}", hint=fix) from exc
+    except OSError as exc:
+        raise ToolError(f"cannot read service-account file {path}: {exc.strerror}", hint=fix) from exc
+    except (ValueError, KeyError) as exc:
+        raise ToolError(f"service-account file {path} is not a valid key: {exc}", hint=fix) from exc
+
+
+class GoogleDocsSink:
+    """Appends entries to one Google Doc through google-api-python-client (static discovery, no network lookup)."""
+
+    name = "gdocs"
+
+    def __init__(
+        self,
+        *,
+        document_id: str,
+        credentials: Any,
+        api_endpoint: str | None = None,
+        timeout_s: float = 15.0,
+    ) -> None:
+        self.document_id = validate_document_id(document_id)
+        self._credentials = credentials
+        self._api_endpoint = api_endpoint
+        self._timeout_s = timeout_s
+        self._documents: Any = None
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sutro-docs")
+
+    def _resource(self) -> Any:
+        """The cached ``documents()`` resource (built on first use, on the worker thread)."""
+        if self._documents is None:
+            import google_auth_httplib2
+            import httplib2
+            from googleapiclient.discovery import build
+
+            http = google_auth_httplib2.AuthorizedHttp(
+                self._credentials, http=httplib2.Http(timeout=self._timeout_s)
+            )
+            options = {"api_endpoint": self._api_endpoint} if self._api_endpoint else None
+            service = build(
+                "docs", "v1", http=http, client_options=options, static_discovery=True, cache_discovery=False
+            )
+            self._documents = service.documents()
+        return self._documents
+
+    def _on_worker(self, call: Callable[[], Any]) -> Any:
+        return self._worker.submit(call).result()
+
+    def read(self) -> dict[str, Any]:
+        """The whole document (``documents.get``), fetched on the worker thread."""
+        return self._on_worker(lambda: self._call(lambda d: d.get(documentId=self.document_id)))  # type: ignore[no-any-return]
+
+    def deliver(self, entry: LogEntry) -> bool:
+        return bool(self._on_worker(lambda: self._deliver(entry)))
+
+    def _deliver(self, entry: LogEntry) -> bool:
+        document = self._call(lambda d: d.get(documentId=self.document_id))
+        if contains_entry(document, entry.uid):
+            return False
+        body: dict[str, Any] = {"requests": entry_requests(document, entry)}
+        if document.get("revisionId"):
+            body["writeControl"] = {"requiredRevisionId": document["revisionId"]}
+        self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body))
+        return True
+
+    def _call(self, make_request: Callable[[Any], Any]) -> Any:
+        """Execute one Docs request; every failure becomes a DeliveryFailed saying whether a retry can help."""
+        import httplib2
+        from google.auth.exceptions import RefreshError, TransportError
+        from googleapiclient.errors import HttpError
+
+        try:
+            return make_request(self._resource()).execute(num_retries=0)
+        except HttpError as exc:
+            status = int(exc.resp.status)
+            reason = exc.reason if isinstance(exc.reason, str) else str(exc)
+            stale_revision = status == 400 and "revision" in reason.lower()
+            raise DeliveryFailed(
+                f"Google Docs answered {status}: {reason}{_FIXES.get(status, '')}",
+                retryable=status in _RETRYABLE_STATUS or stale_revision,
+            ) from exc
+        except RefreshError as exc:  # the token endpoint refused the service account
+            raise DeliveryFailed(
+                f"Google refused the service-account credentials: {exc}{_FIXES[401]}", retryable=False
+            ) from exc
+        except (OSError, TransportError, httplib2.HttpLib2Error) as exc:  # refused, reset, DNS, timeout
+            raise DeliveryFailed(
+                f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True
+            ) from exc
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=True)

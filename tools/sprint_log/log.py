@@ -1,0 +1,67 @@
+"""SprintLog: save an entry in the outbox, then try to deliver everything pending (in order)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from storage.database import SessionFactory
+from storage.outbox import backlog_size, save_entry
+from storage.tables import SprintLogEntry
+from tools.errors import ToolError
+from tools.sprint_log.delivery import DeliveryReport, OutboxDelivery
+from tools.sprint_log.entry import KINDS
+
+
+@dataclass(frozen=True)
+class Appended:
+    """The saved entry and what the delivery round after it did."""
+
+    entry: SprintLogEntry
+    report: DeliveryReport
+
+
+class SprintLog:
+    """The sprint log of the group: entries are durable once :meth:`append_entry` returns, delivered or not."""
+
+    def __init__(self, sessions: SessionFactory, delivery: OutboxDelivery) -> None:
+        self.sessions = sessions
+        self.delivery = delivery
+
+    @property
+    def sink_name(self) -> str:
+        return self.delivery.sink.name
+
+    def append_entry(
+        self,
+        *,
+        author: str,
+        kind: str,
+        title: str,
+        body: str = "",
+        results: Sequence[tuple[str, str, str, str]] = (),
+        run_id: int | None = None,
+        deliver: bool = True,
+    ) -> Appended:
+        """Save the entry (committed), then deliver what is pending; a sink outage leaves it queued, not lost.
+
+        ``deliver=False`` only saves it (the caller delivers later, e.g. from a background job).
+        """
+        if kind not in KINDS:
+            raise ToolError(f"unknown sprint-log entry kind {kind!r}", hint="use one of: " + ", ".join(KINDS))
+        rows = [{"metric": m, "value": v, "vs_baseline": b, "vs_record": r} for m, v, b, r in results]
+        with self.sessions() as session:
+            entry = save_entry(
+                session, author=author, kind=kind, title=title, body=body, results=rows, run_id=run_id
+            )
+        if not deliver:
+            with self.sessions() as session:
+                return Appended(entry=entry, report=DeliveryReport(0, 0, backlog_size(session)))
+        return Appended(entry=entry, report=self.delivery.deliver_pending())
+
+    def deliver_pending(self) -> DeliveryReport:
+        """Retry the backlog (for a periodic job): delivers due entries in order."""
+        return self.delivery.deliver_pending()
+
+    def close(self) -> None:
+        self.delivery.sink.close()
