@@ -4,6 +4,7 @@ and write the run's sprint-log entry. The run/score commands call these (mapping
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.context import AppContext
@@ -85,4 +86,48 @@ def log_result(ctx: AppContext, stored: StoredRun) -> Appended:
     kind = "run" if run.kind in ("method", "generate") else "score"
     return ctx.sprint_log().append_entry(
         author=run.member.name, kind=kind, title=title, body=body, results=rows, run_id=run.id
+    )
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The outcome of :func:`record_once`: the stored run, its result, and the sprint-log delivery note."""
+
+    stored: StoredRun
+    result: RunResult
+    log_note: str = ""
+
+
+def result_of(run: Run) -> RunResult:
+    """The RunResult a stored run was made from."""
+    return RunResult(**run.result)
+
+
+def record_once(
+    ctx: AppContext,
+    request: NormalisedRequest,
+    compute: Callable[[], RunResult],
+    *,
+    member: str,
+    force: bool = False,
+) -> Recorded:
+    """Answer ``request`` once: the stored result when the same request was answered before (unless ``force``),
+    otherwise ``compute()``, store it, and append its sprint-log entry (saved before this returns, delivered when
+    the sink is reachable)."""
+    if not force and (previous := lookup(ctx, request)) is not None:
+        return Recorded(stored=previous, result=result_of(previous.run))
+    result = compute()
+    stored = store_result(ctx, result, request=request, code=request.code, member=member, force=force)
+    appended = log_result(ctx, stored)
+    report = appended.report
+    note = "" if report.pending == 0 else f"{report.pending} entries waiting for {ctx.sprint_log().sink_name}"
+    return Recorded(stored=stored, result=result, log_note=note)
+
+
+def provenance_line(recorded: Recorded) -> str:
+    """One line under a result card: the run id, and whether this is a stored answer."""
+    if recorded.stored.reused:
+        return f"run #{recorded.stored.id} (stored result; add --force to run it again)"
+    return f"run #{recorded.stored.id}, logged to the sprint log" + (
+        f" ({recorded.log_note})" if recorded.log_note else ""
     )

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, Table, UsageError
 from bot.context import AppContext
+from bot.recording import provenance_line, record_once
 from engine.errors import EngineError, UnknownName
 from engine.ir.scoring import METRIC, infer_challenges, ir_challenge, ir_names, score_ir
+from engine.result import RunResult
+from tools.run_request import NormalisedRequest
 
-USAGE = "PATH [--challenge NAME] [--json]"
+USAGE = "PATH [--challenge NAME] [--name LABEL] [--force] [--json]"
 
 
 def _rejected(message: str, challenge: str | None) -> Reply:
@@ -68,15 +71,28 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     except EngineError as err:
         return _rejected(err.one_line(), name)
     name = name or _choose(text)
+    label = inv.options.get("name") or inv.attachments[0].name
     inv.progress(f"scoring on {name}", None)
-    try:
-        result = score_ir(name, text, subject=inv.attachments[0].name)
-    except EngineError as err:
-        return _rejected(err.one_line(), name)
+
+    def compute() -> RunResult:
+        try:
+            return score_ir(name, text, subject=label)
+        except EngineError as err:  # unparseable or rule-breaking: stored as a failed run, answered in one line
+            return RunResult(challenge=name, subject=label, kind="ir", ok=False, failure=err.one_line())
+
+    request = NormalisedRequest(challenge=name, kind="ir", subject=label, code=text, metric_versions=(METRIC,))
+    recorded = record_once(ctx, request, compute, member=inv.caller.name, force="force" in inv.flags)
+    result = recorded.result
+    if METRIC not in result.metrics:
+        reply = _rejected(result.failure or "rejected", name)
+        reply.data = {**(reply.data or {}), "run_id": recorded.stored.id}
+        reply.text += f"\n{provenance_line(recorded)}"
+        return reply
     cost = int(result.metrics[METRIC])
     if not result.ok:
         reply = _rejected(result.failure or "failed", name)
-        reply.data = {**(reply.data or {}), "cost": cost, "metric": METRIC}
+        reply.data = {**(reply.data or {}), "cost": cost, "metric": METRIC, "run_id": recorded.stored.id}
+        reply.text += f"\n{provenance_line(recorded)}"
         return reply
     data = {
         "challenge": name,
@@ -85,6 +101,8 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
         "metric": METRIC,
         "instructions": result.counts["instructions"],
         "reads": result.counts["reads"],
+        "run_id": recorded.stored.id,
+        "reused": recorded.stored.reused,
     }
     table = Table(
         headers=["challenge", METRIC, "instructions", "reads", "instances checked"],
@@ -98,7 +116,8 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
             ]
         ],
     )
-    return Reply(text=f"{name}: correct, {METRIC} = {cost:,}", tables=[table], data=data)
+    text = f"{name}: correct, {METRIC} = {cost:,}\n{provenance_line(recorded)}"
+    return Reply(text=text, tables=[table], data=data)
 
 
 COMMAND = Command(
@@ -110,6 +129,10 @@ COMMAND = Command(
         "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
         "inputs and outputs. A rejected program exits with status 1."
     ),
-    value_options={"challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)"},
+    value_options={
+        "challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)",
+        "name": "label for the leaderboard (default: the file name)",
+    },
+    flag_options={"force": "score again even if this exact program was scored before"},
     file_arg=True,
 )

@@ -33,7 +33,9 @@ def one_json(output: str) -> dict:  # type: ignore[type-arg]
 def test_record_scores_with_inferred_challenge_as_json() -> None:
     code, out = score(str(RECORD), "--json")
     assert code == 0
-    assert one_json(out) == {
+    payload = one_json(out)
+    assert payload.pop("run_id") == 1 and payload.pop("reused") is False
+    assert payload == {
         "challenge": "matmul_16x16",
         "ok": True,
         "cost": 66_707,
@@ -133,3 +135,28 @@ def test_correct_but_huge_program_gets_a_result(tmp_path: Path) -> None:
     data = one_json(out)
     assert data["instructions"] == 600_000
     assert data["cost"] == 200_000 * (1 + 2 + 2 + 3) + 2  # copy 4,1; copy 5,2; mul 3,4,5 reads 4,5; output 3
+
+
+def test_every_score_is_stored_once_and_logged(tmp_path: Path) -> None:
+    code, out = score(str(REFERENCE / "matmul__baseline_4x4.ir"), "--json")
+    first = one_json(out)
+    code, out = score(str(REFERENCE / "matmul__baseline_4x4.ir"), "--json")
+    again = one_json(out)
+    assert code == 0 and again["run_id"] == first["run_id"] and again["reused"] is True
+    code, out = score(str(REFERENCE / "matmul__baseline_4x4.ir"), "--json", "--force")
+    forced = one_json(out)
+    assert forced["run_id"] != first["run_id"] and forced["reused"] is False and forced["cost"] == 1316
+    runs = CliRunner().invoke(main, ["runs", "--json"])
+    assert runs.exit_code == 0
+    assert json.dumps(json.loads(runs.output)).count("matmul_4x4") >= 2  # both stored runs are listed
+    log_files = list((tmp_path / "sutro-data").rglob("*.md"))
+    assert log_files, "the sprint log file was not written"
+    assert "1,316" in log_files[0].read_text() or "1316" in log_files[0].read_text()
+
+
+def test_a_rejected_program_is_stored_as_a_failed_run() -> None:
+    code, out = score("-", "--challenge", "matmul_1x1", "--json", stdin=b"1,2\nmul 3,1,4\n3\n")
+    payload = one_json(out)
+    assert code == 1 and payload["ok"] is False and "run_id" in payload
+    code, out = score("-", "--challenge", "matmul_1x1", "--json", stdin=b"1,2\nmul 3,1,4\n3\n")
+    assert one_json(out)["run_id"] == payload["run_id"]
