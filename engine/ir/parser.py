@@ -28,12 +28,14 @@ def parse(text: str, dialect: Dialect) -> Program:
     """Parse ``text`` under ``dialect``; raise :class:`InvalidProgram` naming the first line that breaks a rule."""
     tidy = _tidy_split(text)
     if tidy is not None:
-        first, body_text, last, n_body = tidy
+        raw, lo, hi, n_body = tidy
         _check_line_count(n_body + 2, dialect)
-        arrays = _body_bulk(body_text, n_body, dialect)
+        arrays = _body_bulk(raw, lo, hi, n_body, dialect)
         if arrays is not None:
             numbers = np.arange(1, n_body + 3, dtype=np.int64)
-            return _program(first, last, LazyLines(body_text, n_body), numbers, arrays, dialect)
+            first, last = raw[: lo - 1].decode("ascii"), raw[hi:].decode("ascii")
+            body = LazyLines(raw[lo : hi - 1].decode("ascii") if n_body else "", n_body)
+            return _program(first, last, body, numbers, arrays, dialect)
     lines, numbers = _statements(text)
     _check_line_count(len(lines), dialect)
     if len(lines) < 2:
@@ -41,11 +43,15 @@ def parse(text: str, dialect: Dialect) -> Program:
             "a program needs at least an input line and an output line",
             hint="first line: input addresses, last line: output addresses, e.g. `1,2;mul 3,1,2;3`",
         )
-    body = lines[1:-1]
-    arrays = _body_bulk("\n".join(body), len(body), dialect)
+    body_lines = lines[1:-1]
+    joined = ("\n".join(body_lines) + "\n").replace(", ", ",")
+    arrays = None
+    if joined.isascii():
+        encoded = joined.encode("ascii")
+        arrays = _body_bulk(encoded, 0, len(encoded), len(body_lines), dialect)
     if arrays is None:
-        arrays = _body_by_line(body, numbers[1:-1], dialect)
-    return _program(lines[0], lines[-1], body, numbers, arrays, dialect)
+        arrays = _body_by_line(body_lines, numbers[1:-1], dialect)
+    return _program(lines[0], lines[-1], body_lines, numbers, arrays, dialect)
 
 
 def _check_line_count(n_lines: int, dialect: Dialect) -> None:
@@ -81,25 +87,26 @@ def _program(
     )
 
 
-_ODD_CHARS = frozenset(";\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
+_ODD_CHARS = frozenset(b";\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
 
 
-def _tidy_split(text: str) -> tuple[str, str, str, int] | None:
-    """(first line, body joined by newlines, last line, body line count) for ASCII text whose input and output lines
-    need no stripping or ``;`` splitting; else None. The body is not checked here: the bulk reader accounts for
-    every byte and declines anything (``;``, CR, stray spaces, blank lines) that needs the general path."""
+def _tidy_split(text: str) -> tuple[bytes, int, int, int] | None:
+    """For ASCII text whose input and output lines need no stripping or ``;`` splitting: (the text as bytes, start
+    and end of the body — the end just past the body's final newline —, body line count); else None.
+
+    The body is not checked here: the bulk reader accounts for every byte and declines anything (``;``, CR, stray
+    spaces, blank lines, ``, ``) that needs the general path."""
     if not text.isascii() or not text or text[0].isspace():
         return None
-    tidy = text.rstrip()
-    i = tidy.find("\n")
-    j = tidy.rfind("\n")
+    raw = text.rstrip().encode("ascii")
+    i = raw.find(b"\n")
+    j = raw.rfind(b"\n")
     if i < 0 or i == j:
         return None
-    first, last = tidy[:i], tidy[j + 1 :]
+    first, last = raw[:i], raw[j + 1 :]
     if first != first.strip() or last != last.strip() or not _ODD_CHARS.isdisjoint(first + last):
         return None
-    body = tidy[i + 1 : j]
-    return first, body, last, body.count("\n") + 1
+    return raw, i + 1, j + 1, raw.count(b"\n", i + 1, j + 1)
 
 
 def _statements(text: str) -> tuple[list[str], np.ndarray]:
@@ -260,29 +267,29 @@ _N_SRC = np.array(
 """Reads per instruction by op code."""
 
 
-def _body_bulk(joined: str, n: int, dialect: Dialect) -> tuple[np.ndarray, ...] | None:
-    """Parse ``n`` instructions joined by newlines with array operations; None when any needs the line reader.
+def _body_bulk(raw: bytes, lo: int, hi: int, n: int, dialect: Dialect) -> tuple[np.ndarray, ...] | None:
+    """Parse the ``n`` instructions in ``raw[lo:hi]`` (each ending in a newline) with array operations; None when
+    any line needs the line reader.
 
-    Accepted shape: ``op`` + one space + comma-separated operands (``, `` allowed), each operand ``-?digits``
-    within int64 except a ``cmp`` predicate. Every byte is accounted for, so anything else falls back.
+    Accepted shape: ``op`` + one space + comma-separated operands, each ``-?digits`` within int64 except a ``cmp``
+    predicate. Every byte is accounted for, so anything else falls back. Few full-length temporaries are made: on
+    this kind of input numpy's cost is mostly touching fresh memory.
     """
-    if n == 0:
+    if n == 0 or hi - lo < 2:
         return None
-    if ", " in joined:
-        joined = joined.replace(", ", ",")
-    if not joined.isascii():
-        return None
-    raw = joined.encode("ascii")
-    b = np.frombuffer(raw + b"\n", dtype=np.uint8)  # a sentinel newline: b[i + 1] always exists
-    size = len(raw)
-    spaces = np.flatnonzero(b == 32)
-    newlines = np.flatnonzero(b == 10)
-    if spaces.size != n or newlines.size != n:
+    b = np.frombuffer(raw, dtype=np.uint8, count=hi - lo, offset=lo)
+    # separators and signs are the bytes below '0'; letters (and other punctuation) are above '9'
+    low = np.flatnonzero(b < 48)
+    low_char = b[low]
+    spaces = low[low_char == 32]
+    ends = low[low_char == 10]
+    commas = low[low_char == 44]
+    minus = low[low_char == 45]
+    if spaces.size != n or ends.size != n or spaces.size + ends.size + commas.size + minus.size != low.size:
         return None
     starts = np.empty(n, dtype=np.int64)
     starts[0] = 0
-    starts[1:] = newlines[:-1] + 1
-    ends = newlines
+    starts[1:] = ends[:-1] + 1
     if not ((spaces > starts + 1) & (spaces < ends - 1)).all():
         return None  # not exactly one space per line between an op and its operands
 
@@ -304,42 +311,38 @@ def _body_bulk(joined: str, n: int, dialect: Dialect) -> tuple[np.ndarray, ...] 
             return None
 
     # operand layout: tokens per line from its commas; a cmp line ends with `,XX` (the predicate)
-    is_comma = b == 44
-    commas = np.flatnonzero(is_comma)
-    count = np.diff(np.searchsorted(commas, np.append(starts, size + 1))) + 1
+    count = np.diff(np.searchsorted(commas, np.append(starts, b.size))) + 1
     if count.max() > 4 or not _ARITY_TABLE[op, count].all():
         return None
-    cmp_ends = ends[op == Op.CMP]
-    pred_keys = b[cmp_ends - 2].astype(np.int64) | (b[cmp_ends - 1].astype(np.int64) << 8)
+    is_cmp = op == Op.CMP
+    cmp_ends = ends[is_cmp]
     if cmp_ends.size and not (b[cmp_ends - 3] == 44).all():
         return None
 
-    # every token is -?digits: the byte after a separator starts a number (or is a predicate), the byte before a
-    # comma or a line end is a digit, a minus sits at a token start, and all other bytes are digits (counted)
-    is_digit = (b - np.uint8(48)) < 10
-    starts_ok = np.zeros(b.size, dtype=bool)
-    starts_ok[commas + 1] = True
-    starts_ok[spaces + 1] = True
-    minus = np.flatnonzero(b == 45)
-    if not is_digit[commas - 1].all() or not (is_digit | (b == 45))[spaces + 1].all():
+    # every token is -?digits: the byte after a separator starts a number (or a predicate), the byte before a
+    # comma or a line end is a digit, a minus sits at a token start, and all bytes above '9' are op or predicate
+    # letters (counted), so every remaining byte is a digit
+    def digits(at: np.ndarray) -> bool:
+        return bool(((b[at] - np.uint8(48)) < 10).all())
+
+    after = b[commas + 1]
+    starts_number = ((after - np.uint8(48)) < 10) | (after == 45)
+    if not np.array_equal(commas[~starts_number], cmp_ends - 3):
         return None
-    after_comma = b[commas + 1]
-    pred_commas = np.zeros(b.size, dtype=bool)
-    pred_commas[cmp_ends - 3] = True
-    if not ((after_comma - np.uint8(48) < 10) | (after_comma == 45) | pred_commas[commas]).all():
+    after_space = b[spaces + 1]
+    if not (((after_space - np.uint8(48)) < 10) | (after_space == 45)).all():
         return None
-    if minus.size and not (starts_ok[minus].all() and is_digit[minus + 1].all()):
+    if not digits(commas - 1) or not digits(ends[~is_cmp] - 1):
         return None
-    line_end_digit = is_digit[ends - 1]
-    if not (line_end_digit | (op == Op.CMP)).all():
+    if minus.size and not (digits(minus + 1) and bool(np.isin(b[minus - 1], (32, 44)).all())):
         return None
-    accounted = commas.size + 2 * n + int(op_len.sum()) + 2 * cmp_ends.size + minus.size  # +n: the sentinel
-    if b.size - int(np.count_nonzero(is_digit)) != accounted:
+    if int(np.count_nonzero(b > 57)) != int(op_len.sum()) + 2 * cmp_ends.size:
         return None
 
     # numbers, in order, by numpy's C text reader on the bytes with everything but signs and digits blanked
-    n_numeric = count - (op == Op.CMP)
-    values = np.fromstring(raw.translate(_BLANK_NON_NUMERIC), dtype=np.int64, sep=" ")  # type: ignore[call-overload]
+    n_numeric = count - is_cmp
+    blanked = raw[lo:hi].translate(_BLANK_NON_NUMERIC)
+    values = np.fromstring(blanked, dtype=np.int64, sep=" ")  # type: ignore[call-overload]
     if values.size != int(n_numeric.sum()):
         return None
     if int(values.max()) >= _INT64_MAX or int(values.min()) <= -_INT64_MAX:
@@ -352,17 +355,18 @@ def _body_bulk(joined: str, n: int, dialect: Dialect) -> tuple[np.ndarray, ...] 
     v3 = np.where(n_numeric >= 4, values[np.minimum(first + 3, last)], 0)
     preds = np.zeros(n, dtype=np.int64)
     if cmp_ends.size:
+        pred_keys = b[cmp_ends - 2].astype(np.int64) | (b[cmp_ends - 1].astype(np.int64) << 8)
         known = np.unique(pred_keys)
         lookup = np.array([_PRED_KEYS.get(int(k), -1) for k in known])
         codes = lookup[np.searchsorted(known, pred_keys)]
         if (codes < 0).any():
             return None
-        preds[op == Op.CMP] = codes
+        preds[is_cmp] = codes
 
     is_set = op == Op.SET
     literal = v1[is_set]
-    low, high = dialect.set_range
-    if literal.size and (literal.min() < low or literal.max() > high):
+    low_lit, high_lit = dialect.set_range
+    if literal.size and (literal.min() < low_lit or literal.max() > high_lit):
         return None
     if dialect.wrap8 and literal.size:
         literal = ((literal & 0xFF) ^ 0x80) - 0x80
