@@ -240,10 +240,13 @@ def _wrap8(value: int) -> int:
 
 
 def _op_key(name: str) -> int:
-    """Bulk-reader key of an op name: its first three bytes and its length."""
+    """Bulk-reader key of an op name: its first four bytes (little-endian) and its length."""
     raw = name.encode("ascii")
-    third = raw[2] if len(raw) >= 3 else 0
-    return raw[0] | (raw[1] << 8) | (third << 16) | (len(raw) << 24)
+    return int.from_bytes(raw[:4], "little") | (len(raw) << 32)
+
+
+_KEY_MASK = np.array([0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF], dtype=np.int64)
+"""Keeps the first 1..4 bytes of a 4-byte word."""
 
 
 def _op_table(dialect: Dialect) -> tuple[np.ndarray, np.ndarray]:
@@ -281,11 +284,15 @@ def _body_bulk(raw: bytes, lo: int, hi: int, n: int, dialect: Dialect) -> tuple[
     # separators and signs are the bytes below '0'; letters (and other punctuation) are above '9'
     low = np.flatnonzero(b < 48)
     low_char = b[low]
-    spaces = low[low_char == 32]
-    ends = low[low_char == 10]
+    space_at = np.flatnonzero(low_char == 32)
+    end_at = np.flatnonzero(low_char == 10)
+    if space_at.size != n or end_at.size != n:
+        return None
+    spaces = low[space_at]
+    ends = low[end_at]
     commas = low[low_char == 44]
     minus = low[low_char == 45]
-    if spaces.size != n or ends.size != n or spaces.size + ends.size + commas.size + minus.size != low.size:
+    if 2 * n + commas.size + minus.size != low.size:
         return None
     starts = np.empty(n, dtype=np.int64)
     starts[0] = 0
@@ -293,25 +300,26 @@ def _body_bulk(raw: bytes, lo: int, hi: int, n: int, dialect: Dialect) -> tuple[
     if not ((spaces > starts + 1) & (spaces < ends - 1)).all():
         return None  # not exactly one space per line between an op and its operands
 
-    # ops: key = first three bytes + length (exact for 2- and 3-letter names; longer names checked in full)
+    # ops: key = first four bytes + length, looked up among the dialect's ops
     op_len = spaces - starts
     if op_len.max() > 6:
         return None
-    third = np.where(op_len >= 3, b[starts + 2], 0).astype(np.int64)
-    keys = b[starts].astype(np.int64) | (b[starts + 1].astype(np.int64) << 8) | (third << 16) | (op_len << 24)
+    words = np.ndarray(shape=(b.size - 3,), dtype="<u4", buffer=raw, offset=lo, strides=(1,))  # 4 bytes at each offset
+    keys = (words[starts].astype(np.int64) & _KEY_MASK[np.minimum(op_len, 4)]) | (op_len << 32)
     table_keys, table_codes = _op_table(dialect)
     where = np.minimum(np.searchsorted(table_keys, keys), table_keys.size - 1)
     if not (table_keys[where] == keys).all():
         return None
     op = table_codes[where]
-    for long_op in (Op.COPY, Op.SELECT):
-        rows = starts[op == long_op]
-        name = np.frombuffer(long_op.name.lower().encode("ascii"), dtype=np.uint8)
-        if rows.size and not (b[rows[:, None] + np.arange(name.size)] == name).all():
-            return None
+    selects = starts[op == Op.SELECT]  # the key holds 4 of its 6 letters: check the rest
+    if selects.size and not ((b[selects + 4] == ord("c")) & (b[selects + 5] == ord("t"))).all():
+        return None
 
     # operand layout: tokens per line from its commas; a cmp line ends with `,XX` (the predicate)
-    count = np.diff(np.searchsorted(commas, np.append(starts, b.size))) + 1
+    # tokens per line = separators between its space and its newline (+1), minus signs excepted
+    count = end_at - space_at
+    if minus.size:
+        count -= np.diff(np.searchsorted(minus, np.append(starts, b.size)))
     if count.max() > 4 or not _ARITY_TABLE[op, count].all():
         return None
     is_cmp = op == Op.CMP

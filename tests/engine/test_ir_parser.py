@@ -136,3 +136,11 @@ def test_bulk_reader_accepts_and_matches_canonical_programs(body: list[str]) -> 
     assert bulk is not None
     for got, want in zip(bulk, _body_by_line(body, numbers, INT8_V3), strict=True):
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["selecx", "selext", "sel", "copz", "coppy", "o", "orr", "xo", "Add", "add2"])
+def test_near_miss_op_names_are_unknown(name: str) -> None:
+    text = "1,2,3\n" + "add 4,1,2\n" * 20 + f"{name} 4,1,2,3\n" + "or 4,1\n" * 20 + "4"
+    with pytest.raises(InvalidProgram) as info:
+        parse(text, INT8_V3)
+    assert info.value.line == 22 and f"unknown op `{name}`" in info.value.message
