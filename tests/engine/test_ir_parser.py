@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ir.bulk_reader import read_bulk
 from engine.ir.errors import InvalidProgram
 from engine.ir.instruction_set import INT8_V3, MATMUL_V0, Op
-from engine.ir.parser import _body_bulk, _body_by_line, _statements, parse
+from engine.ir.parser import _body_by_line, _statements, parse
 
 CANONICAL = "1,2\nmul 3,1,2\nadd 3,1\ncopy 4,3\n4"
 
@@ -99,7 +100,7 @@ def test_bulk_reader_matches_line_reader(body: list[str], dialect) -> None:  # t
     text = "1\n" + "\n".join(body) + "\n1"
     lines, numbers = _statements(text)
     joined = ("\n".join(lines[1:-1]) + "\n").replace(", ", ",").encode()
-    bulk = _body_bulk(joined, 0, len(joined), len(lines) - 2, dialect) if joined.isascii() else None
+    bulk = read_bulk(joined, 0, len(joined), len(lines) - 2, dialect) if joined.isascii() else None
     try:
         exact = _body_by_line(lines[1:-1], numbers[1:-1], dialect)
     except InvalidProgram:
@@ -132,7 +133,7 @@ def valid_instruction(draw: st.DrawFn) -> str:
 def test_bulk_reader_accepts_and_matches_canonical_programs(body: list[str]) -> None:
     numbers = np.arange(2, len(body) + 2)
     joined = ("\n".join(body) + "\n").replace(", ", ",").encode()
-    bulk = _body_bulk(joined, 0, len(joined), len(body), INT8_V3)
+    bulk = read_bulk(joined, 0, len(joined), len(body), INT8_V3)
     assert bulk is not None
     for got, want in zip(bulk, _body_by_line(body, numbers, INT8_V3), strict=True):
         assert np.array_equal(got, want)
