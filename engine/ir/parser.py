@@ -5,10 +5,10 @@ Text rules (the reference scorers' reading, cybertronai/sutro-problems): ``;`` a
 lists input addresses, the last output addresses; each line between is ``op operands`` split at the first space,
 operands comma-separated and read with Python's ``int`` (so ``3, 1`` and `` 3`` are fine).
 
-Speed: the body is parsed in bulk with numpy over its bytes (:func:`_body_bulk`, about a millisecond for 10,000
-lines) whenever it is in the canonical shape ``op a,b,c`` (``, `` allowed); anything else — and every error — goes
-through the line-by-line reader (:func:`_body_by_line`), which defines the semantics and names the first offending
-line. A property test checks that both readers agree.
+Speed: the body is first offered to :func:`engine.ir.bulk_reader.read_bulk` (numpy over its bytes, about a
+millisecond for 10,000 lines), which takes the canonical shape ``op a,b,c`` (``, `` allowed); anything else — and
+every error — goes through the line-by-line reader (:func:`_body_by_line`), which defines the semantics and names
+the first offending line. A property test checks that both readers agree.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.ir.bulk_reader import read_bulk
 from engine.ir.errors import InvalidProgram, quote
 from engine.ir.instruction_set import ARITY_TEXT, BINARY, OP_BY_NAME, PREDICATES, UNARY, Dialect, Op, arity_ok
 from engine.ir.program import LazyLines, Program
@@ -28,12 +29,14 @@ def parse(text: str, dialect: Dialect) -> Program:
     """Parse ``text`` under ``dialect``; raise :class:`InvalidProgram` naming the first line that breaks a rule."""
     tidy = _tidy_split(text)
     if tidy is not None:
-        first, body_text, last, n_body = tidy
+        raw, lo, hi, n_body = tidy
         _check_line_count(n_body + 2, dialect)
-        arrays = _body_bulk(body_text, n_body, dialect)
+        arrays = read_bulk(raw, lo, hi, n_body, dialect)
         if arrays is not None:
             numbers = np.arange(1, n_body + 3, dtype=np.int64)
-            return _program(first, last, LazyLines(body_text, n_body), numbers, arrays, dialect)
+            first, last = raw[: lo - 1].decode("ascii"), raw[hi:].decode("ascii")
+            body = LazyLines(raw[lo : hi - 1].decode("ascii") if n_body else "", n_body)
+            return _program(first, last, body, numbers, arrays, dialect)
     lines, numbers = _statements(text)
     _check_line_count(len(lines), dialect)
     if len(lines) < 2:
@@ -41,11 +44,15 @@ def parse(text: str, dialect: Dialect) -> Program:
             "a program needs at least an input line and an output line",
             hint="first line: input addresses, last line: output addresses, e.g. `1,2;mul 3,1,2;3`",
         )
-    body = lines[1:-1]
-    arrays = _body_bulk("\n".join(body), len(body), dialect)
+    body_lines = lines[1:-1]
+    joined = ("\n".join(body_lines) + "\n").replace(", ", ",")
+    arrays = None
+    if joined.isascii():
+        encoded = joined.encode("ascii")
+        arrays = read_bulk(encoded, 0, len(encoded), len(body_lines), dialect)
     if arrays is None:
-        arrays = _body_by_line(body, numbers[1:-1], dialect)
-    return _program(lines[0], lines[-1], body, numbers, arrays, dialect)
+        arrays = _body_by_line(body_lines, numbers[1:-1], dialect)
+    return _program(lines[0], lines[-1], body_lines, numbers, arrays, dialect)
 
 
 def _check_line_count(n_lines: int, dialect: Dialect) -> None:
@@ -81,25 +88,26 @@ def _program(
     )
 
 
-_ODD_CHARS = frozenset(";\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
+_ODD_CHARS = frozenset(b";\r\t\x0b\x0c\x1c\x1d\x1e\x1f")
 
 
-def _tidy_split(text: str) -> tuple[str, str, str, int] | None:
-    """(first line, body joined by newlines, last line, body line count) for ASCII text whose input and output lines
-    need no stripping or ``;`` splitting; else None. The body is not checked here: the bulk reader accounts for
-    every byte and declines anything (``;``, CR, stray spaces, blank lines) that needs the general path."""
+def _tidy_split(text: str) -> tuple[bytes, int, int, int] | None:
+    """For ASCII text whose input and output lines need no stripping or ``;`` splitting: (the text as bytes, start
+    and end of the body — the end just past the body's final newline —, body line count); else None.
+
+    The body is not checked here: the bulk reader accounts for every byte and declines anything (``;``, CR, stray
+    spaces, blank lines, ``, ``) that needs the general path."""
     if not text.isascii() or not text or text[0].isspace():
         return None
-    tidy = text.rstrip()
-    i = tidy.find("\n")
-    j = tidy.rfind("\n")
+    raw = text.rstrip().encode("ascii")
+    i = raw.find(b"\n")
+    j = raw.rfind(b"\n")
     if i < 0 or i == j:
         return None
-    first, last = tidy[:i], tidy[j + 1 :]
+    first, last = raw[:i], raw[j + 1 :]
     if first != first.strip() or last != last.strip() or not _ODD_CHARS.isdisjoint(first + last):
         return None
-    body = tidy[i + 1 : j]
-    return first, body, last, body.count("\n") + 1
+    return raw, i + 1, j + 1, raw.count(b"\n", i + 1, j + 1)
 
 
 def _statements(text: str) -> tuple[list[str], np.ndarray]:
@@ -230,161 +238,6 @@ def _body_by_line(body: list[str], numbers: np.ndarray, dialect: Dialect) -> tup
 def _wrap8(value: int) -> int:
     value &= 0xFF
     return value - 0x100 if value >= 0x80 else value
-
-
-def _op_key(name: str) -> int:
-    """Bulk-reader key of an op name: its first three bytes and its length."""
-    raw = name.encode("ascii")
-    third = raw[2] if len(raw) >= 3 else 0
-    return raw[0] | (raw[1] << 8) | (third << 16) | (len(raw) << 24)
-
-
-def _op_table(dialect: Dialect) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted op keys of ``dialect`` and their op codes."""
-    pairs = sorted((_op_key(op.name.lower()), int(op)) for op in dialect.ops)
-    return np.array([k for k, _ in pairs], dtype=np.int64), np.array([c for _, c in pairs], dtype=np.int8)
-
-
-_PRED_KEYS = {int.from_bytes(p.encode(), "little"): code for p, code in PREDICATES.items()}
-_ARITY_TABLE = np.array([[arity_ok(Op(c), k) for k in range(5)] for c in range(len(Op))], dtype=bool)
-"""Allowed operand counts (destination included): row = op code, column = count 0..4."""
-_IS_BINARY = np.array([Op(c) in BINARY for c in range(len(Op))])
-_IS_UNARY = np.array([Op(c) in UNARY for c in range(len(Op))])
-_N_SRC = np.array(
-    [
-        2 if Op(c) in BINARY or c == Op.CMP else 1 if Op(c) in UNARY else 3 if c == Op.SELECT else 0
-        for c in range(len(Op))
-    ],
-    dtype=np.int8,
-)
-"""Reads per instruction by op code."""
-
-
-def _body_bulk(joined: str, n: int, dialect: Dialect) -> tuple[np.ndarray, ...] | None:
-    """Parse ``n`` instructions joined by newlines with array operations; None when any needs the line reader.
-
-    Accepted shape: ``op`` + one space + comma-separated operands (``, `` allowed), each operand ``-?digits``
-    within int64 except a ``cmp`` predicate. Every byte is accounted for, so anything else falls back.
-    """
-    if n == 0:
-        return None
-    if ", " in joined:
-        joined = joined.replace(", ", ",")
-    if not joined.isascii():
-        return None
-    raw = joined.encode("ascii")
-    b = np.frombuffer(raw + b"\n", dtype=np.uint8)  # a sentinel newline: b[i + 1] always exists
-    size = len(raw)
-    spaces = np.flatnonzero(b == 32)
-    newlines = np.flatnonzero(b == 10)
-    if spaces.size != n or newlines.size != n:
-        return None
-    starts = np.empty(n, dtype=np.int64)
-    starts[0] = 0
-    starts[1:] = newlines[:-1] + 1
-    ends = newlines
-    if not ((spaces > starts + 1) & (spaces < ends - 1)).all():
-        return None  # not exactly one space per line between an op and its operands
-
-    # ops: key = first three bytes + length (exact for 2- and 3-letter names; longer names checked in full)
-    op_len = spaces - starts
-    if op_len.max() > 6:
-        return None
-    third = np.where(op_len >= 3, b[starts + 2], 0).astype(np.int64)
-    keys = b[starts].astype(np.int64) | (b[starts + 1].astype(np.int64) << 8) | (third << 16) | (op_len << 24)
-    table_keys, table_codes = _op_table(dialect)
-    where = np.minimum(np.searchsorted(table_keys, keys), table_keys.size - 1)
-    if not (table_keys[where] == keys).all():
-        return None
-    op = table_codes[where]
-    for long_op in (Op.COPY, Op.SELECT):
-        rows = starts[op == long_op]
-        name = np.frombuffer(long_op.name.lower().encode("ascii"), dtype=np.uint8)
-        if rows.size and not (b[rows[:, None] + np.arange(name.size)] == name).all():
-            return None
-
-    # operand layout: tokens per line from its commas; a cmp line ends with `,XX` (the predicate)
-    is_comma = b == 44
-    commas = np.flatnonzero(is_comma)
-    count = np.diff(np.searchsorted(commas, np.append(starts, size + 1))) + 1
-    if count.max() > 4 or not _ARITY_TABLE[op, count].all():
-        return None
-    cmp_ends = ends[op == Op.CMP]
-    pred_keys = b[cmp_ends - 2].astype(np.int64) | (b[cmp_ends - 1].astype(np.int64) << 8)
-    if cmp_ends.size and not (b[cmp_ends - 3] == 44).all():
-        return None
-
-    # every token is -?digits: the byte after a separator starts a number (or is a predicate), the byte before a
-    # comma or a line end is a digit, a minus sits at a token start, and all other bytes are digits (counted)
-    is_digit = (b - np.uint8(48)) < 10
-    starts_ok = np.zeros(b.size, dtype=bool)
-    starts_ok[commas + 1] = True
-    starts_ok[spaces + 1] = True
-    minus = np.flatnonzero(b == 45)
-    if not is_digit[commas - 1].all() or not (is_digit | (b == 45))[spaces + 1].all():
-        return None
-    after_comma = b[commas + 1]
-    pred_commas = np.zeros(b.size, dtype=bool)
-    pred_commas[cmp_ends - 3] = True
-    if not ((after_comma - np.uint8(48) < 10) | (after_comma == 45) | pred_commas[commas]).all():
-        return None
-    if minus.size and not (starts_ok[minus].all() and is_digit[minus + 1].all()):
-        return None
-    line_end_digit = is_digit[ends - 1]
-    if not (line_end_digit | (op == Op.CMP)).all():
-        return None
-    accounted = commas.size + 2 * n + int(op_len.sum()) + 2 * cmp_ends.size + minus.size  # +n: the sentinel
-    if b.size - int(np.count_nonzero(is_digit)) != accounted:
-        return None
-
-    # numbers, in order, by numpy's C text reader on the bytes with everything but signs and digits blanked
-    n_numeric = count - (op == Op.CMP)
-    values = np.fromstring(raw.translate(_BLANK_NON_NUMERIC), dtype=np.int64, sep=" ")  # type: ignore[call-overload]
-    if values.size != int(n_numeric.sum()):
-        return None
-    if int(values.max()) >= _INT64_MAX or int(values.min()) <= -_INT64_MAX:
-        return None  # the C reader clamps numbers beyond int64: let the line reader keep them exact
-    first = np.cumsum(n_numeric) - n_numeric
-    last = values.size - 1
-    dest = values[first]
-    v1 = values[first + 1]
-    v2 = np.where(n_numeric >= 3, values[np.minimum(first + 2, last)], 0)
-    v3 = np.where(n_numeric >= 4, values[np.minimum(first + 3, last)], 0)
-    preds = np.zeros(n, dtype=np.int64)
-    if cmp_ends.size:
-        known = np.unique(pred_keys)
-        lookup = np.array([_PRED_KEYS.get(int(k), -1) for k in known])
-        codes = lookup[np.searchsorted(known, pred_keys)]
-        if (codes < 0).any():
-            return None
-        preds[op == Op.CMP] = codes
-
-    is_set = op == Op.SET
-    literal = v1[is_set]
-    low, high = dialect.set_range
-    if literal.size and (literal.min() < low or literal.max() > high):
-        return None
-    if dialect.wrap8 and literal.size:
-        literal = ((literal & 0xFF) ^ 0x80) - 0x80
-    binary = _IS_BINARY[op]
-    unary = _IS_UNARY[op]
-    short = binary & (count == 2)
-    src = np.zeros((n, 3), dtype=np.int64)
-    src[:, 0] = np.where(short, dest, v1)
-    src[:, 1] = np.where(short, v1, v2)
-    src[:, 2] = np.where(op == Op.SELECT, v3, 0)
-    src[is_set, 0] = 0
-    src[unary, 1] = 0
-    n_src = _N_SRC[op]
-    imm = preds
-    imm[is_set] = literal
-    return op, dest, src, n_src, imm
-
-
-_BLANK_NON_NUMERIC = bytes.maketrans(
-    bytes(c for c in range(128) if not (48 <= c <= 57 or c == 45)), b" " * (128 - 11)
-)
-"""bytes.translate table: every ASCII byte except digits and '-' becomes a space."""
 
 
 def statement_ends(text: str) -> tuple[str | None, str | None]:

@@ -49,13 +49,13 @@ class Program:
 
     def reads(self) -> tuple[np.ndarray, np.ndarray]:
         """(instruction index, address) of every operand read, in program order."""
-        return self._reads
+        flat = self.read_positions
+        return flat // 3, self.src.ravel()[flat]
 
     @cached_property
-    def _reads(self) -> tuple[np.ndarray, np.ndarray]:
-        mask = np.arange(3)[None, :] < self.n_src[:, None]
-        rows = np.broadcast_to(np.arange(self.n_instructions)[:, None], mask.shape)
-        return rows[mask], self.src[mask]
+    def read_positions(self) -> np.ndarray:
+        """Positions in ``src.ravel()`` of the operands actually read, in program order."""
+        return np.flatnonzero((np.arange(3) < self.n_src[:, None]).ravel())
 
 
 class LazyLines(Sequence[str]):

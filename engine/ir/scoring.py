@@ -20,7 +20,7 @@ from engine.challenges import CHALLENGES
 from engine.challenges.ir_track import IRChallenge, TestSet
 from engine.errors import BadParameter
 from engine.ir.cost import read_cost
-from engine.ir.parser import parse
+from engine.ir.parser import parse, statement_ends
 from engine.ir.program import Program
 from engine.ir.simulate import RunFault, run
 from engine.ir.static_check import Expect, check
@@ -135,8 +135,6 @@ def _by_ring(costs: np.ndarray) -> dict[str, dict[str, float]]:
 
 def infer_challenges(text: str) -> list[str]:
     """IR challenges whose input and output counts match the program's first and last lines (maybe several)."""
-    from engine.ir.parser import statement_ends
-
     first, last = statement_ends(text)
     if first is None or last is None:
         return []

@@ -50,7 +50,7 @@ def check(program: Program, dialect: Dialect, expect: Expect) -> Slots:
     _check_ranges(program, dialect, problems)
     slots, first_write = _layout(program)
     read_rows, read_addr = program.reads()
-    read_slots = slots.src[np.arange(3)[None, :] < program.n_src[:, None]]
+    read_slots = slots.src.ravel()[program.read_positions]
     late = np.flatnonzero(first_write[read_slots] > read_rows)
     if late.size:
         k = int(late[0])

@@ -10,10 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
+from tests.reference_data import REFERENCE as REFERENCE_DIR
 
-REFERENCE = Path("/work/shared/reference/ir")
-if not REFERENCE.exists():
-    REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "ir"
+REFERENCE = REFERENCE_DIR / "ir"
 RECORD = REFERENCE / "matmul__weighted_lifetime_copyelim_66707.ir"
 
 

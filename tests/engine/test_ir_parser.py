@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ir.bulk_reader import read_bulk
 from engine.ir.errors import InvalidProgram
 from engine.ir.instruction_set import INT8_V3, MATMUL_V0, Op
-from engine.ir.parser import _body_bulk, _body_by_line, _statements, parse
+from engine.ir.parser import _body_by_line, _statements, parse
 
 CANONICAL = "1,2\nmul 3,1,2\nadd 3,1\ncopy 4,3\n4"
 
@@ -98,7 +99,8 @@ def instruction(draw: st.DrawFn) -> str:
 def test_bulk_reader_matches_line_reader(body: list[str], dialect) -> None:  # type: ignore[no-untyped-def]
     text = "1\n" + "\n".join(body) + "\n1"
     lines, numbers = _statements(text)
-    bulk = _body_bulk("\n".join(lines[1:-1]), len(lines) - 2, dialect)
+    joined = ("\n".join(lines[1:-1]) + "\n").replace(", ", ",").encode()
+    bulk = read_bulk(joined, 0, len(joined), len(lines) - 2, dialect) if joined.isascii() else None
     try:
         exact = _body_by_line(lines[1:-1], numbers[1:-1], dialect)
     except InvalidProgram:
@@ -130,7 +132,16 @@ def valid_instruction(draw: st.DrawFn) -> str:
 @given(st.lists(valid_instruction(), min_size=1, max_size=40))
 def test_bulk_reader_accepts_and_matches_canonical_programs(body: list[str]) -> None:
     numbers = np.arange(2, len(body) + 2)
-    bulk = _body_bulk("\n".join(body), len(body), INT8_V3)
+    joined = ("\n".join(body) + "\n").replace(", ", ",").encode()
+    bulk = read_bulk(joined, 0, len(joined), len(body), INT8_V3)
     assert bulk is not None
     for got, want in zip(bulk, _body_by_line(body, numbers, INT8_V3), strict=True):
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["selecx", "selext", "sel", "copz", "coppy", "o", "orr", "xo", "Add", "add2"])
+def test_near_miss_op_names_are_unknown(name: str) -> None:
+    text = "1,2,3\n" + "add 4,1,2\n" * 20 + f"{name} 4,1,2,3\n" + "or 4,1\n" * 20 + "4"
+    with pytest.raises(InvalidProgram) as info:
+        parse(text, INT8_V3)
+    assert info.value.line == 22 and f"unknown op `{name}`" in info.value.message
