@@ -49,6 +49,7 @@ class Channel:
 
 
 _channel: Channel | None = None
+_proxies: dict[int, int] = {}  # handle id -> live proxy objects (one id can have several, e.g. after a += b)
 
 
 def _handle_id(value: Any) -> int | None:
@@ -113,8 +114,14 @@ class RemoteArray:
         self._id = id_
         self.shape = shape
         self.dtype = DType(dtype)
+        _proxies[id_] = _proxies.get(id_, 0) + 1
 
     def __del__(self) -> None:
+        left = _proxies.get(self._id, 1) - 1
+        if left > 0:
+            _proxies[self._id] = left
+            return
+        _proxies.pop(self._id, None)
         if _channel is not None:
             _channel.released.append(self._id)
 

@@ -116,7 +116,7 @@ class Session:
         return out
 
     def _read_all(self, ids: list[int]) -> None:
-        for hid in dict.fromkeys(ids):
+        for hid in ids:  # each occurrence is a read (x + x reads x twice)
             self._event(False, self._buffer[hid], self._arrays[hid].size)
 
     # ---- results -----------------------------------------------------------------------------------------
