@@ -63,13 +63,14 @@ class _Meter:
 
 
 def _one_instance(code: str, inst: dict[str, Any], n_bits: int, k_sparse: int, limits: Limits,
-                  report: TierReport, dev_override: bool) -> tuple[float | None, str | None, Session]:
+                  report: TierReport, dev_override: bool, check_imports: bool
+                  ) -> tuple[float | None, str | None, Session]:
     session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements,
                       max_ops=limits.max_ops)
     meter = _Meter(session)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {"mode": "solve", "code": code, "inputs": inputs, "n_bits": n_bits, "k_sparse": k_sparse,
-           "functions": sorted(allowlist.FUNCTIONS), "dtypes": sorted(allowlist.DTYPES)}
+           "check_imports": check_imports, "functions": sorted(allowlist.FUNCTIONS), "dtypes": sorted(allowlist.DTYPES)}
     out = run_submission(cfg, limits, tier=report, dev_override=dev_override, result_cap=limits.output_bytes,
                          on_request=meter)
     if meter.refusal is not None:
@@ -85,10 +86,15 @@ def _one_instance(code: str, inst: dict[str, Any], n_bits: int, k_sparse: int, l
 
 def judge_solve(code: str, *, n_bits: int = 20, k_sparse: int = 3, instances: int = 3,
                 limits: Limits = DEFAULT_LIMITS, n_train: int = 200, n_test: int = 1000,
-                tier: TierReport | None = None, dev_override: bool = False, label: str = "submission") -> RunResult:
-    """Run ``solve()`` on ``instances`` fresh hidden instances; metrics measured in the parent."""
+                tier: TierReport | None = None, dev_override: bool = False, label: str = "submission",
+                check_imports: bool = True) -> RunResult:
+    """Run ``solve()`` on ``instances`` fresh hidden instances; metrics measured in the parent.
+
+    Raises SubmissionRefused (before running) on a lint refusal or at tier D without ``dev_override``.
+    ``check_imports=False`` skips the lint and the import guard (the exploit suite's way to test the OS layers).
+    """
     start = time.monotonic()
-    flags = lint(code, "solve").flags
+    flags = lint(code, "solve").flags if check_imports else []
     report = tier or probe_tier()
     params = {"n_bits": n_bits, "k_sparse": k_sparse, "instances": instances, "n_train": n_train,
               "n_test": n_test}
@@ -98,7 +104,8 @@ def judge_solve(code: str, *, n_bits: int = 20, k_sparse: int = 3, instances: in
     failure = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
-        acc, failure, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override)
+        acc, failure, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override,
+                                              check_imports)
         ops += session.ops
         events += len(session.sizes)
         if failure is not None:

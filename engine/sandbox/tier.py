@@ -81,9 +81,12 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
             argv += ["--symlink", os.readlink(target), "/" + link]
         elif target.exists():
             argv += ["--ro-bind", str(target), str(target)]
-    for prefix in sorted({sys.prefix, sys.base_prefix, str(REPO_ROOT)}):
-        if not prefix.startswith("/usr"):
-            argv += ["--ro-bind", prefix, prefix]
+    prefixes = sorted(p for p in {sys.prefix, sys.base_prefix, str(REPO_ROOT)} if not p.startswith("/usr"))
+    ancestors = sorted({str(a) for p in prefixes for a in Path(p).parents if str(a) != "/"}, key=len)
+    for ancestor in ancestors:  # created traversable (the host's /root is 0700; the child's uid must pass)
+        argv += ["--perms", "0755", "--dir", ancestor]
+    for prefix in prefixes:
+        argv += ["--ro-bind", prefix, prefix]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
              "--perms", "1777", "--size", str(min(limits.file_bytes * 4, 256 * MIB)), "--tmpfs", SCRATCH_IN_BWRAP,
              "--chdir", SCRATCH_IN_BWRAP, "--"]
