@@ -45,15 +45,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     repeat = parser.parse_args().repeat
     tier = probe_tier()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {np.__version__}"
+    )
     print(tier.description)
 
     bare = _median(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), repeat)
     start = _median(lambda: run_generate(GENERATE), repeat)
     print(f"bare child (python -I -c 'import numpy'): median {bare * 1000:.1f} ms")
-    print(f"sandboxed generate() submission, end to end: median {start * 1000:.1f} ms "
-          f"(target <= 150 ms; {start / bare:.2f}x the bare child)")
+    print(
+        f"sandboxed generate() submission, end to end: median {start * 1000:.1f} ms "
+        f"(target <= 150 ms; {start / bare:.2f}x the bare child)"
+    )
 
     result = judge_solve(OPS_SOLVE, instances=1)
     ops = result.counts["numpy_ops"]
@@ -63,8 +67,10 @@ def main() -> None:
     x = np.random.default_rng(0).choice(np.array([-1, 1]), size=(200, 20))
     y = np.prod(x[:, [1, 2, 3]], axis=1)
     local = _median(lambda: module.solve(x, y, 20, 3), repeat)
-    print(f"remote-arrays solve(), {ops:,} numpy ops incl. sandbox start: median {remote:.3f} s "
-          f"(target <= 0.5 s; {(remote - start) / ops * 1e6:.0f} us per op after start-up)")
+    print(
+        f"remote-arrays solve(), {ops:,} numpy ops incl. sandbox start: median {remote:.3f} s "
+        f"(target <= 0.5 s; {(remote - start) / ops * 1e6:.0f} us per op after start-up)"
+    )
     print(f"same solve() on local numpy in-process: median {local * 1000:.1f} ms ({remote / local:.0f}x)")
 
 

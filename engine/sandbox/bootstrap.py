@@ -1,10 +1,10 @@
 """The trusted main program of every sandboxed child (``python -I bootstrap.py``; never a ``preexec_fn``).
 
-Order (design/sandbox.md): read the JSON config line from stdin → rlimits (BLAS threads are already 1 through the
-environment) → import what the mode needs → drop to the sandbox uid when started as root → Landlock → seccomp →
-run the submission. Messages to the parent go as JSON lines on the dedicated channel fd: requests (solve mode,
-``{"op": …}``) and one final ``{"type": "result" | "error", …}``. A layer that was asked for and fails to apply
-ends the run before any submitted code runs.
+Order (design/sandbox.md): read the JSON config line from stdin → rlimits (BLAS threads are already 1 through
+the environment) → import what the mode needs → drop to the sandbox uid when started as root → Landlock →
+seccomp → run the submission. Messages to the parent go as JSON lines on the dedicated channel fd: requests
+(solve mode, ``{"op": …}``) and one final ``{"type": "result" | "error", …}``. A layer that was asked for and
+fails to apply ends the run before any submitted code runs.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import resource
 import signal
 import sys
 import traceback
+from typing import Any
 
 _MEMORY_ERROR = b'{"type":"error","kind":"memory"}\n'
 ALLOWED_IMPORTS = ("numpy", "math", "itertools", "functools", "collections")
@@ -26,7 +27,7 @@ def _write(fd: int, message: dict) -> None:
     data = (json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n").encode()
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _set_rlimits(lim: dict, as_root: bool) -> None:
@@ -67,9 +68,12 @@ def _guarded_import(original):  # type: ignore[no-untyped-def]
     def guarded(name, globals=None, locals=None, fromlist=(), level=0):  # type: ignore[no-untyped-def]
         caller = sys._getframe(1).f_globals.get("__name__")  # the importing code, whatever it passes
         if caller == "__submission__" and name.split(".")[0] not in ALLOWED_IMPORTS:
-            raise ImportError(f"your code imports {name.split('.')[0]}, which is not allowed — use "
-                              "numpy, math, itertools, functools or collections")
+            raise ImportError(
+                f"your code imports {name.split('.')[0]}, which is not allowed — use "
+                "numpy, math, itertools, functools or collections"
+            )
         return original(name, globals, locals, fromlist, level)
+
     return guarded
 
 
@@ -104,7 +108,7 @@ def main() -> None:
             value = fn(*cfg["args"])
             _write(fd, {"type": "result", "value": value.to_dict() if hasattr(value, "to_dict") else value})
             return
-        import collections, functools, itertools, math  # noqa: E401,F401  (before the uid drop)
+        import collections  # noqa: E401,F401  (before the uid drop)
 
         if mode == "solve":
             from engine.sandbox.remote import client
@@ -120,7 +124,7 @@ def main() -> None:
             _write(fd, {"type": "result", "value": probe_child.observe(cfg)})
             return
         _apply_layers(cfg)
-        ns = {"__name__": "__submission__", "__builtins__": dict(vars(builtins))}
+        ns: dict[str, Any] = {"__name__": "__submission__", "__builtins__": dict(vars(builtins))}
         if cfg.get("check_imports", True):
             ns["__builtins__"]["__import__"] = _guarded_import(builtins.__import__)
         if mode == "solve":

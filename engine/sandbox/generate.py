@@ -9,11 +9,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
 from engine.sandbox.lint import lint
 from engine.sandbox.results import BadResult, check_text
 from engine.sandbox.tier import TierReport, probe_tier
-from engine.sandbox.launch import run_submission
 
 MAX_IR_BYTES = 8 * MIB  # a 100,000-line IR program is ~2 MiB
 
@@ -34,19 +34,30 @@ class GeneratedIR:
         return self.failure is None
 
 
-def run_generate(code: str, limits: Limits = DEFAULT_LIMITS, *, tier: TierReport | None = None,
-                 dev_override: bool = False, check_imports: bool = True) -> GeneratedIR:
+def run_generate(
+    code: str,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    tier: TierReport | None = None,
+    dev_override: bool = False,
+    check_imports: bool = True,
+) -> GeneratedIR:
     """Run ``generate()`` from ``code`` in a fresh sandboxed child. Raises SubmissionRefused before running
     when the lint refuses the code or the machine is at tier D without ``dev_override``.
 
-    ``check_imports=False`` skips the lint and the child's import guard; the exploit suite uses it to show that
-    the OS layers hold on their own.
+    ``check_imports=False`` skips the lint and the child's import guard; the exploit suite uses it to
+    show that the OS layers hold on their own.
     """
     report = tier or probe_tier()
     flags = lint(code, "generate").flags if check_imports else []
     code_hash = hashlib.sha256(code.encode()).hexdigest()
-    out = run_submission({"mode": "generate", "code": code, "check_imports": check_imports}, limits,
-                         tier=report, dev_override=dev_override, result_cap=MAX_IR_BYTES + 4096)
+    out = run_submission(
+        {"mode": "generate", "code": code, "check_imports": check_imports},
+        limits,
+        tier=report,
+        dev_override=dev_override,
+        result_cap=MAX_IR_BYTES + 4096,
+    )
     failure, text = out.failure, None
     if failure is None and out.final is not None:
         try:
@@ -55,5 +66,8 @@ def run_generate(code: str, limits: Limits = DEFAULT_LIMITS, *, tier: TierReport
             failure = f"rejected result: {exc}"
         else:
             if len(text.encode()) > MAX_IR_BYTES:
-                failure, text = f"your generate() returned more than {MAX_IR_BYTES // MIB} MiB of IR text", None
+                failure, text = (
+                    f"your generate() returned more than {MAX_IR_BYTES // MIB} MiB of IR text",
+                    None,
+                )
     return GeneratedIR(text, failure, out.wall_s, report.tier, code_hash, flags)

@@ -1,10 +1,10 @@
 """Judge a numpy ``solve(x, y, n_bits, k_sparse)`` with metrics it cannot forge (remote arrays).
 
-Per hidden instance (fresh randomness from ``secrets``, never the public seeds 42/123/456): the parent draws the
-secret and the rows, keeps the test rows, opens a remote-array session holding x_train/y_train, and starts one
-fresh sandboxed child whose solve() sees only handles. Every numpy operation is a metered request executed here,
-so ``dmc@1``/``ard@1`` come from the parent's own event log (engine.md §1.3). Accuracy: the returned indices
-predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
+Per hidden instance (fresh randomness from ``secrets``, never the public seeds 42/123/456): the parent draws
+the secret and the rows, keeps the test rows, opens a remote-array session holding x_train/y_train, and starts
+one fresh sandboxed child whose solve() sees only handles. Every numpy operation is a metered request executed
+here, so ``dmc@1``/``ard@1`` come from the parent's own event log (engine.md §1.3). Accuracy: the returned
+indices predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
 (engine.md §2.1). Metrics are the mean over instances.
 """
 
@@ -37,8 +37,13 @@ def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int) -> di
     rng = np.random.default_rng(secrets.randbits(128))
     x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(n_train + n_test, n_bits))
     y = np.prod(x[:, secret], axis=1)
-    return {"secret": secret, "x_train": x[:n_train], "y_train": y[:n_train], "x_test": x[n_train:],
-            "y_test": y[n_train:]}
+    return {
+        "secret": secret,
+        "x_train": x[:n_train],
+        "y_train": y[:n_train],
+        "x_test": x[n_train:],
+        "y_test": y[n_train:],
+    }
 
 
 def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float:
@@ -62,17 +67,34 @@ class _Meter:
             raise BadResult(str(exc)) from exc
 
 
-def _one_instance(code: str, inst: dict[str, Any], n_bits: int, k_sparse: int, limits: Limits,
-                  report: TierReport, dev_override: bool, check_imports: bool
-                  ) -> tuple[float | None, str | None, Session]:
-    session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements,
-                      max_ops=limits.max_ops)
+def _one_instance(
+    code: str,
+    inst: dict[str, Any],
+    n_bits: int,
+    k_sparse: int,
+    limits: Limits,
+    report: TierReport,
+    dev_override: bool,
+    check_imports: bool,
+) -> tuple[float | None, str | None, Session]:
+    session = Session(
+        [inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops
+    )
     meter = _Meter(session)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
-    cfg = {"mode": "solve", "code": code, "inputs": inputs, "n_bits": n_bits, "k_sparse": k_sparse,
-           "check_imports": check_imports, "functions": sorted(allowlist.FUNCTIONS), "dtypes": sorted(allowlist.DTYPES)}
-    out = run_submission(cfg, limits, tier=report, dev_override=dev_override, result_cap=limits.output_bytes,
-                         on_request=meter)
+    cfg = {
+        "mode": "solve",
+        "code": code,
+        "inputs": inputs,
+        "n_bits": n_bits,
+        "k_sparse": k_sparse,
+        "check_imports": check_imports,
+        "functions": sorted(allowlist.FUNCTIONS),
+        "dtypes": sorted(allowlist.DTYPES),
+    }
+    out = run_submission(
+        cfg, limits, tier=report, dev_override=dev_override, result_cap=limits.output_bytes, on_request=meter
+    )
     if meter.refusal is not None:
         return None, meter.refusal, session
     if out.failure is not None or out.final is None:
@@ -84,28 +106,45 @@ def _one_instance(code: str, inst: dict[str, Any], n_bits: int, k_sparse: int, l
     return accuracy(answer, inst["x_test"], inst["y_test"]), None, session
 
 
-def judge_solve(code: str, *, n_bits: int = 20, k_sparse: int = 3, instances: int = 3,
-                limits: Limits = DEFAULT_LIMITS, n_train: int = 200, n_test: int = 1000,
-                tier: TierReport | None = None, dev_override: bool = False, label: str = "submission",
-                check_imports: bool = True) -> RunResult:
+def judge_solve(
+    code: str,
+    *,
+    n_bits: int = 20,
+    k_sparse: int = 3,
+    instances: int = 3,
+    limits: Limits = DEFAULT_LIMITS,
+    n_train: int = 200,
+    n_test: int = 1000,
+    tier: TierReport | None = None,
+    dev_override: bool = False,
+    label: str = "submission",
+    check_imports: bool = True,
+) -> RunResult:
     """Run ``solve()`` on ``instances`` fresh hidden instances; metrics measured in the parent.
 
     Raises SubmissionRefused (before running) on a lint refusal or at tier D without ``dev_override``.
-    ``check_imports=False`` skips the lint and the import guard (the exploit suite's way to test the OS layers).
+    ``check_imports=False`` skips the lint and the import guard (the exploit suite's way to test
+    the OS layers).
     """
     start = time.monotonic()
     flags = lint(code, "solve").flags if check_imports else []
     report = tier or probe_tier()
-    params = {"n_bits": n_bits, "k_sparse": k_sparse, "instances": instances, "n_train": n_train,
-              "n_test": n_test}
+    params = {
+        "n_bits": n_bits,
+        "k_sparse": k_sparse,
+        "instances": instances,
+        "n_train": n_train,
+        "n_test": n_test,
+    }
     accs: list[float] = []
     per_instance: list[dict[str, float]] = []
     ops = events = 0
     failure = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
-        acc, failure, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override,
-                                              check_imports)
+        acc, failure, session = _one_instance(
+            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports
+        )
         ops += session.ops
         events += len(session.sizes)
         if failure is not None:
@@ -116,13 +155,28 @@ def judge_solve(code: str, *, n_bits: int = 20, k_sparse: int = 3, instances: in
     ok = failure is None and mean_acc is not None and mean_acc >= PASS_ACCURACY
     if failure is None and not ok:
         failure = f"mean accuracy {mean_acc:.3f} on hidden test rows is below {PASS_ACCURACY}"
-    metrics = {name: float(np.mean([m[name] for m in per_instance])) for name in (DMC, ARD, ARD_PER_READ)} \
-        if per_instance and failure is None else {}
+    metrics = (
+        {name: float(np.mean([m[name] for m in per_instance])) for name in (DMC, ARD, ARD_PER_READ)}
+        if per_instance and failure is None
+        else {}
+    )
     return RunResult(
-        challenge="sparse_parity", subject=label, kind="solve", ok=ok, params=params, accuracy=mean_acc,
-        failure=failure, metrics=metrics, metric_scopes={name: SCOPE for name in metrics},
-        wall_s=time.monotonic() - start, counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
+        challenge="sparse_parity",
+        subject=label,
+        kind="solve",
+        ok=ok,
+        params=params,
+        accuracy=mean_acc,
+        failure=failure,
+        metrics=metrics,
+        metric_scopes={name: SCOPE for name in metrics},
+        wall_s=time.monotonic() - start,
+        counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
         code_hash=hashlib.sha256(code.encode()).hexdigest(),
-        extra={"sandbox_tier": report.tier, "sandbox": report.description, "review_flags": flags,
-               "per_instance_metrics": per_instance},
+        extra={
+            "sandbox_tier": report.tier,
+            "sandbox": report.description,
+            "review_flags": flags,
+            "per_instance_metrics": per_instance,
+        },
     )

@@ -1,8 +1,8 @@
 """Landlock (Linux ≥ 5.13) through raw syscalls with ctypes: read-only beneath library prefixes, read-write in
 scratch, no TCP, scoped signals. Works unprivileged and confines root too.
 
-Source: the kernel's include/uapi/linux/landlock.h and Documentation/userspace-api/landlock.rst. Used by the trusted
-bootstrap inside the child (never by the parent on itself).
+Source: the kernel's include/uapi/linux/landlock.h and Documentation/userspace-api/landlock.rst. Used by the
+trusted bootstrap inside the child (never by the parent on itself).
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ _libc.syscall.restype = ctypes.c_long
 
 def abi_version() -> int:
     """The Landlock ABI the kernel offers; 0 when Landlock is unavailable or disabled."""
-    rc = _libc.syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
+    rc = _libc.syscall(
+        _SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION)
+    )
     return int(rc) if rc > 0 else 0
 
 
@@ -55,7 +57,8 @@ def _handled_fs(abi: int) -> int:
 def restrict(read_only: list[str], read_write: list[str]) -> int:
     """Confine this process for good; returns the ABI used. Raises OSError when Landlock is unavailable.
 
-    read_only: directories whose files may be read (not executed); read_write: directories fully usable (scratch).
+    read_only: directories whose files may be read (not executed); read_write: directories fully
+    usable (scratch).
     """
     abi = abi_version()
     if abi <= 0:
@@ -93,8 +96,16 @@ def _add_path_rule(ruleset: int, path: str, access: int) -> None:
         if not is_dir:
             access &= FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
         rule = ctypes.create_string_buffer(struct.pack("=Qi", access, fd), 12)
-        if _libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH), rule,
-                         ctypes.c_uint32(0)) != 0:
+        if (
+            _libc.syscall(
+                _SYS_ADD_RULE,
+                ctypes.c_int(ruleset),
+                ctypes.c_int(_RULE_PATH_BENEATH),
+                rule,
+                ctypes.c_uint32(0),
+            )
+            != 0
+        ):
             raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
     finally:
         os.close(fd)

@@ -16,11 +16,36 @@ from engine.errors import EngineError
 
 ALLOWED_IMPORTS = ("numpy", "math", "itertools", "functools", "collections")
 _ALLOWED_TEXT = "numpy, math, itertools, functools or collections"
-_KINDS_HINT = "send IR text, Python defining generate() -> str, or Python defining solve(x, y, n_bits, k_sparse)"
+_KINDS_HINT = (
+    "send IR text, Python defining generate() -> str, or Python defining solve(x, y, n_bits, k_sparse)"
+)
 _IR_FIRST_LINE = re.compile(r"^\s*\d+\s*(,\s*\d+\s*)*$")
-_REVIEW_ATTRS = {"view", "asarray", "base", "_tracker", "tofile", "fromfile", "ctypes", "frombuffer", "__array__"}
-_REVIEW_NAMES = {"getattr", "setattr", "delattr", "eval", "exec", "compile", "open", "__import__", "globals",
-                 "vars", "locals", "breakpoint", "input"}
+_REVIEW_ATTRS = {
+    "view",
+    "asarray",
+    "base",
+    "_tracker",
+    "tofile",
+    "fromfile",
+    "ctypes",
+    "frombuffer",
+    "__array__",
+}
+_REVIEW_NAMES = {
+    "getattr",
+    "setattr",
+    "delattr",
+    "eval",
+    "exec",
+    "compile",
+    "open",
+    "__import__",
+    "globals",
+    "vars",
+    "locals",
+    "breakpoint",
+    "input",
+}
 
 
 class SubmissionRefused(EngineError):
@@ -47,16 +72,19 @@ def detect_kind(text: str) -> str:
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
-        raise SubmissionRefused(f"line {exc.lineno}: this is neither IR text nor valid Python ({exc.msg})",
-                                hint=_KINDS_HINT) from None
+        raise SubmissionRefused(
+            f"line {exc.lineno}: this is neither IR text nor valid Python ({exc.msg})", hint=_KINDS_HINT
+        ) from None
     found = _defined_functions(tree) & {"solve", "generate"}
     if len(found) == 1:
         return found.pop()
     if found:
-        raise SubmissionRefused("your code defines both solve() and generate(); send one of them",
-                                hint=_KINDS_HINT)
-    raise SubmissionRefused("could not tell what this submission is: no solve() or generate() found",
-                            hint=_KINDS_HINT)
+        raise SubmissionRefused(
+            "your code defines both solve() and generate(); send one of them", hint=_KINDS_HINT
+        )
+    raise SubmissionRefused(
+        "could not tell what this submission is: no solve() or generate() found", hint=_KINDS_HINT
+    )
 
 
 def _import_names(node: ast.AST) -> list[str]:
@@ -76,14 +104,18 @@ def lint(code: str, kind: str) -> LintReport:
     entry = "solve" if kind == "solve" else "generate"
     if entry not in _defined_functions(tree):
         signature = "solve(x, y, n_bits, k_sparse)" if kind == "solve" else "generate()"
-        raise SubmissionRefused(f"your code does not define {entry}()", hint=f"define {signature} at top level")
+        raise SubmissionRefused(
+            f"your code does not define {entry}()", hint=f"define {signature} at top level"
+        )
     flags: list[str] = []
     for node in ast.walk(tree):
         for name in _import_names(node):
             if name not in ALLOWED_IMPORTS:
                 shown = name if name.strip(".") else "a relative module"
-                raise SubmissionRefused(f"line {node.lineno}: your code imports {shown}, which is not allowed",
-                                        hint=f"use {_ALLOWED_TEXT}")
+                raise SubmissionRefused(
+                    f"line {getattr(node, 'lineno', 0)}: your code imports {shown}, which is not allowed",
+                    hint=f"use {_ALLOWED_TEXT}",
+                )
         if isinstance(node, ast.Attribute) and (node.attr in _REVIEW_ATTRS or node.attr.startswith("__")):
             flags.append(f"line {node.lineno}: .{node.attr}")
         elif isinstance(node, ast.Name) and (node.id in _REVIEW_NAMES or node.id.startswith("__")):

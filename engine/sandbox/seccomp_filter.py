@@ -1,9 +1,9 @@
 """The seccomp deny-list (default allow) loaded by the trusted bootstrap just before submitted code runs.
 
-Denied (design/sandbox.md L4): sockets, exec, new processes (fork/vfork, clone without CLONE_THREAD; clone3 answers
-ENOSYS so glibc falls back to clone and threads keep working), ptrace, mounts and namespaces, bpf, io_uring, keyctl,
-memfd_create, set*id, kill of other processes is left to Landlock's signal scope and the pid namespace, and
-landlock_* (no second ruleset games). Uses the ``pyseccomp`` binding of libseccomp.
+Denied (design/sandbox.md L4): sockets, exec, new processes (fork/vfork, clone without CLONE_THREAD; clone3
+answers ENOSYS so glibc falls back to clone and threads keep working), ptrace, mounts and namespaces, bpf,
+io_uring, keyctl, memfd_create, set*id, kill of other processes is left to Landlock's signal scope and the pid
+namespace, and landlock_* (no second ruleset games). Uses the ``pyseccomp`` binding of libseccomp.
 """
 
 from __future__ import annotations
@@ -12,12 +12,48 @@ import errno
 import functools
 
 DENIED = (
-    "socket", "socketpair", "execve", "execveat", "fork", "vfork", "ptrace", "mount", "umount2", "pivot_root",
-    "chroot", "unshare", "setns", "bpf", "io_uring_setup", "io_uring_enter", "io_uring_register", "keyctl",
-    "add_key", "request_key", "memfd_create", "setuid", "setgid", "setreuid", "setregid", "setresuid",
-    "setresgid", "setgroups", "setfsuid", "setfsgid", "landlock_create_ruleset", "landlock_add_rule",
-    "landlock_restrict_self", "process_vm_readv", "process_vm_writev", "kexec_load", "init_module",
-    "finit_module", "perf_event_open", "userfaultfd", "open_by_handle_at", "name_to_handle_at",
+    "socket",
+    "socketpair",
+    "execve",
+    "execveat",
+    "fork",
+    "vfork",
+    "ptrace",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "bpf",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "memfd_create",
+    "setuid",
+    "setgid",
+    "setreuid",
+    "setregid",
+    "setresuid",
+    "setresgid",
+    "setgroups",
+    "setfsuid",
+    "setfsgid",
+    "landlock_create_ruleset",
+    "landlock_add_rule",
+    "landlock_restrict_self",
+    "process_vm_readv",
+    "process_vm_writev",
+    "kexec_load",
+    "init_module",
+    "finit_module",
+    "perf_event_open",
+    "userfaultfd",
+    "open_by_handle_at",
+    "name_to_handle_at",
 )
 _CLONE_THREAD = 0x00010000
 

@@ -1,7 +1,7 @@
 """Which sandbox tier this machine offers (design/sandbox.md), probed once per process and cached.
 
-A: bubblewrap + Landlock + seccomp + rlimits + uid · B: the same without bubblewrap (no user namespaces) ·
-C: no Landlock — seccomp + rlimits + uid, world-readable files stay readable · D: no seccomp — submitted code is
+A: bubblewrap + Landlock + seccomp + rlimits + uid · B: the same without bubblewrap (no user namespaces) · C:
+no Landlock — seccomp + rlimits + uid, world-readable files stay readable · D: no seccomp — submitted code is
 refused unless a development override is passed. The probe starts one real child with the chosen layers and
 checks that a socket, a fork and a read of a planted file outside scratch are refused; a layer that fails the
 check is dropped and the tier lowered. When the engine runs as root the child drops to uid 65534 (``nobody``)
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.sandbox import landlock
-from engine.sandbox.seccomp_filter import library_paths
 from engine.sandbox.limits import GIB, MIB, Limits
+from engine.sandbox.seccomp_filter import library_paths
 
 SANDBOX_UID = 65534
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -40,9 +40,17 @@ class TierReport:
 
     @property
     def description(self) -> str:
-        layers = [name for name, on in (("bubblewrap", self.bubblewrap), (f"Landlock ABI {self.landlock_abi}",
-                  self.landlock_abi > 0), ("seccomp", self.seccomp), ("rlimits", True),
-                  (f"uid {self.uid}", self.uid is not None)) if on]
+        layers = [
+            name
+            for name, on in (
+                ("bubblewrap", self.bubblewrap),
+                (f"Landlock ABI {self.landlock_abi}", self.landlock_abi > 0),
+                ("seccomp", self.seccomp),
+                ("rlimits", True),
+                (f"uid {self.uid}", self.uid is not None),
+            )
+            if on
+        ]
         text = f"sandbox tier {self.tier}: " + " + ".join(layers)
         if self.tier == "C":
             text += " (no Landlock: world-readable files are readable by submissions)"
@@ -67,8 +75,19 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
         return []
     bwrap = shutil.which("bwrap") or "bwrap"
     if os.getuid() == 0:  # keep only what the bootstrap needs to drop to the sandbox uid itself
-        ns = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-              "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        ns = [
+            "--unshare-ipc",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+        ]
     else:
         ns = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     argv = [bwrap, *ns, "--die-with-parent", "--new-session", "--clearenv"]
@@ -87,9 +106,26 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
         argv += ["--perms", "0755", "--dir", ancestor]
     for prefix in prefixes:
         argv += ["--ro-bind", prefix, prefix]
-    argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-             "--perms", "1777", "--size", str(min(limits.file_bytes * 4, 256 * MIB)), "--tmpfs", SCRATCH_IN_BWRAP,
-             "--chdir", SCRATCH_IN_BWRAP, "--"]
+    argv += [
+        "--ro-bind-try",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.cache",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--perms",
+        "1777",
+        "--size",
+        str(min(limits.file_bytes * 4, 256 * MIB)),
+        "--tmpfs",
+        SCRATCH_IN_BWRAP,
+        "--chdir",
+        SCRATCH_IN_BWRAP,
+        "--",
+    ]
     return argv
 
 
@@ -119,8 +155,13 @@ def _verify(report: TierReport) -> tuple[bool, str]:
         fh.write("planted secret\n")
     os.chmod(fh.name, 0o644)
     limits = Limits(cpu_s=5, wall_s=20, memory_bytes=1 * GIB)
-    cfg = {"mode": "probe", "planted": fh.name, "libraries": library_paths(), "read_only": read_only_prefixes(),
-           "layers": {"uid": report.uid, "landlock": report.landlock_abi > 0, "seccomp": report.seccomp}}
+    cfg = {
+        "mode": "probe",
+        "planted": fh.name,
+        "libraries": library_paths(),
+        "read_only": read_only_prefixes(),
+        "layers": {"uid": report.uid, "landlock": report.landlock_abi > 0, "seccomp": report.seccomp},
+    }
     if report.bubblewrap:
         cfg["scratch"] = SCRATCH_IN_BWRAP
     try:
@@ -132,9 +173,16 @@ def _verify(report: TierReport) -> tuple[bool, str]:
     seen = (out.final or {}).get("value") if out.failure is None else None
     if not isinstance(seen, dict):
         return False, out.failure or "no answer from the probe child"
-    problems = [name for name, ok in (("socket", seen.get("socket_blocked")), ("fork", seen.get("fork_blocked")),
-                ("uid", report.uid is None or seen.get("uid") == report.uid),
-                ("file read", seen.get("read_blocked") or report.tier == "C")) if not ok]
+    problems = [
+        name
+        for name, ok in (
+            ("socket", seen.get("socket_blocked")),
+            ("fork", seen.get("fork_blocked")),
+            ("uid", report.uid is None or seen.get("uid") == report.uid),
+            ("file read", seen.get("read_blocked") or report.tier == "C"),
+        )
+        if not ok
+    ]
     return (not problems), ("not confined: " + ", ".join(problems)) if problems else ""
 
 
@@ -151,7 +199,8 @@ def probe_tier() -> TierReport:
             break
         ok, why = _verify(report)
         if ok:
-            return TierReport(report.tier, report.bubblewrap, report.landlock_abi, report.seccomp, report.uid,
-                              tuple(notes))
+            return TierReport(
+                report.tier, report.bubblewrap, report.landlock_abi, report.seccomp, report.uid, tuple(notes)
+            )
         notes.append(f"tier {report.tier} failed its check ({why})")
     return TierReport("D", False, 0, seccomp, None, tuple(notes))

@@ -15,8 +15,9 @@ class LimitExceeded(EngineError):
     """A trusted computation stopped by a resource limit; the message is the one-line limit text."""
 
 
-def run_trusted_limited(fn_qualified_name: str, args: list[Any], limits: Limits = DEFAULT_LIMITS,
-                        *, result_cap: int = 16 * MIB) -> Any:
+def run_trusted_limited(
+    fn_qualified_name: str, args: list[Any], limits: Limits = DEFAULT_LIMITS, *, result_cap: int = 16 * MIB
+) -> Any:
     """``module.path:function`` called with JSON-able ``args`` in a limited child; returns its JSON result
     (an object with ``to_dict()`` is sent as that dict). Raises LimitExceeded with a one-line reason."""
     if ":" not in fn_qualified_name:

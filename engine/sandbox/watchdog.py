@@ -1,13 +1,14 @@
 """Spawn one sandboxed child and watch it (design/sandbox.md L1 + L5).
 
-The child gets an empty environment (only BLAS thread counts), a new session, closed fds except the channel,
-a fresh scratch directory. One select loop moves the config and replies into the child's stdin, and reads its
-stdout/stderr and the channel; the whole process group is killed at the wall deadline, at the output cap or at an
-oversize message, and scratch is deleted. Never ``communicate()`` without caps.
+The child gets an empty environment (only BLAS thread counts), a new session, closed fds except the channel, a
+fresh scratch directory. One select loop moves the config and replies into the child's stdin, and reads its
+stdout/stderr and the channel; the whole process group is killed at the wall deadline, at the output cap or at
+an oversize message, and scratch is deleted. Never ``communicate()`` without caps.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -50,8 +51,15 @@ class _Stop(Exception):
         self.message = message
 
 
-def run_child(config: dict[str, Any], limits: Limits, argv_prefix: list[str], *, scratch_owner: int | None,
-              result_cap: int, on_request: Requests | None = None) -> ChildOutcome:
+def run_child(
+    config: dict[str, Any],
+    limits: Limits,
+    argv_prefix: list[str],
+    *,
+    scratch_owner: int | None,
+    result_cap: int,
+    on_request: Requests | None = None,
+) -> ChildOutcome:
     """Run ``bootstrap.py`` with ``config`` under ``argv_prefix`` (bubblewrap or nothing) and watch it."""
     scratch = tempfile.mkdtemp(prefix="sutro-sbx-")
     if scratch_owner is not None:
@@ -61,9 +69,15 @@ def run_child(config: dict[str, Any], limits: Limits, argv_prefix: list[str], *,
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
-            [*argv_prefix, _python(), "-I", str(BOOTSTRAP)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, pass_fds=(chan_w,), env=dict(CHILD_ENV), start_new_session=True,
-            close_fds=True, cwd=scratch,
+            [*argv_prefix, _python(), "-I", str(BOOTSTRAP)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(chan_w,),
+            env=dict(CHILD_ENV),
+            start_new_session=True,
+            close_fds=True,
+            cwd=scratch,
         )
     except OSError:
         os.close(chan_r)
@@ -72,7 +86,9 @@ def run_child(config: dict[str, Any], limits: Limits, argv_prefix: list[str], *,
         raise
     os.close(chan_w)
     try:
-        outcome = _watch(proc, chan_r, (json.dumps(cfg) + "\n").encode(), limits, result_cap, on_request, start)
+        outcome = _watch(
+            proc, chan_r, (json.dumps(cfg) + "\n").encode(), limits, result_cap, on_request, start
+        )
     finally:
         _kill_group(proc)
         os.close(chan_r)
@@ -88,18 +104,23 @@ def _python() -> str:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     proc.wait()
     for stream in (proc.stdin, proc.stdout):
         if stream is not None:
             stream.close()
 
 
-def _watch(proc: subprocess.Popen[bytes], chan_r: int, first: bytes, limits: Limits, result_cap: int,
-           on_request: Requests | None, start: float) -> ChildOutcome:
+def _watch(
+    proc: subprocess.Popen[bytes],
+    chan_r: int,
+    first: bytes,
+    limits: Limits,
+    result_cap: int,
+    on_request: Requests | None,
+    start: float,
+) -> ChildOutcome:
     assert proc.stdin is not None and proc.stdout is not None
     sel = selectors.DefaultSelector()
     out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()
@@ -158,7 +179,9 @@ def _watch(proc: subprocess.Popen[bytes], chan_r: int, first: bytes, limits: Lim
         return ChildOutcome(None, stop.message, bytes(output), proc.returncode, requests=requests)
     except BadResult as exc:
         _kill_group(proc)
-        return ChildOutcome(None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests)
+        return ChildOutcome(
+            None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests
+        )
     finally:
         sel.close()
     rc = _wait(proc, deadline)

@@ -1,10 +1,11 @@
-"""The child side of remote arrays: opaque handles and the ``numpy`` stand-in that submitted solve() code imports.
+"""The child side of remote arrays: opaque handles and the ``numpy`` stand-in that submitted solve() code
+imports.
 
 Runs inside the sandbox. The child never holds the data: a ``RemoteArray`` is an id plus shape/dtype metadata;
 every operator, index, method, ``np.<function>`` call or conversion (int/float/bool/tolist, iteration) is a
 request to the parent over the channel, which executes it, meters it and answers with a new handle or a plain
-Python value. Monkeypatching this module only changes what the child itself sees — metering and correctness live
-in the parent.
+Python value. Monkeypatching this module only changes what the child itself sees — metering and correctness
+live in the parent.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Channel:
         data = (json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n").encode()
         view = memoryview(data)
         while view:
-            view = view[os.write(self.fd_out, view):]
+            view = view[os.write(self.fd_out, view) :]
 
     def call(self, message: dict[str, Any]) -> Any:
         if self.released:
@@ -62,7 +63,7 @@ def _enc(value: Any) -> Any:
 
 def _decode(value: Any) -> Any:
     if isinstance(value, dict) and len(value) == 1:
-        (tag, inner), = value.items()
+        ((tag, inner),) = value.items()
         if tag == "a":
             return RemoteArray(inner[0], tuple(inner[1]), inner[2])
         if tag == "t":
@@ -87,6 +88,7 @@ def _call(op: str, *args: Any, target: RemoteArray | None = None, **kwargs: Any)
 def _binary(name: str, reflected: bool = False) -> Any:
     def op(self: RemoteArray, other: Any) -> Any:
         return _call("bin", name, other, self) if reflected else _call("bin", name, self, other)
+
     return op
 
 
@@ -94,12 +96,14 @@ def _inplace(name: str) -> Any:
     def op(self: RemoteArray, other: Any) -> RemoteArray:
         _call("ibin", name, other, target=self)
         return self
+
     return op
 
 
 def _method(name: str) -> Any:
     def method(self: RemoteArray, *args: Any, **kwargs: Any) -> Any:
         return _call("meth", name, *args, target=self, **kwargs)
+
     method.__name__ = name
     return method
 
@@ -162,8 +166,21 @@ class RemoteArray:
     __hash__ = None  # type: ignore[assignment]
 
 
-for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor",
-              "lshift", "rshift"):
+for _name in (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and",
+    "or",
+    "xor",
+    "lshift",
+    "rshift",
+):
     setattr(RemoteArray, f"__{_name}__", _binary(_name))
     setattr(RemoteArray, f"__r{_name}__", _binary(_name, reflected=True))
     if _name != "matmul":
@@ -172,15 +189,43 @@ for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(RemoteArray, f"__{_name}__", _binary(_name))
 for _name in ("neg", "pos", "abs", "invert"):
     setattr(RemoteArray, f"__{_name}__", lambda self, _n=_name: _call("un", _n, self))
-for _name in ("reshape", "transpose", "ravel", "squeeze", "swapaxes", "copy", "astype", "flatten", "sum", "mean",
-              "prod", "any", "all", "argmax", "argmin", "max", "min", "nonzero", "cumsum", "cumprod", "dot", "std",
-              "var", "round", "clip", "argsort", "tolist", "item"):
+for _name in (
+    "reshape",
+    "transpose",
+    "ravel",
+    "squeeze",
+    "swapaxes",
+    "copy",
+    "astype",
+    "flatten",
+    "sum",
+    "mean",
+    "prod",
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "max",
+    "min",
+    "nonzero",
+    "cumsum",
+    "cumprod",
+    "dot",
+    "std",
+    "var",
+    "round",
+    "clip",
+    "argsort",
+    "tolist",
+    "item",
+):
     setattr(RemoteArray, _name, _method(_name))
 
 
 def _np_function(name: str) -> Any:
     def function(*args: Any, **kwargs: Any) -> Any:
         return _call("np", name, *args, **kwargs)
+
     function.__name__ = name
     return function
 
@@ -192,13 +237,12 @@ def numpy_module(function_names: list[str], dtype_names: list[str]) -> types.Mod
         setattr(mod, name, _np_function(name))
     for name in dtype_names:
         setattr(mod, name, DType(name))
-    mod.int_ = DType("int64")
-    mod.bool_ = DType("bool")
-    mod.float64 = DType("float64")
-    mod.ndarray = RemoteArray
-    mod.newaxis = None
-    mod.pi, mod.e, mod.inf, mod.nan = math.pi, math.e, math.inf, math.nan
-    mod.__version__ = "remote"
+    constants: dict[str, Any] = {
+        "int_": DType("int64"), "bool_": DType("bool"), "float64": DType("float64"),
+        "ndarray": RemoteArray, "newaxis": None, "pi": math.pi, "e": math.e, "inf": math.inf,
+        "nan": math.nan, "__version__": "remote",
+    }  # fmt: skip
+    vars(mod).update(constants)
     return mod
 
 

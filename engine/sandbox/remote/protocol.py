@@ -3,8 +3,8 @@
 Plain JSON values (null, bool, int, finite float, str) travel as themselves; the rest are one-key objects:
 ``{"h": id}`` a remote array handle · ``{"s": [start, stop, step]}`` a slice · ``{"t": [...]}`` a tuple ·
 ``{"l": [...]}`` a list · ``{"e": 0}`` Ellipsis · ``{"f": "nan" | "inf" | "-inf"}`` a non-finite float ·
-``{"d": "int64"}`` a dtype. Both sides use this module; the parent additionally parses with NaN/Infinity literals
-rejected and a size cap (results.parse_strict).
+``{"d": "int64"}`` a dtype. Both sides use this module; the parent additionally parses with NaN/Infinity
+literals rejected and a size cap (results.parse_strict).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class DType:
 
 
 def encode(value: Any, handle_id: Any = None) -> Any:
-    """Python value -> JSON-ready tagged value. ``handle_id(v)`` returns an id for handle objects, else None."""
+    """Python value -> JSON-ready tagged value; ``handle_id(v)`` gives an id for handle objects, else None."""
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, int):
@@ -53,7 +53,13 @@ def encode(value: Any, handle_id: Any = None) -> Any:
         if hid is not None:
             return {"h": hid}
     if isinstance(value, slice):
-        return {"s": [encode(value.start, handle_id), encode(value.stop, handle_id), encode(value.step, handle_id)]}
+        return {
+            "s": [
+                encode(value.start, handle_id),
+                encode(value.stop, handle_id),
+                encode(value.step, handle_id),
+            ]
+        }
     if isinstance(value, tuple):
         return {"t": [encode(v, handle_id) for v in value]}
     if isinstance(value, list):
@@ -75,7 +81,7 @@ def decode(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, dict) and len(value) == 1:
-        (tag, inner), = value.items()
+        ((tag, inner),) = value.items()
         if tag == "h" and isinstance(inner, int):
             return Handle(inner)
         if tag == "s" and isinstance(inner, list) and len(inner) == 3:

@@ -17,9 +17,11 @@ def test_kinds_are_detected_from_content() -> None:
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [("print('hello')", "no solve() or generate()"),
-     ("def solve(x, y, n, k):\n    pass\ndef generate():\n    pass\n", "both solve() and generate()"),
-     ("this is ( not code", "neither IR text nor valid Python")],
+    [
+        ("print('hello')", "no solve() or generate()"),
+        ("def solve(x, y, n, k):\n    pass\ndef generate():\n    pass\n", "both solve() and generate()"),
+        ("this is ( not code", "neither IR text nor valid Python"),
+    ],
 )
 def test_unclear_submissions_get_a_clear_message(text: str, needle: str) -> None:
     with pytest.raises(SubmissionRefused) as err:
@@ -31,13 +33,17 @@ def test_unclear_submissions_get_a_clear_message(text: str, needle: str) -> None
 def test_ctypes_import_is_refused_with_the_allowed_list() -> None:
     with pytest.raises(SubmissionRefused) as err:
         lint("import ctypes\ndef generate():\n    return ''\n", "generate")
-    assert err.value.one_line() == ("line 1: your code imports ctypes, which is not allowed — use numpy, math, "
-                                    "itertools, functools or collections")
+    assert err.value.one_line() == (
+        "line 1: your code imports ctypes, which is not allowed — use numpy, math, "
+        "itertools, functools or collections"
+    )
 
 
 def test_from_imports_and_relative_imports_are_checked() -> None:
-    for code in ("from os import path\ndef solve(x, y, n, k):\n    return []\n",
-                 "from . import x\ndef solve(x, y, n, k):\n    return []\n"):
+    for code in (
+        "from os import path\ndef solve(x, y, n, k):\n    return []\n",
+        "from . import x\ndef solve(x, y, n, k):\n    return []\n",
+    ):
         with pytest.raises(SubmissionRefused):
             lint(code, "solve")
 
@@ -50,7 +56,9 @@ def test_missing_entry_point_says_what_to_define() -> None:
 
 
 def test_escape_constructs_are_flagged_not_refused() -> None:
-    code = "import numpy as np\ndef solve(x, y, n, k):\n    z = x.view(np.ndarray)\n    return getattr(z, 'x')\n"
+    code = (
+        "import numpy as np\ndef solve(x, y, n, k):\n    z = x.view(np.ndarray)\n    return getattr(z, 'x')\n"
+    )
     report = lint(code, "solve")
     assert report.kind == "solve"
     assert "line 3: .view" in report.flags and "line 4: getattr" in report.flags

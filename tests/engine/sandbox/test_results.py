@@ -1,4 +1,4 @@
-"""Strict result parsing: NaN/Infinity literals, oversize messages, non-objects and bad answers are rejected."""
+"""Strict result parsing: NaN/Infinity literals, oversize messages, non-objects, bad answers are rejected."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Honest submissions work on the probed tier; failures read as one line; tier D refuses without the override."""
+"""Honest submissions work on the probed tier; failures read as one line; tier D refuses unless overridden."""
 
 from __future__ import annotations
 
@@ -57,8 +57,9 @@ def test_honest_solve_passes_with_parent_measured_metrics(tier: TierReport, name
     assert result.metrics["dmc@1"] > 0 and result.counts["numpy_ops"] > 0
 
 
-def test_parent_metrics_match_a_local_replay_of_the_same_events(tier: TierReport,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parent_metrics_match_a_local_replay_of_the_same_events(
+    tier: TierReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Same instance, same code: the metered events do not depend on the child (two runs agree exactly)."""
     if not _runs(tier):
         return
@@ -82,8 +83,9 @@ def test_an_exception_is_reported_with_its_line(tier: TierReport) -> None:
         return
     out = run_generate("def generate():\n    x = 1\n    return x / 0\n")
     assert out.failure == "line 3: ZeroDivisionError: division by zero"
-    result = judge_solve("import numpy as np\ndef solve(x, y, n_bits, k_sparse):\n    return x[99999]\n",
-                         instances=1)
+    result = judge_solve(
+        "import numpy as np\ndef solve(x, y, n_bits, k_sparse):\n    return x[99999]\n", instances=1
+    )
     assert result.failure is not None and result.failure.startswith("line 3: IndexError")
 
 
@@ -100,4 +102,4 @@ def test_trusted_callable_runs_limited() -> None:
     assert run_trusted_limited("math:comb", [20, 3]) == 1140  # C(20, 3)
     with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$"):
         run_trusted_limited("numpy:ones", [10**9], Limits(memory_bytes=256 * 1024 * 1024))
-    assert np.isclose(run_trusted_limited("math:sqrt", [2.0]), 2 ** 0.5)
+    assert np.isclose(run_trusted_limited("math:sqrt", [2.0]), 2**0.5)

@@ -73,14 +73,16 @@ def test_numpy_errors_come_back_as_the_same_exception_type() -> None:
 
 @pytest.mark.parametrize(
     ("request_", "needle"),
-    [({"op": "np", "a": ["fromfile", "/etc/passwd"]}, "np.fromfile is not supported"),
-     ({"op": "meth", "t": 0, "a": ["view"]}, "'.view' is not supported"),
-     ({"op": "get", "t": 99, "a": [0]}, "unknown array handle"),
-     ({"op": "np", "a": ["ones", 10**12]}, "array memory limit"),
-     ({"op": "np", "a": ["array", {"l": ["a", "b"]}]}, "dtype"),
-     ({"op": "meth", "t": 0, "a": ["astype", "object"]}, "not allowed"),
-     ({"op": "np", "a": ["zeros", 3], "k": {"like": 1}}, "keyword 'like='"),
-     ({"op": "exec", "a": []}, "request 'exec' is not supported")],
+    [
+        ({"op": "np", "a": ["fromfile", "/etc/passwd"]}, "np.fromfile is not supported"),
+        ({"op": "meth", "t": 0, "a": ["view"]}, "'.view' is not supported"),
+        ({"op": "get", "t": 99, "a": [0]}, "unknown array handle"),
+        ({"op": "np", "a": ["ones", 10**12]}, "array memory limit"),
+        ({"op": "np", "a": ["array", {"l": ["a", "b"]}]}, "dtype"),
+        ({"op": "meth", "t": 0, "a": ["astype", "object"]}, "not allowed"),
+        ({"op": "np", "a": ["zeros", 3], "k": {"like": 1}}, "keyword 'like='"),
+        ({"op": "exec", "a": []}, "request 'exec' is not supported"),
+    ],
 )
 def test_requests_outside_the_allow_list_are_refused(request_: dict, needle: str) -> None:
     s = _session()

@@ -1,4 +1,5 @@
 """Honest brute-force solve(): try every k-subset until its parity explains every training label."""
+
 from itertools import combinations
 
 import numpy as np
