@@ -105,7 +105,13 @@ def main() -> None:
             module_name, _, qualname = cfg["fn"].partition(":")
             fn = getattr(importlib.import_module(module_name), qualname)
             _apply_layers(cfg)
-            value = fn(*cfg["args"])
+            from engine.sandbox.npy_pipe import read_array
+
+            arrays = [
+                read_array(sys.stdin.buffer, cfg["limits"]["memory_bytes"])
+                for _ in range(cfg.get("n_arrays", 0))
+            ]
+            value = fn(*cfg["args"], *arrays)
             _write(fd, {"type": "result", "value": value.to_dict() if hasattr(value, "to_dict") else value})
             return
         import collections  # noqa: E401,F401  (before the uid drop)

@@ -4,10 +4,15 @@ session, the same watchdog — no seccomp or Landlock (the code is ours; only it
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from engine.errors import EngineError
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
+from engine.sandbox.npy_pipe import write_array
 from engine.sandbox.watchdog import run_child
 
 
@@ -16,14 +21,23 @@ class LimitExceeded(EngineError):
 
 
 def run_trusted_limited(
-    fn_qualified_name: str, args: list[Any], limits: Limits = DEFAULT_LIMITS, *, result_cap: int = 16 * MIB
+    fn_qualified_name: str,
+    args: list[Any],
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    arrays: Sequence[np.ndarray] = (),
+    result_cap: int = 16 * MIB,
 ) -> Any:
     """``module.path:function`` called with JSON-able ``args`` in a limited child; returns its JSON result
-    (an object with ``to_dict()`` is sent as that dict). Raises LimitExceeded with a one-line reason."""
+    (an object with ``to_dict()`` is sent as that dict). ``arrays`` follow ``args`` as extra positional
+    arguments, streamed in .npy frames after the config line. Raises LimitExceeded with a one-line reason."""
     if ":" not in fn_qualified_name:
         raise ValueError("fn_qualified_name must look like 'package.module:function'")
-    cfg = {"mode": "trusted", "fn": fn_qualified_name, "args": args, "layers": {}, "read_only": []}
-    out = run_child(cfg, limits, [], scratch_owner=None, result_cap=result_cap)
+    frames = io.BytesIO()
+    for array in arrays:
+        write_array(frames, array)
+    cfg = {"mode": "trusted", "fn": fn_qualified_name, "args": args, "n_arrays": len(arrays), "layers": {}}
+    out = run_child(cfg, limits, [], scratch_owner=None, result_cap=result_cap, stdin_tail=frames.getvalue())
     if out.failure is not None or out.final is None:
         raise LimitExceeded(out.failure or "the limited process ended without a result")
     return out.final.get("value")

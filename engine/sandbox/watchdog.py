@@ -59,6 +59,7 @@ def run_child(
     scratch_owner: int | None,
     result_cap: int,
     on_request: Requests | None = None,
+    stdin_tail: bytes = b"",
 ) -> ChildOutcome:
     """Run ``bootstrap.py`` with ``config`` under ``argv_prefix`` (bubblewrap or nothing) and watch it."""
     scratch = tempfile.mkdtemp(prefix="sutro-sbx-")
@@ -87,7 +88,13 @@ def run_child(
     os.close(chan_w)
     try:
         outcome = _watch(
-            proc, chan_r, (json.dumps(cfg) + "\n").encode(), limits, result_cap, on_request, start
+            proc,
+            chan_r,
+            (json.dumps(cfg) + "\n").encode() + stdin_tail,
+            limits,
+            result_cap,
+            on_request,
+            start,
         )
     finally:
         _kill_group(proc)
