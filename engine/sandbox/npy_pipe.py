@@ -1,9 +1,9 @@
 """Arrays over a pipe in .npy framing (design/sandbox.md "Arrays in and out").
 
-``numpy.save``/``numpy.load`` want seekable files; on a pipe we write the .npy magic + v1.0 header with numpy's
-header helpers and the raw bytes, and read them back with ``readinto``. The header is validated before any data
-is read: numeric dtypes only (bool, int, uint, float — never object, so nothing is ever unpickled), non-negative
-integer shape, and a byte cap.
+``numpy.save``/``numpy.load`` want seekable files; on a pipe we write the .npy magic + v1.0 header with
+numpy's header helpers and the raw bytes, and read them back with ``readinto``. The header is validated before
+any data is read: numeric dtypes only (bool, int, uint, float — never object, so nothing is ever unpickled),
+non-negative integer shape, and a byte cap.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def write_array(stream: BinaryIO, array: np.ndarray) -> None:
         raise BadArray(f"only numeric arrays can be sent, not {arr.dtype}")
     npy_format.write_array_header_1_0(stream, npy_format.header_data_from_array_1_0(arr))
     if arr.size:
-        stream.write(memoryview(arr).cast("B"))
+        stream.write(arr.data.cast("B"))
 
 
 def read_array(stream: BinaryIO, max_bytes: int) -> np.ndarray:
@@ -49,7 +49,7 @@ def read_array(stream: BinaryIO, max_bytes: int) -> np.ndarray:
     if nbytes > max_bytes:
         raise BadArray(f"array of {nbytes:,} bytes is over the {max_bytes:,}-byte limit")
     out = np.empty(shape, dtype=dtype)
-    view = memoryview(out).cast("B") if out.size else memoryview(b"")
+    view = out.data.cast("B") if out.size else memoryview(bytearray())
     got = 0
     while got < nbytes:
         n = stream.readinto(view[got:])  # type: ignore[attr-defined]
