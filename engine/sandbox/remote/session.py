@@ -11,7 +11,6 @@ Shape, ndim, dtype and len travel with each handle as metadata and cost nothing.
 
 from __future__ import annotations
 
-import math
 import operator
 from typing import Any
 
@@ -19,14 +18,11 @@ import numpy as np
 
 from engine.metrics.clock import clock_metrics
 from engine.sandbox.remote import allowlist as al
+from engine.sandbox.remote import budget
+from engine.sandbox.remote.budget import Refused
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
-_MAX_MATMUL_WORK = 2_000_000_000  # multiply-adds per request (~1 s on one core)
 _ERROR_TYPES = (IndexError, TypeError, ValueError, ZeroDivisionError, ArithmeticError)
-
-
-class Refused(Exception):
-    """A request outside the allow-list or over a budget; ends the run with this one-line message."""
 
 
 class Session:
@@ -161,7 +157,7 @@ class Session:
             name = args.pop(0)
             if name not in al.BINARY_OPERATORS or len(args) != 2:
                 raise Refused(f"operator '{name}' is not supported")
-            self._check_binary(name, args[0], args[1])
+            budget.check_binary(name, args[0], args[1], self.max_elements)
             result = al.BINARY_OPERATORS[name](*args)
             self._read_all(reads)
             return self._result(result)
@@ -192,22 +188,6 @@ class Session:
             raise Refused("unknown array handle (forged or released)")
         return hid
 
-    def _check_size(self, n: float) -> None:
-        if n > self.max_elements:
-            raise Refused(f"array memory limit ({self.max_elements:,} elements held at once) exceeded")
-
-    def _check_binary(self, name: str, a: Any, b: Any) -> None:
-        sa, sb = np.shape(a), np.shape(b)
-        if name == "matmul":
-            self._check_matmul(sa, sb)
-            return
-        self._check_size(math.prod(np.broadcast_shapes(sa, sb)))
-
-    def _check_matmul(self, sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
-        work = math.prod(sa) * (sb[-1] if len(sb) >= 2 else 1)
-        if work > _MAX_MATMUL_WORK:
-            raise Refused("a matrix product that large is over the per-operation budget")
-
     def _inplace(self, hid: int, args: list[Any], reads: list[int]) -> Any:
         name, other = args
         if name not in al.BINARY_OPERATORS or name == "matmul":
@@ -219,6 +199,7 @@ class Session:
         return self.describe(hid)
 
     def _getitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+        budget.check_index(self._arrays[hid], args[0], self.max_elements)
         result = self._arrays[hid][args[0]]
         self._read_all(reads)
         self._event(False, self._buffer[hid], np.size(result))
@@ -227,6 +208,7 @@ class Session:
     def _setitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
         index, value = args
         target = self._arrays[hid]
+        budget.check_index(target, index, self.max_elements)
         region = np.size(target[index])
         target[index] = value
         self._read_all(reads)
@@ -248,8 +230,9 @@ class Session:
         arr = self._arrays[hid]
         if name == "astype" and args:
             args[0] = al.resolve_dtype(args[0].name if isinstance(args[0], np.dtype) else str(args[0]))
+        args = budget.plain_arguments(args)
         if name == "dot" and args:
-            self._check_matmul(arr.shape, np.shape(args[0]))
+            budget.check_matmul(arr.shape, np.shape(args[0]))
         result = arr.T if name == "T" else getattr(arr, name)(*args, **kwargs)
         if kind == al.VIEW:
             self._read_all(reads)
@@ -266,47 +249,10 @@ class Session:
             raise Refused(f"np.{name} is not supported in solve()")
         if name == "asarray" and len(args) == 1 and len(reads) == 1 and not kwargs:
             return self.describe(reads[0])  # already an array held here: the same handle, no event
-        if kind == al.CREATE:
-            self._check_creation(name, args, kwargs)
-        elif name in ("outer", "tile", "repeat"):
-            self._check_expansion(name, args)
-        elif name in ("dot", "matmul") and len(args) == 2:
-            self._check_matmul(np.shape(args[0]), np.shape(args[1]))
-        elif name in ("array", "asarray") and not reads:
-            self._check_size(np.size(np.asarray(args[0], dtype=object)) if args else 0)
+        args = budget.plain_arguments(args)
+        budget.check_function(name, args, kwargs, self.max_elements)
         result = getattr(np, name)(*args, **kwargs)
         self._read_all(reads)
         if kind == al.VIEW and reads:
             return self._result(result, view_of=reads[0])
         return self._result(result)
-
-    def _check_creation(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        if name.endswith("_like"):
-            self._check_size(np.size(args[0]) if args else 0)
-            return
-        if name == "arange":
-            nums = [a for a in args if isinstance(a, int | float)]
-            if len(nums) != len(args) or not nums:
-                raise Refused("np.arange takes plain numbers here")
-            start, stop, step = (0, nums[0], 1) if len(nums) == 1 else (nums + [1])[:3]
-            self._check_size(max(0.0, math.ceil((stop - start) / step)) if step else 0)
-            return
-        shape = args[0] if args else kwargs.get("shape", 0)
-        dims = (shape,) if isinstance(shape, int) else tuple(shape)
-        if not all(isinstance(d, int) for d in dims):
-            raise Refused(f"np.{name} needs an integer shape")
-        n = math.prod(dims)
-        if name in ("eye", "identity"):
-            n = dims[0] * (args[1] if len(args) > 1 and isinstance(args[1], int) else dims[0])
-        self._check_size(n)
-
-    def _check_expansion(self, name: str, args: list[Any]) -> None:
-        if len(args) < 2:
-            return
-        a, b = args[0], args[1]
-        if name == "outer":
-            self._check_size(np.size(a) * np.size(b))
-        elif name == "tile":
-            self._check_size(np.size(a) * math.prod(np.atleast_1d(np.asarray(b, dtype=np.int64)).tolist()))
-        else:
-            self._check_size(np.size(a) * int(np.max(np.asarray(b, dtype=np.int64), initial=1)))

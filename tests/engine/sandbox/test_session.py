@@ -78,7 +78,7 @@ def test_numpy_errors_come_back_as_the_same_exception_type() -> None:
         ({"op": "meth", "t": 0, "a": ["view"]}, "'.view' is not supported"),
         ({"op": "get", "t": 99, "a": [0]}, "unknown array handle"),
         ({"op": "np", "a": ["ones", 10**12]}, "array memory limit"),
-        ({"op": "np", "a": ["array", {"l": ["a", "b"]}]}, "dtype"),
+        ({"op": "np", "a": ["array", {"l": ["a", "b"]}]}, "text values"),
         ({"op": "meth", "t": 0, "a": ["astype", "object"]}, "not allowed"),
         ({"op": "np", "a": ["zeros", 3], "k": {"like": 1}}, "keyword 'like='"),
         ({"op": "exec", "a": []}, "request 'exec' is not supported"),
@@ -90,6 +90,15 @@ def test_requests_outside_the_allow_list_are_refused(request_: dict, needle: str
         reply = s.handle(request_)
         raise ValueError(reply.get("err", "no refusal"))
     assert needle in str(err.value)
+
+
+def test_fancy_index_blow_up_is_refused_before_allocating() -> None:
+    s = Session([np.zeros((10, 10))], max_elements=1000, max_ops=100)
+    idx = _handle(s.handle({"op": "np", "a": ["zeros", 500], "k": {"dtype": {"d": "int64"}}}))
+    with pytest.raises(Refused, match="array memory limit"):
+        s.handle({"op": "get", "t": 0, "a": [{"h": idx}]})  # 500 rows of 10 = 5,000 elements
+    with pytest.raises(Refused, match="array memory limit"):
+        s.handle({"op": "set", "t": 0, "a": [{"h": idx}, 1]})
 
 
 def test_operation_budget() -> None:
