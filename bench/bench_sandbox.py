@@ -21,6 +21,7 @@ import numpy as np
 from engine.sandbox import judge_solve, probe_tier, run_generate
 
 GENERATE = "def generate():\n    return '1,2;mul 3,1,2;3'\n"
+GENERATE_NUMPY = "import numpy as np\n" + GENERATE  # numpy is preloaded only for code that imports it
 OPS_SOLVE = """import numpy as np
 def solve(x, y, n_bits, k_sparse):
     best = []
@@ -52,11 +53,17 @@ def main() -> None:
     print(tier.description)
 
     bare = _median(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), repeat)
+    with_numpy = _median(lambda: run_generate(GENERATE_NUMPY), repeat)
     start = _median(lambda: run_generate(GENERATE), repeat)
-    print(f"bare child (python -I -c 'import numpy'): median {bare * 1000:.1f} ms")
+    print(f"baseline: bare child `python -I -c 'import numpy'`: median {bare * 1000:.1f} ms")
     print(
-        f"sandboxed generate() submission, end to end: median {start * 1000:.1f} ms "
-        f"(target <= 150 ms; {start / bare:.2f}x the bare child)"
+        f"sandboxed generate() that imports numpy, end to end: median {with_numpy * 1000:.1f} ms "
+        f"(target <= 150 ms; {with_numpy / bare:.2f}x the bare child; sandbox overhead "
+        f"{(with_numpy - bare) * 1000:+.1f} ms)"
+    )
+    print(
+        f"sandboxed generate() without numpy: median {start * 1000:.1f} ms "
+        f"({start / bare:.2f}x the bare child)"
     )
 
     result = judge_solve(OPS_SOLVE, instances=1)

@@ -1,4 +1,4 @@
-"""The trusted main program of every sandboxed child (``python -I bootstrap.py``; never a ``preexec_fn``).
+"""The trusted main program of every sandboxed child (``python -I -S bootstrap.py``; never a ``preexec_fn``).
 
 Order (design/sandbox.md): read the JSON config line from stdin → rlimits (BLAS threads are already 1 through
 the environment) → import what the mode needs → drop to the sandbox uid when started as root → Landlock →
@@ -95,6 +95,7 @@ def _run_submission(cfg: dict, entry: str, ns: dict):  # type: ignore[no-untyped
 
 def main() -> None:
     cfg = json.loads(sys.stdin.buffer.readline())
+    sys.path[1:1] = [p for p in cfg.get("sys_path", []) if p not in sys.path]  # started with -S: no site
     fd = int(cfg["channel_fd"])
     mode = cfg["mode"]
     try:
@@ -121,7 +122,7 @@ def main() -> None:
 
             np_mod = client.connect(fd, sys.stdin, cfg["functions"], cfg["dtypes"])
             inputs = [client.RemoteArray(i, tuple(s), d) for i, s, d in cfg["inputs"]]
-        else:
+        elif cfg.get("numpy", True):
             import numpy  # noqa: F401
         if mode == "probe":
             from engine.sandbox import probe_child

@@ -54,10 +54,12 @@ class SubmissionRefused(EngineError):
 
 @dataclass(frozen=True)
 class LintReport:
-    """kind: ``ir`` | ``generate`` | ``solve``; flags: constructs a reviewer should look at (line: what)."""
+    """kind: ``ir`` | ``generate`` | ``solve``; flags: constructs a reviewer should look at (line: what);
+    imports: the top-level modules the code imports (all within the allow-list)."""
 
     kind: str
     flags: list[str] = field(default_factory=list)
+    imports: frozenset[str] = frozenset()
 
 
 def _defined_functions(tree: ast.Module) -> set[str]:
@@ -108,8 +110,10 @@ def lint(code: str, kind: str) -> LintReport:
             f"your code does not define {entry}()", hint=f"define {signature} at top level"
         )
     flags: list[str] = []
+    imports: set[str] = set()
     for node in ast.walk(tree):
         for name in _import_names(node):
+            imports.add(name)
             if name not in ALLOWED_IMPORTS:
                 shown = name if name.strip(".") else "a relative module"
                 raise SubmissionRefused(
@@ -120,4 +124,4 @@ def lint(code: str, kind: str) -> LintReport:
             flags.append(f"line {node.lineno}: .{node.attr}")
         elif isinstance(node, ast.Name) and (node.id in _REVIEW_NAMES or node.id.startswith("__")):
             flags.append(f"line {node.lineno}: {node.id}")
-    return LintReport(kind, flags)
+    return LintReport(kind, flags, frozenset(imports))
