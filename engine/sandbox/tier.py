@@ -24,6 +24,8 @@ from engine.sandbox.seccomp_filter import library_paths
 
 SANDBOX_UID = 65534
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# Only the engine package is visible to a child — never the repository root with its .git, settings or data.
+ENGINE_DIR = REPO_ROOT / "engine"
 SCRATCH_IN_BWRAP = "/scratch"
 
 
@@ -65,7 +67,7 @@ class TierReport:
 
 def read_only_prefixes() -> list[str]:
     """Directories a child may read beneath: the interpreter, the venv, the engine and system libraries."""
-    paths = {sys.prefix, sys.base_prefix, str(REPO_ROOT), "/usr", "/lib", "/lib64"}
+    paths = {sys.prefix, sys.base_prefix, str(ENGINE_DIR), "/usr", "/lib", "/lib64"}
     return sorted(p for p in paths if os.path.exists(p))
 
 
@@ -100,7 +102,7 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
             argv += ["--symlink", os.readlink(target), "/" + link]
         elif target.exists():
             argv += ["--ro-bind", str(target), str(target)]
-    prefixes = sorted(p for p in {sys.prefix, sys.base_prefix, str(REPO_ROOT)} if not p.startswith("/usr"))
+    prefixes = sorted(p for p in {sys.prefix, sys.base_prefix, str(ENGINE_DIR)} if not p.startswith("/usr"))
     ancestors = sorted({str(a) for p in prefixes for a in Path(p).parents if str(a) != "/"}, key=len)
     for ancestor in ancestors:  # created traversable (the host's /root is 0700; the child's uid must pass)
         argv += ["--perms", "0755", "--dir", ancestor]
