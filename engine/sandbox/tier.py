@@ -65,9 +65,17 @@ class TierReport:
         return self.tier in ("A", "B", "C")
 
 
+def _library_dirs() -> set[str]:
+    """The interpreter prefixes, the engine package, and site-/dist-packages dirs on the import path (a venv
+    given through PYTHONPATH) — never other import-path entries such as the repository root."""
+    names = ("site-packages", "dist-packages")
+    extra = {p for p in sys.path if os.path.basename(p) in names and os.path.isdir(p)}
+    return {sys.prefix, sys.base_prefix, str(ENGINE_DIR), *extra}
+
+
 def read_only_prefixes() -> list[str]:
     """Directories a child may read beneath: the interpreter, the venv, the engine and system libraries."""
-    paths = {sys.prefix, sys.base_prefix, str(ENGINE_DIR), "/usr", "/lib", "/lib64"}
+    paths = {*_library_dirs(), "/usr", "/lib", "/lib64"}
     return sorted(p for p in paths if os.path.exists(p))
 
 
@@ -102,7 +110,7 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
             argv += ["--symlink", os.readlink(target), "/" + link]
         elif target.exists():
             argv += ["--ro-bind", str(target), str(target)]
-    prefixes = sorted(p for p in {sys.prefix, sys.base_prefix, str(ENGINE_DIR)} if not p.startswith("/usr"))
+    prefixes = sorted(p for p in _library_dirs() if not p.startswith("/usr"))
     ancestors = sorted({str(a) for p in prefixes for a in Path(p).parents if str(a) != "/"}, key=len)
     for ancestor in ancestors:  # created traversable (the host's /root is 0700; the child's uid must pass)
         argv += ["--perms", "0755", "--dir", ancestor]
