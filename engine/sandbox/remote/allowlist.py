@@ -110,6 +110,12 @@ DTYPE_ALIASES = {"int": np.dtype("int64"), "float": np.dtype("float64"), "bool_"
 
 KEYWORDS = frozenset(
     [
+        "size",
+        "replace",
+        "endpoint",
+        "loc",
+        "scale",
+        "p",
         "axis",
         "keepdims",
         "dtype",

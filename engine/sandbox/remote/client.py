@@ -230,6 +230,28 @@ def _np_function(name: str) -> Any:
     return function
 
 
+class _RemoteRandom:
+    """``np.random`` and the objects ``default_rng``/``RandomState`` return: draws made by the parent from its
+    own secret-seeded generator (seeds given here are ignored)."""
+
+    def __init__(self, *seed: Any) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def draw(*args: Any, **kwargs: Any) -> Any:
+            return _call("rng", name, *args, **kwargs)
+
+        return draw
+
+    def seed(self, *args: Any) -> None:
+        """Accepted and ignored: the parent's generator is seeded from ``secrets``."""
+
+    default_rng = RandomState = Generator = staticmethod(lambda *seed: _RemoteRandom())
+
+
 def numpy_module(function_names: list[str], dtype_names: list[str]) -> types.ModuleType:
     """A fresh module named ``numpy`` whose functions are remote requests."""
     mod = types.ModuleType("numpy", "Remote-array stand-in for numpy inside the solve() sandbox.")
@@ -239,7 +261,8 @@ def numpy_module(function_names: list[str], dtype_names: list[str]) -> types.Mod
         setattr(mod, name, DType(name))
     constants: dict[str, Any] = {
         "int_": DType("int64"), "bool_": DType("bool"), "float64": DType("float64"),
-        "ndarray": RemoteArray, "newaxis": None, "pi": math.pi, "e": math.e, "inf": math.inf,
+        "ndarray": RemoteArray, "newaxis": None, "random": _RemoteRandom(), "pi": math.pi, "e": math.e,
+        "inf": math.inf,
         "nan": math.nan, "__version__": "remote",
     }  # fmt: skip
     vars(mod).update(constants)

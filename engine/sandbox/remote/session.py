@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.metrics.clock import clock_metrics
 from engine.sandbox.remote import allowlist as al
-from engine.sandbox.remote import budget
+from engine.sandbox.remote import budget, randomness
 from engine.sandbox.remote.budget import Refused
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
@@ -32,6 +32,7 @@ class Session:
         self._arrays: dict[int, np.ndarray] = {}
         self._buffer: dict[int, int] = {}
         self._next_id = 0
+        self._rng = randomness.new_generator()
         self._next_buffer = 0
         self._live = 0
         self.max_elements = max_elements
@@ -180,6 +181,11 @@ class Session:
             return self._method(self._target(req), args, kwargs, reads)
         if op == "np":
             return self._function(args, kwargs, reads)
+        if op == "rng":
+            name = args.pop(0)
+            result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
+            self._read_all(reads)
+            return self._result(result)
         raise Refused(f"request '{op}' is not supported")
 
     def _target(self, req: dict[str, Any]) -> int:

@@ -116,3 +116,17 @@ def test_released_handles_stop_counting_and_inputs_stay() -> None:
         s.handle({"op": "np", "a": ["ones", 10]})
     s.handle({"op": "np", "a": ["ones", 10], "rel": [a, 0]})  # releasing `a` makes room; input 0 is kept
     assert s.handle({"op": "meth", "t": 0, "a": ["sum"]}) == {"r": 0.0}
+
+
+def test_random_draws_come_from_the_parent_and_ignore_seeds() -> None:
+    draws = []
+    for _ in range(2):
+        s = _session()
+        h = _handle(s.handle({"op": "rng", "a": ["integers", 0, 2**62], "k": {"size": 8}}))
+        assert s.is_write[-1] and s.sizes[-1] == 8  # a fresh buffer of 8
+        draws.append(s.handle({"op": "meth", "t": h, "a": ["tolist"]})["r"])
+    assert draws[0] != draws[1]  # fresh secret seeds: equal with probability 2**-496
+    with pytest.raises(Refused, match="np.random.bytes"):
+        _session().handle({"op": "rng", "a": ["bytes", 10]})
+    with pytest.raises(Refused, match="array memory limit"):
+        _session().handle({"op": "rng", "a": ["random", 10**9]})
