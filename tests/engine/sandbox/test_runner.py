@@ -58,7 +58,7 @@ def test_honest_solve_passes_with_parent_measured_metrics(tier: TierReport, name
     assert result.metrics["dmc@1"] > 0 and result.counts["numpy_ops"] > 0
 
 
-def test_parent_metrics_match_a_local_replay_of_the_same_events(
+def test_metrics_are_identical_for_the_same_instance_and_code(
     tier: TierReport, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Same instance, same code: the metered events do not depend on the child (two runs agree exactly)."""
