@@ -1,0 +1,71 @@
+"""Resource limits for one sandboxed run, and the one-line messages a member sees when a limit is hit.
+
+Defaults follow design/sandbox.md: CPU 5 s, wall clock 10 s, address space 1 GiB, 64 KiB of output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+
+
+def _bytes_label(n: int) -> str:
+    """``1 GiB``, ``64 KiB``, ``16 MiB`` or ``123 bytes`` — how a size is shown in messages."""
+    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
+def _seconds_label(s: float) -> str:
+    return f"{s:g} s"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps for one child process.
+
+    cpu_s: CPU seconds (RLIMIT_CPU soft; hard = soft + 1, then SIGKILL).
+    wall_s: wall-clock seconds, enforced by the parent watchdog.
+    memory_bytes: address space (RLIMIT_AS) of the child.
+    output_bytes: bytes of stdout/stderr, and separately of result/channel traffic per message.
+    file_bytes: largest file the child may write in its scratch directory (RLIMIT_FSIZE).
+    processes: RLIMIT_NPROC for the sandbox uid (threads count too).
+    open_files: RLIMIT_NOFILE.
+    max_ops: remote-array requests a solve() may make (parent-side budget).
+    max_elements: elements the parent holds for one solve() at a time (parent-side memory budget).
+    """
+
+    cpu_s: float = 5.0
+    wall_s: float = 10.0
+    memory_bytes: int = 1 * GIB
+    output_bytes: int = 64 * KIB
+    file_bytes: int = 16 * MIB
+    processes: int = 64
+    open_files: int = 64
+    max_ops: int = 200_000
+    max_elements: int = 32 * 1024 * 1024
+
+    def cpu_message(self) -> str:
+        return f"CPU time limit ({_seconds_label(self.cpu_s)}) exceeded"
+
+    def wall_message(self) -> str:
+        return f"wall-clock limit ({_seconds_label(self.wall_s)}) exceeded"
+
+    def memory_message(self) -> str:
+        return f"memory limit ({_bytes_label(self.memory_bytes)}) exceeded"
+
+    def output_message(self) -> str:
+        return f"output limit ({_bytes_label(self.output_bytes)}) exceeded"
+
+    def ops_message(self) -> str:
+        return f"operation limit ({self.max_ops:,} numpy operations) exceeded"
+
+    def elements_message(self) -> str:
+        return f"array memory limit ({self.max_elements:,} elements held at once) exceeded"
+
+
+DEFAULT_LIMITS = Limits()

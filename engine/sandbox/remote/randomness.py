@@ -1,0 +1,68 @@
+"""``np.random`` for solve(): random numbers drawn in the parent from a generator seeded by ``secrets``.
+
+Randomised methods (e.g. KM's random samples) keep working, but any seed the child passes is ignored, so
+``RandomState(42)`` cannot regenerate the public instances. Each draw writes a fresh buffer (a creation, as
+zeros/ones do in engine.md §1.3).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any
+
+import numpy as np
+
+from engine.sandbox.remote.budget import Refused, check_size
+
+DRAWS = (
+    "integers",
+    "random",
+    "choice",
+    "permutation",
+    "normal",
+    "standard_normal",
+    "randint",
+    "rand",
+    "randn",
+)
+
+
+def new_generator() -> np.random.Generator:
+    return np.random.default_rng(secrets.randbits(128))
+
+
+def _size(value: Any) -> int:
+    if value is None:
+        return 1
+    dims = (value,) if isinstance(value, int) else tuple(value)
+    if not all(isinstance(d, int) and d >= 0 for d in dims):
+        raise Refused("random draws need a non-negative integer size")
+    return math.prod(dims)
+
+
+def draw(
+    rng: np.random.Generator, name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int
+) -> Any:
+    """One allow-listed draw; legacy names (randint/rand/randn) map onto the Generator API."""
+    if name not in DRAWS:
+        raise Refused(f"np.random.{name} is not supported in solve()")
+    if name == "rand":
+        check_size(_size(tuple(args)), max_elements)
+        return rng.random(tuple(args))
+    if name == "randn":
+        check_size(_size(tuple(args)), max_elements)
+        return rng.standard_normal(tuple(args))
+    size = kwargs.get("size", args[-1] if name in ("integers", "randint") and len(args) == 3 else None)
+    if name in ("random", "standard_normal") and args:
+        size = args[0]
+    if name == "permutation" and args:
+        n = args[0] if isinstance(args[0], int) else np.size(args[0])
+        check_size(n, max_elements)
+    check_size(_size(size), max_elements)
+    if name == "randint":
+        name = "integers"
+    allowed = {
+        k: v for k, v in kwargs.items() if k in ("size", "replace", "endpoint", "loc", "scale", "dtype")
+    }
+    return getattr(rng, name)(*args, **allowed)

@@ -1,0 +1,264 @@
+"""The parent side of remote arrays: holds the data, executes allow-listed requests, records buffer events.
+
+Events follow engine.md §1.3 (the TrackedArray convention): operators, numpy functions and methods read every
+array argument in full and write a fresh buffer for an array result; ``a[idx]`` reads the result's size (1 for
+a scalar) plus any index arrays and writes a fresh buffer for an array result; ``a[idx] = v`` reads ``v`` then
+writes the region's size into ``a``'s buffer; in-place operators read both operands and write the target;
+views (``.T``, reshape) are free; zeros/ones/… write a fresh buffer. Conversions (int/float/bool/tolist) read
+what they convert. The inputs x and y are written once when the session opens, so reading them is counted.
+Shape, ndim, dtype and len travel with each handle as metadata and cost nothing.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from engine.metrics.clock import clock_metrics
+from engine.sandbox.remote import allowlist as al
+from engine.sandbox.remote import budget, randomness
+from engine.sandbox.remote.budget import Refused
+from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
+
+_ERROR_TYPES = (IndexError, TypeError, ValueError, ZeroDivisionError, ArithmeticError)
+
+
+class Session:
+    """Arrays held for one solve() run, and the events its requests produced."""
+
+    def __init__(self, arrays: list[np.ndarray], *, max_elements: int, max_ops: int) -> None:
+        self._arrays: dict[int, np.ndarray] = {}
+        self._buffer: dict[int, int] = {}
+        self._next_id = 0
+        self._rng = randomness.new_generator()
+        self._next_buffer = 0
+        self._live = 0
+        self.max_elements = max_elements
+        self.max_ops = max_ops
+        self.ops = 0
+        self.is_write: list[bool] = []
+        self.buffers: list[int] = []
+        self.sizes: list[int] = []
+        self.input_ids = [self._register(a, fresh=True) for a in arrays]
+
+    # ---- bookkeeping -------------------------------------------------------------------------------------
+    def _event(self, write: bool, buffer: int, size: int) -> None:
+        self.is_write.append(write)
+        self.buffers.append(buffer)
+        self.sizes.append(int(size))
+
+    def _register(self, arr: np.ndarray, *, fresh: bool, buffer: int | None = None) -> int:
+        if arr.dtype not in al.DTYPES.values():
+            raise Refused(f"arrays of dtype {arr.dtype} are not allowed")
+        if self._live + arr.size > self.max_elements:
+            raise Refused(f"array memory limit ({self.max_elements:,} elements held at once) exceeded")
+        hid = self._next_id
+        self._next_id += 1
+        if fresh or buffer is None:
+            buffer = self._next_buffer
+            self._next_buffer += 1
+            self._event(True, buffer, arr.size)
+        self._arrays[hid] = arr
+        self._buffer[hid] = buffer
+        self._live += arr.size
+        return hid
+
+    def release(self, ids: list[Any]) -> None:
+        """Forget handles the child dropped (they stop counting against the memory budget)."""
+        for hid in ids:
+            if isinstance(hid, int) and hid in self._arrays and hid not in self.input_ids:
+                self._live -= self._arrays.pop(hid).size
+                del self._buffer[hid]
+
+    def metrics(self) -> dict[str, float]:
+        """ard@1 / ard_per_read@1 / dmc@1 of everything metered so far."""
+        return clock_metrics(self.is_write, self.buffers, self.sizes)
+
+    def describe(self, hid: int) -> dict[str, Any]:
+        arr = self._arrays[hid]
+        return {"a": [hid, list(arr.shape), arr.dtype.name]}
+
+    # ---- argument resolution -----------------------------------------------------------------------------
+    def _array(self, h: Handle) -> np.ndarray:
+        if h.id not in self._arrays:
+            raise Refused("unknown array handle (forged or released)")
+        return self._arrays[h.id]
+
+    def _resolve(self, value: Any, reads: list[int]) -> Any:
+        if isinstance(value, Handle):
+            self._array(value)
+            reads.append(value.id)
+            return self._arrays[value.id]
+        if isinstance(value, DType):
+            return al.resolve_dtype(value.name)
+        if isinstance(value, list):
+            return [self._resolve(v, reads) for v in value]
+        if isinstance(value, tuple):
+            return tuple(self._resolve(v, reads) for v in value)
+        if isinstance(value, slice):
+            return slice(*(self._resolve(v, reads) for v in (value.start, value.stop, value.step)))
+        return value
+
+    def _kwargs(self, raw: Any, reads: list[int]) -> dict[str, Any]:
+        if not isinstance(raw, dict):
+            raise Refused("malformed request keywords")
+        out = {}
+        for key, value in raw.items():
+            if key not in al.KEYWORDS:
+                raise Refused(f"keyword '{key}=' is not supported in solve()")
+            value = self._resolve(decode(value), reads)
+            out[key] = al.resolve_dtype(value) if key == "dtype" and isinstance(value, str) else value
+        return out
+
+    def _read_all(self, ids: list[int]) -> None:
+        for hid in ids:  # each occurrence is a read (x + x reads x twice)
+            self._event(False, self._buffer[hid], self._arrays[hid].size)
+
+    # ---- results -----------------------------------------------------------------------------------------
+    def _result(self, value: Any, *, view_of: int | None = None) -> Any:
+        if isinstance(value, np.ndarray):
+            if view_of is not None:
+                return self.describe(self._register(value, fresh=False, buffer=self._buffer[view_of]))
+            return self.describe(self._register(value, fresh=True))
+        if isinstance(value, tuple):
+            return {"t": [self._result(v) for v in value]}
+        if isinstance(value, list):
+            return encode(value)
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, bool | int | float) or value is None:
+            return encode(value)
+        raise Refused(f"a result of type {type(value).__name__} cannot be returned")
+
+    # ---- the request dispatcher --------------------------------------------------------------------------
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Execute one request; returns ``{"r": value}`` or ``{"err": message, "type": name}``."""
+        self.ops += 1
+        if self.ops > self.max_ops:
+            raise Refused(f"operation limit ({self.max_ops:,} numpy operations) exceeded")
+        self.release(request.get("rel") or [])
+        try:
+            return {"r": self._dispatch(request)}
+        except (Refused, ProtocolError):
+            raise
+        except MemoryError as exc:
+            raise Refused("array memory limit exceeded") from exc
+        except _ERROR_TYPES as exc:
+            kind = type(exc).__name__ if type(exc) in (IndexError, TypeError, ValueError) else "ValueError"
+            return {"err": str(exc).splitlines()[0][:300] if str(exc) else kind, "type": kind}
+
+    def _dispatch(self, req: dict[str, Any]) -> Any:
+        op = req.get("op")
+        reads: list[int] = []
+        args = [self._resolve(decode(a), reads) for a in (req.get("a") or [])]
+        kwargs = self._kwargs(req.get("k") or {}, reads)
+        if op == "bin":
+            name = args.pop(0)
+            if name not in al.BINARY_OPERATORS or len(args) != 2:
+                raise Refused(f"operator '{name}' is not supported")
+            budget.check_binary(name, args[0], args[1], self.max_elements)
+            result = al.BINARY_OPERATORS[name](*args)
+            self._read_all(reads)
+            return self._result(result)
+        if op == "ibin":
+            return self._inplace(self._target(req), args, reads)
+        if op == "un":
+            name = args.pop(0)
+            if name not in al.UNARY_OPERATORS or len(args) != 1:
+                raise Refused(f"operator '{name}' is not supported")
+            result = al.UNARY_OPERATORS[name](args[0])
+            self._read_all(reads)
+            return self._result(result)
+        if op == "get":
+            return self._getitem(self._target(req), args, reads)
+        if op == "set":
+            return self._setitem(self._target(req), args, reads)
+        if op in ("int", "float", "bool", "index"):
+            return self._convert(op, self._target(req))
+        if op == "meth":
+            return self._method(self._target(req), args, kwargs, reads)
+        if op == "np":
+            return self._function(args, kwargs, reads)
+        if op == "rng":
+            name = args.pop(0)
+            result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
+            self._read_all(reads)
+            return self._result(result)
+        raise Refused(f"request '{op}' is not supported")
+
+    def _target(self, req: dict[str, Any]) -> int:
+        hid = req.get("t")
+        if not isinstance(hid, int) or hid not in self._arrays:
+            raise Refused("unknown array handle (forged or released)")
+        return hid
+
+    def _inplace(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+        name, other = args
+        if name not in al.BINARY_OPERATORS or name == "matmul":
+            raise Refused(f"in-place operator '{name}=' is not supported")
+        target = self._arrays[hid]
+        al.BINARY_OPERATORS[name](target, other, out=target)
+        self._read_all([hid, *reads])
+        self._event(True, self._buffer[hid], target.size)
+        return self.describe(hid)
+
+    def _getitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+        budget.check_index(self._arrays[hid], args[0], self.max_elements)
+        result = self._arrays[hid][args[0]]
+        self._read_all(reads)
+        self._event(False, self._buffer[hid], np.size(result))
+        return self._result(result)
+
+    def _setitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+        index, value = args
+        target = self._arrays[hid]
+        budget.check_index(target, index, self.max_elements)
+        region = np.size(target[index])
+        target[index] = value
+        self._read_all(reads)
+        self._event(True, self._buffer[hid], region)
+        return None
+
+    def _convert(self, op: str, hid: int) -> Any:
+        arr = self._arrays[hid]
+        self._event(False, self._buffer[hid], arr.size)
+        if op == "index":
+            return encode(operator.index(arr))
+        return encode({"int": int, "float": float, "bool": bool}[op](arr))
+
+    def _method(self, hid: int, args: list[Any], kwargs: dict[str, Any], reads: list[int]) -> Any:
+        name = args.pop(0)
+        kind = al.METHODS.get(name)
+        if kind is None:
+            raise Refused(f"array method '.{name}' is not supported in solve()")
+        arr = self._arrays[hid]
+        if name == "astype" and args:
+            args[0] = al.resolve_dtype(args[0].name if isinstance(args[0], np.dtype) else str(args[0]))
+        args = budget.plain_arguments(args)
+        if name == "dot" and args:
+            budget.check_matmul(arr.shape, np.shape(args[0]))
+        result = arr.T if name == "T" else getattr(arr, name)(*args, **kwargs)
+        if kind == al.VIEW:
+            self._read_all(reads)
+            return self._result(result, view_of=hid)
+        self._read_all([hid, *reads])
+        if name == "tolist":
+            return {"l": [encode(result)]} if not isinstance(result, list) else encode(result)
+        return self._result(result)
+
+    def _function(self, args: list[Any], kwargs: dict[str, Any], reads: list[int]) -> Any:
+        name = args.pop(0)
+        kind = al.FUNCTIONS.get(name)
+        if kind is None:
+            raise Refused(f"np.{name} is not supported in solve()")
+        if name == "asarray" and len(args) == 1 and len(reads) == 1 and not kwargs:
+            return self.describe(reads[0])  # already an array held here: the same handle, no event
+        args = budget.plain_arguments(args)
+        budget.check_function(name, args, kwargs, self.max_elements)
+        result = getattr(np, name)(*args, **kwargs)
+        self._read_all(reads)
+        if kind == al.VIEW and reads:
+            return self._result(result, view_of=reads[0])
+        return self._result(result)

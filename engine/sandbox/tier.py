@@ -1,0 +1,216 @@
+"""Which sandbox tier this machine offers (design/sandbox.md), probed once per process and cached.
+
+A: bubblewrap + Landlock + seccomp + rlimits + uid · B: the same without bubblewrap (no user namespaces) · C:
+no Landlock — seccomp + rlimits + uid, world-readable files stay readable · D: no seccomp — submitted code is
+refused unless a development override is passed. The probe starts one real child with the chosen layers and
+checks that a socket, a fork and a read of a planted file outside scratch are refused; a layer that fails the
+check is dropped and the tier lowered. When the engine runs as root the child drops to uid 65534 (``nobody``)
+after its imports; the interpreter and numpy need not be readable by that uid.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.sandbox import landlock
+from engine.sandbox.limits import GIB, MIB, Limits
+from engine.sandbox.seccomp_filter import library_paths
+
+SANDBOX_UID = 65534
+REPO_ROOT = Path(__file__).resolve().parents[2]
+# Only the engine package is visible to a child — never the repository root with its .git, settings or data.
+ENGINE_DIR = REPO_ROOT / "engine"
+SCRATCH_IN_BWRAP = "/scratch"
+
+
+@dataclass(frozen=True)
+class TierReport:
+    """The probed tier and its layers; ``description`` is the one line shown in /status and logs."""
+
+    tier: str
+    bubblewrap: bool
+    landlock_abi: int
+    seccomp: bool
+    uid: int | None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def description(self) -> str:
+        layers = [
+            name
+            for name, on in (
+                ("bubblewrap", self.bubblewrap),
+                (f"Landlock ABI {self.landlock_abi}", self.landlock_abi > 0),
+                ("seccomp", self.seccomp),
+                ("rlimits", True),
+                (f"uid {self.uid}", self.uid is not None),
+            )
+            if on
+        ]
+        text = f"sandbox tier {self.tier}: " + " + ".join(layers)
+        if self.tier == "C":
+            text += " (no Landlock: world-readable files are readable by submissions)"
+        if self.tier == "D":
+            text += " (no seccomp: submitted code is refused without a development override)"
+        return text + (f"; {'; '.join(self.notes)}" if self.notes else "")
+
+    @property
+    def runs_submissions(self) -> bool:
+        return self.tier in ("A", "B", "C")
+
+
+def _library_dirs() -> set[str]:
+    """The interpreter prefixes, the engine package, and site-/dist-packages dirs on the import path (a venv
+    given through PYTHONPATH) — never other import-path entries such as the repository root."""
+    names = ("site-packages", "dist-packages")
+    extra = {p for p in sys.path if os.path.basename(p) in names and os.path.isdir(p)}
+    return {sys.prefix, sys.base_prefix, str(ENGINE_DIR), *extra}
+
+
+def read_only_prefixes() -> list[str]:
+    """Directories a child may read beneath: the interpreter, the venv, the engine and system libraries."""
+    paths = {*_library_dirs(), "/usr", "/lib", "/lib64"}
+    return sorted(p for p in paths if os.path.exists(p))
+
+
+def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
+    """The bubblewrap command line for this tier (empty below tier A)."""
+    if not report.bubblewrap:
+        return []
+    bwrap = shutil.which("bwrap") or "bwrap"
+    if os.getuid() == 0:  # keep only what the bootstrap needs to drop to the sandbox uid itself
+        ns = [
+            "--unshare-ipc",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+        ]
+    else:
+        ns = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+    argv = [bwrap, *ns, "--die-with-parent", "--new-session", "--clearenv"]
+    for key, value in (("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"), ("MKL_NUM_THREADS", "1")):
+        argv += ["--setenv", key, value]
+    argv += ["--ro-bind", "/usr", "/usr"]
+    for link in ("lib", "lib64", "bin"):
+        target = Path("/" + link)
+        if target.is_symlink():
+            argv += ["--symlink", os.readlink(target), "/" + link]
+        elif target.exists():
+            argv += ["--ro-bind", str(target), str(target)]
+    prefixes = sorted(p for p in _library_dirs() if not p.startswith("/usr"))
+    ancestors = sorted({str(a) for p in prefixes for a in Path(p).parents if str(a) != "/"}, key=len)
+    for ancestor in ancestors:  # created traversable (the host's /root is 0700; the child's uid must pass)
+        argv += ["--perms", "0755", "--dir", ancestor]
+    for prefix in prefixes:
+        argv += ["--ro-bind", prefix, prefix]
+    argv += [
+        "--ro-bind-try",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.cache",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--perms",
+        "1777",
+        "--size",
+        str(min(limits.file_bytes * 4, 256 * MIB)),
+        "--tmpfs",
+        SCRATCH_IN_BWRAP,
+        "--chdir",
+        SCRATCH_IN_BWRAP,
+        "--",
+    ]
+    return argv
+
+
+def _seccomp_available() -> bool:
+    try:
+        import pyseccomp
+
+        pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
+    except Exception:  # noqa: BLE001 — missing module or missing libseccomp both mean "no seccomp"
+        return False
+    return True
+
+
+def _candidate(bwrap: bool, abi: int, seccomp: bool) -> TierReport:
+    uid = SANDBOX_UID if os.getuid() == 0 else None
+    if not seccomp:
+        return TierReport("D", False, 0, False, uid)
+    tier = "A" if bwrap and abi > 0 else ("B" if abi > 0 else "C")
+    return TierReport(tier, bwrap, abi, True, uid)
+
+
+def _verify(report: TierReport) -> tuple[bool, str]:
+    """Start one child with the report's layers and check that it is confined as promised."""
+    from engine.sandbox.watchdog import run_child
+
+    with tempfile.NamedTemporaryFile("w", prefix="sutro-probe-", delete=False) as fh:
+        fh.write("planted secret\n")
+    os.chmod(fh.name, 0o644)
+    limits = Limits(cpu_s=5, wall_s=20, memory_bytes=1 * GIB)
+    cfg = {
+        "mode": "probe",
+        "planted": fh.name,
+        "libraries": library_paths(),
+        "read_only": read_only_prefixes(),
+        "layers": {"uid": report.uid, "landlock": report.landlock_abi > 0, "seccomp": report.seccomp},
+    }
+    if report.bubblewrap:
+        cfg["scratch"] = SCRATCH_IN_BWRAP
+    try:
+        out = run_child(cfg, limits, argv_prefix(report, limits), scratch_owner=report.uid, result_cap=65536)
+    except OSError as exc:
+        return False, f"could not start: {exc}"
+    finally:
+        os.unlink(fh.name)
+    seen = (out.final or {}).get("value") if out.failure is None else None
+    if not isinstance(seen, dict):
+        return False, out.failure or "no answer from the probe child"
+    problems = [
+        name
+        for name, ok in (
+            ("socket", seen.get("socket_blocked")),
+            ("fork", seen.get("fork_blocked")),
+            ("uid", report.uid is None or seen.get("uid") == report.uid),
+            ("file read", seen.get("read_blocked") or report.tier == "C"),
+        )
+        if not ok
+    ]
+    return (not problems), ("not confined: " + ", ".join(problems)) if problems else ""
+
+
+@functools.cache
+def probe_tier() -> TierReport:
+    """The best tier whose layers verifiably hold on this machine (probed once, then cached)."""
+    abi = landlock.abi_version()
+    seccomp = _seccomp_available()
+    bwrap = shutil.which("bwrap") is not None
+    notes: list[str] = []
+    for use_bwrap, use_abi in ((bwrap, abi), (False, abi), (False, 0)):
+        report = _candidate(use_bwrap, use_abi, seccomp)
+        if report.tier == "D":
+            break
+        ok, why = _verify(report)
+        if ok:
+            return TierReport(
+                report.tier, report.bubblewrap, report.landlock_abi, report.seccomp, report.uid, tuple(notes)
+            )
+        notes.append(f"tier {report.tier} failed its check ({why})")
+    return TierReport("D", False, 0, seccomp, None, tuple(notes))

@@ -1,0 +1,43 @@
+"""Run a trusted callable (e.g. the IR scorer) in a resource-limited child: rlimits, empty environment, new
+session, the same watchdog — no seccomp or Landlock (the code is ours; only its input is large or hostile).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engine.errors import EngineError
+from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
+from engine.sandbox.npy_pipe import write_array
+from engine.sandbox.watchdog import run_child
+
+
+class LimitExceeded(EngineError):
+    """A trusted computation stopped by a resource limit; the message is the one-line limit text."""
+
+
+def run_trusted_limited(
+    fn_qualified_name: str,
+    args: list[Any],
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    arrays: Sequence[np.ndarray] = (),
+    result_cap: int = 16 * MIB,
+) -> Any:
+    """``module.path:function`` called with JSON-able ``args`` in a limited child; returns its JSON result
+    (an object with ``to_dict()`` is sent as that dict). ``arrays`` follow ``args`` as extra positional
+    arguments, streamed in .npy frames after the config line. Raises LimitExceeded with a one-line reason."""
+    if ":" not in fn_qualified_name:
+        raise ValueError("fn_qualified_name must look like 'package.module:function'")
+    frames = io.BytesIO()
+    for array in arrays:
+        write_array(frames, array)
+    cfg = {"mode": "trusted", "fn": fn_qualified_name, "args": args, "n_arrays": len(arrays), "layers": {}}
+    out = run_child(cfg, limits, [], scratch_owner=None, result_cap=result_cap, stdin_tail=frames.getvalue())
+    if out.failure is not None or out.final is None:
+        raise LimitExceeded(out.failure or "the limited process ended without a result")
+    return out.final.get("value")

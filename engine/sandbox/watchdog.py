@@ -1,0 +1,225 @@
+"""Spawn one sandboxed child and watch it (design/sandbox.md L1 + L5).
+
+The child gets an empty environment (only BLAS thread counts), a new session, closed fds except the channel, a
+fresh scratch directory. One select loop moves the config and replies into the child's stdin, and reads its
+stdout/stderr and the channel; the whole process group is killed at the wall deadline, at the output cap or at
+an oversize message, and scratch is deleted. Never ``communicate()`` without caps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.sandbox.limits import Limits
+from engine.sandbox.results import BadResult, parse_strict
+
+BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
+CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "LC_ALL": "C.UTF-8"}
+_CPU_SIGNALS = (signal.SIGXCPU, signal.SIGKILL)
+
+
+@dataclass
+class ChildOutcome:
+    """How one child run ended. ``final`` is its last strict-JSON message, ``failure`` a one-line reason."""
+
+    final: dict[str, Any] | None
+    failure: str | None
+    output: bytes = b""
+    returncode: int | None = None
+    wall_s: float = 0.0
+    requests: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Requests = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class _Stop(Exception):
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def run_child(
+    config: dict[str, Any],
+    limits: Limits,
+    argv_prefix: list[str],
+    *,
+    scratch_owner: int | None,
+    result_cap: int,
+    on_request: Requests | None = None,
+    stdin_tail: bytes = b"",
+) -> ChildOutcome:
+    """Run ``bootstrap.py`` with ``config`` under ``argv_prefix`` (bubblewrap or nothing) and watch it."""
+    scratch = tempfile.mkdtemp(prefix="sutro-sbx-")
+    if scratch_owner is not None:
+        os.chown(scratch, scratch_owner, scratch_owner)
+    chan_r, chan_w = os.pipe()
+    import_path = [p for p in sys.path if p and os.path.isdir(p)]  # the parent's, without site's ~30 ms
+    cfg = dict(config, sys_path=import_path, channel_fd=chan_w, limits=limits.__dict__)
+    cfg["scratch"] = config.get("scratch") or scratch
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            [*argv_prefix, _python(), "-I", "-S", str(BOOTSTRAP)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(chan_w,),
+            env=dict(CHILD_ENV),
+            start_new_session=True,
+            close_fds=True,
+            cwd=scratch,
+        )
+    except OSError:
+        os.close(chan_r)
+        os.close(chan_w)
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    os.close(chan_w)
+    try:
+        outcome = _watch(
+            proc,
+            chan_r,
+            (json.dumps(cfg) + "\n").encode() + stdin_tail,
+            limits,
+            result_cap,
+            on_request,
+            start,
+        )
+    finally:
+        _kill_group(proc)
+        os.close(chan_r)
+        shutil.rmtree(scratch, ignore_errors=True)
+    outcome.wall_s = time.monotonic() - start
+    return outcome
+
+
+def _python() -> str:
+    return sys.executable
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+
+
+def _watch(
+    proc: subprocess.Popen[bytes],
+    chan_r: int,
+    first: bytes,
+    limits: Limits,
+    result_cap: int,
+    on_request: Requests | None,
+    start: float,
+) -> ChildOutcome:
+    assert proc.stdin is not None and proc.stdout is not None
+    sel = selectors.DefaultSelector()
+    out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()
+    os.set_blocking(in_fd, False)
+    sel.register(out_fd, selectors.EVENT_READ, "out")
+    sel.register(chan_r, selectors.EVENT_READ, "chan")
+    pending = bytearray(first)
+    sel.register(in_fd, selectors.EVENT_WRITE, "in")
+    output, chan = bytearray(), bytearray()
+    final: dict[str, Any] | None = None
+    requests = 0
+    open_reads = 2
+    deadline = start + limits.wall_s
+    try:
+        while open_reads:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                raise _Stop(limits.wall_message())
+            for key, _ in sel.select(timeout):
+                if key.data == "in":
+                    try:
+                        del pending[: os.write(in_fd, pending)]
+                    except (BrokenPipeError, BlockingIOError):
+                        pending.clear()
+                    if not pending:
+                        sel.unregister(in_fd)
+                    continue
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fd)
+                    open_reads -= 1
+                elif key.data == "out":
+                    output += chunk
+                    if len(output) > limits.output_bytes:
+                        raise _Stop(limits.output_message())
+                else:
+                    chan += chunk
+                    while (nl := chan.find(b"\n")) >= 0:
+                        line = bytes(chan[:nl])
+                        del chan[: nl + 1]
+                        msg = parse_strict(line, result_cap)
+                        if "op" in msg and on_request is not None and final is None:
+                            requests += 1
+                            had = bool(pending)
+                            pending += (json.dumps(on_request(msg), allow_nan=False) + "\n").encode()
+                            if not had:  # try at once; wait for writability only if the pipe is full
+                                with contextlib.suppress(BlockingIOError, BrokenPipeError):
+                                    del pending[: os.write(in_fd, pending)]
+                                if pending:
+                                    sel.register(in_fd, selectors.EVENT_WRITE, "in")
+                        elif msg.get("type") in ("result", "error") and final is None:
+                            final = msg
+                        else:
+                            raise BadResult("unexpected message from the sandbox")
+                    if len(chan) > result_cap:
+                        raise _Stop(f"result limit ({result_cap:,} bytes) exceeded")
+    except _Stop as stop:
+        _kill_group(proc)
+        return ChildOutcome(None, stop.message, bytes(output), proc.returncode, requests=requests)
+    except BadResult as exc:
+        _kill_group(proc)
+        return ChildOutcome(
+            None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests
+        )
+    finally:
+        sel.close()
+    rc = _wait(proc, deadline)
+    if rc is None:
+        _kill_group(proc)
+        return ChildOutcome(None, limits.wall_message(), bytes(output), proc.returncode, requests=requests)
+    return ChildOutcome(final, _exit_failure(final, rc, limits), bytes(output), rc, requests=requests)
+
+
+def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
+    try:
+        return proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> str | None:
+    """A one-line reason from the final message and the exit status (signals: plain or bwrap's 128+n)."""
+    if final is not None and final.get("type") == "error":
+        if final.get("kind") == "memory":
+            return limits.memory_message()
+        return str(final.get("message") or "your code raised an error")[:400]
+    if final is not None:
+        return None
+    sig = -rc if rc < 0 else (rc - 128 if rc > 128 else 0)
+    if sig in _CPU_SIGNALS:
+        return limits.cpu_message()
+    if sig:
+        return f"your code was stopped by signal {signal.Signals(sig).name}"
+    return f"your code exited (status {rc}) without a result"

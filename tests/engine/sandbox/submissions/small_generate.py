@@ -1,0 +1,6 @@
+"""Honest generate(): the 1x1 matmul IR from engine.md §1.1 (dally cost 5)."""
+
+
+def generate():
+    lines = ["1,2", "mul 3,1,2", "3"]
+    return "\n".join(lines)
