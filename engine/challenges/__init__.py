@@ -28,3 +28,5 @@ class Challenge(Protocol):
 
 
 CHALLENGES: Registry[Challenge] = Registry("challenge")
+
+from engine.challenges import sparse_parity as _sparse_parity  # noqa: E402,F401  (registers the numpy track)

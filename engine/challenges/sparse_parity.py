@@ -1,0 +1,72 @@
+"""Sparse parity, numpy track: find the k secret bits whose product is the label (engine.md §2.1).
+
+Data convention of the group (cybertronai/sparse-parity-challenge ``bin/evaluate``, SutroYaro ``fast.py``):
+``rng = np.random.RandomState(seed)``; ``secret = sorted(rng.choice(n, k, replace=False))``;
+``x = rng.choice([-1.0, 1.0], (m, n))``; ``y = prod(x[:, secret], axis=1)``. Test rows come from the same stream
+right after the training rows. Primary metric: ``dmc@1`` over buffer-level events (engine.md §1.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.challenges import CHALLENGES
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class SparseParityData:
+    """One instance: training rows, held-back test rows and the secret (sorted bit indices)."""
+
+    x_train: FloatArray
+    y_train: FloatArray
+    x_test: FloatArray
+    y_test: FloatArray
+    secret: list[int]
+
+
+def make_rows(n: int, k: int, m: int, seed: int) -> tuple[FloatArray, FloatArray, list[int]]:
+    """``(x, y, secret)`` of ``m`` rows from ``RandomState(seed)`` (the group's exact stream)."""
+    rng = np.random.RandomState(seed)
+    secret = sorted(int(i) for i in rng.choice(n, k, replace=False))
+    x = rng.choice([-1.0, 1.0], size=(m, n))
+    return x, np.prod(x[:, secret], axis=1), secret
+
+
+def make_instance(n: int, k: int, m: int, seed: int, m_test: int = 200) -> SparseParityData:
+    """Training and test rows of one instance, both from ``RandomState(seed)`` (test rows drawn after)."""
+    rng = np.random.RandomState(seed)
+    secret = sorted(int(i) for i in rng.choice(n, k, replace=False))
+    x = rng.choice([-1.0, 1.0], size=(m, n))
+    x_test = rng.choice([-1.0, 1.0], size=(m_test, n))
+    return SparseParityData(
+        x_train=x,
+        y_train=np.prod(x[:, secret], axis=1),
+        x_test=x_test,
+        y_test=np.prod(x_test[:, secret], axis=1),
+        secret=secret,
+    )
+
+
+def subset_accuracy(x: FloatArray, y: FloatArray, subset: list[int]) -> float:
+    """Fraction of rows whose label equals the product of the chosen bits (0.0 for an empty subset)."""
+    if not subset:
+        return 0.0
+    return float(np.mean(np.prod(x[:, subset], axis=1) == y))
+
+
+@dataclass(frozen=True)
+class SparseParityChallenge:
+    """Registry entry for the numpy track."""
+
+    name: str = "sparse_parity"
+    track: str = "numpy"
+    summary: str = "Find the k secret bits of a sparse parity from ±1 samples (n=20, k=3); lowest dmc wins"
+    primary_metric: str = "dmc@1"
+
+
+SPARSE_PARITY = CHALLENGES.register("sparse_parity", SparseParityChallenge())
