@@ -5,11 +5,12 @@ This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README c
 
 from __future__ import annotations
 
-from bot.commands import challenges
+from bot.commands import challenges, run
 from bot.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
     challenges.COMMAND,
+    run.COMMAND,
 )
 
 

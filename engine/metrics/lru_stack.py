@@ -130,3 +130,11 @@ def observe_depths(is_write: npt.ArrayLike, key: npt.ArrayLike) -> IntArray:
         else:
             out.append(live - _prefix(tree, old - 1) if old else live + 1)
     return np.asarray(out, dtype=np.int64)
+
+
+DMD = "dmd@1"
+
+
+def dmd(is_write: npt.ArrayLike, key: npt.ArrayLike) -> float:
+    """``dmd@1``: Σ √depth over element reads, under :func:`observe_depths` (the group's element LRU tracker)."""
+    return float(np.sqrt(observe_depths(is_write, key).astype(np.float64)).sum())

@@ -109,7 +109,7 @@ class TrackedArray(np.ndarray):
         if isinstance(value, TrackedArray):
             value._read_all()
             value = value.view(np.ndarray)
-        super().__setitem__(key, value)
+        self.view(np.ndarray)[key] = value  # a plain view: numpy's own slicing must not record events
         if self._log is not None:
             target = self.view(np.ndarray)[key]
             self._log.write(self._buf, target.size if isinstance(target, np.ndarray) else 1)
