@@ -79,8 +79,10 @@ def list_scan_bytedmd(func, args):
 def main() -> None:
     quick = "--quick" in sys.argv
     reps = 3 if quick else 5
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {np.__version__}"
+    )
     print("\n1. methods at n=20, k=3, fully traced with all metrics (median wall, s; target < 1 s)")
     for name in METHODS.names():
         t = median_time(lambda name=name: run_method(name, {"n": 20, "k": 3, "seed": 0}), reps)
@@ -94,8 +96,10 @@ def main() -> None:
         base_reps = 1 if n == 32 else reps
         base = median_time(lambda A=A, B=B: list_scan_bytedmd(matmul, (A, B)), base_reps)
         assert bytedmd(matmul, (A, B)) == list_scan_bytedmd(matmul, (A, B))
-        print(f"   {n}x{n}: ours {ours:.4f}  list-scan baseline {base:.4f}  ratio {base / ours:.1f}x  "
-              f"target {target}  {'ok' if ours <= target else 'OVER'}")
+        print(
+            f"   {n}x{n}: ours {ours:.4f}  list-scan baseline {base:.4f}  ratio {base / ours:.1f}x  "
+            f"target {target}  {'ok' if ours <= target else 'OVER'}"
+        )
 
     print("\n3. memory of a 10,000,000-event trace")
     n_events = 10_000_000
@@ -111,19 +115,25 @@ def main() -> None:
         log.read(b, 64)
     record_s = time.perf_counter() - start
     current, peak = tracemalloc.get_traced_memory()
-    print(f"   trace held: {(current - base_current) / 2**20:.0f} MiB (peak while recording "
-          f"{(peak - base_current) / 2**20:.0f} MiB), {len(log):,} events, recorded in {record_s:.1f} s "
-          f"({record_s / len(log) * 1e9:.0f} ns/event)")
+    print(
+        f"   trace held: {(current - base_current) / 2**20:.0f} MiB (peak while recording "
+        f"{(peak - base_current) / 2**20:.0f} MiB), {len(log):,} events, recorded in {record_s:.1f} s "
+        f"({record_s / len(log) * 1e9:.0f} ns/event)"
+    )
     tracemalloc.reset_peak()
     start = time.perf_counter()
     clock_metrics(*log.arrays())
     _, peak = tracemalloc.get_traced_memory()
-    print(f"   metrics: {time.perf_counter() - start:.1f} s, peak {(peak - base_current) / 2**20:.0f} MiB "
-          f"(trace + temporaries)")
+    print(
+        f"   metrics: {time.perf_counter() - start:.1f} s, peak {(peak - base_current) / 2**20:.0f} MiB "
+        f"(trace + temporaries)"
+    )
     tracemalloc.stop()
     per_object = sys.getsizeof(("W", 123, 64)) + 2 * 28
-    print(f"   baseline (a Python tuple per event, as the reference trackers keep): ≈ "
-          f"{per_object * n_events / 2**20:.0f} MiB")
+    print(
+        f"   baseline (a Python tuple per event, as the reference trackers keep): ≈ "
+        f"{per_object * n_events / 2**20:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -42,33 +42,68 @@ def run_method_reply(inv: Invocation) -> Reply:
     if result.extra.get("method_kind") == "training" and name != "sgd":
         inv.progress("running sgd on the same seed for comparison", None)
         base = run_method("sgd", params)
-        vs_sgd = {key: {"sgd": base.metrics[key], "change": (result.metrics[key] - base.metrics[key]) / base.metrics[key]}
-                  for key in result.metrics if key in base.metrics and base.metrics[key]}
-        rows = [[key, _fmt(base.metrics[key]), _fmt(result.metrics[key]), _change(result.metrics[key], base.metrics[key])]
-                for key in vs_sgd]
-        tables.append(Table(headers=["metric", "sgd", name, "change"], rows=rows, title=f"{name} vs sgd, seed {result.seeds[0]}"))
+        vs_sgd = {
+            key: {
+                "sgd": base.metrics[key],
+                "change": (result.metrics[key] - base.metrics[key]) / base.metrics[key],
+            }
+            for key in result.metrics
+            if key in base.metrics and base.metrics[key]
+        }
+        rows = [
+            [
+                key,
+                _fmt(base.metrics[key]),
+                _fmt(result.metrics[key]),
+                _change(result.metrics[key], base.metrics[key]),
+            ]
+            for key in vs_sgd
+        ]
+        tables.append(
+            Table(
+                headers=["metric", "sgd", name, "change"],
+                rows=rows,
+                title=f"{name} vs sgd, seed {result.seeds[0]}",
+            )
+        )
     per_step = result.extra.get("per_step")
     if per_step:
-        tables.append(Table(headers=["per step (mean)", "value"], rows=[[k, _fmt(v)] for k, v in per_step.items()]))
+        tables.append(
+            Table(headers=["per step (mean)", "value"], rows=[[k, _fmt(v)] for k, v in per_step.items()])
+        )
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
     lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall ({'pass' if result.ok else 'FAIL'})"]
     if result.extra.get("found") is not None:
         lines.append(f"secret {result.extra.get('secret')}, found {result.extra.get('found')}")
     if "steps" in result.counts:
-        lines.append(f"{result.counts['steps']} steps, {result.counts['epochs']} epochs, {result.counts['events']:,} events")
+        lines.append(
+            f"{result.counts['steps']} steps, {result.counts['epochs']} epochs, {result.counts['events']:,} events"
+        )
     if result.extra.get("note"):
         lines.append(str(result.extra["note"]))
     base_steps = (base.extra.get("per_step") or {}) if base is not None else {}
     for key in ("ard@1 (one step)", "dmc@1 (one step)"):
         if per_step and key in per_step and base_steps.get(key):
-            lines.append(f"{key} vs sgd: {_fmt(base_steps[key])} -> {_fmt(per_step[key])} "
-                         f"({_change(per_step[key], base_steps[key])})")
+            lines.append(
+                f"{key} vs sgd: {_fmt(base_steps[key])} -> {_fmt(per_step[key])} "
+                f"({_change(per_step[key], base_steps[key])})"
+            )
     data = {
-        "method": name, "params": result.params, "seed": result.seeds[0], "accuracy": result.accuracy,
-        "ok": result.ok, "wall_s": result.wall_s, "metrics": result.metrics, "metric_scopes": result.metric_scopes,
-        "counts": result.counts, "per_step": per_step, "vs_sgd": vs_sgd,
-        "sgd_per_step": (base.extra.get("per_step") if base is not None else None), "engine_version": result.engine_version,
-        "secret": result.extra.get("secret"), "found": result.extra.get("found"),
+        "method": name,
+        "params": result.params,
+        "seed": result.seeds[0],
+        "accuracy": result.accuracy,
+        "ok": result.ok,
+        "wall_s": result.wall_s,
+        "metrics": result.metrics,
+        "metric_scopes": result.metric_scopes,
+        "counts": result.counts,
+        "per_step": per_step,
+        "vs_sgd": vs_sgd,
+        "sgd_per_step": (base.extra.get("per_step") if base is not None else None),
+        "engine_version": result.engine_version,
+        "secret": result.extra.get("secret"),
+        "found": result.extra.get("found"),
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok)
 
@@ -95,13 +130,30 @@ def run_compat_reply(inv: Invocation) -> Reply:
     solve = spc.load_solve(source, name)
     inv.progress("evaluating on seeds 42, 123, 456 (sparse-parity-challenge protocol)", None)
     results, summary = spc.evaluate(solve)
-    rows = [[str(r.seed), f"{r.accuracy:.1%}", "" if r.dmc is None else f"{r.dmc:,.1f}", f"{r.wall_s:.4f}",
-             str(r.found == r.secret), r.error or ""] for r in results]
+    rows = [
+        [
+            str(r.seed),
+            f"{r.accuracy:.1%}",
+            "" if r.dmc is None else f"{r.dmc:,.1f}",
+            f"{r.wall_s:.4f}",
+            str(r.found == r.secret),
+            r.error or "",
+        ]
+        for r in results
+    ]
     dmc = "n/a" if summary["dmc"] is None else f"{summary['dmc']:,.1f}"
-    text = (f"{'PASSED' if summary['passed'] else 'FAILED'} (sparse-parity-challenge protocol): mean accuracy "
-            f"{summary['accuracy']:.1%}, mean dmc {dmc}")
-    data = {"compat": "spc", "file": name, **summary, "metrics": {"dmc@1": summary["dmc"]},
-            "per_seed": [r.__dict__ for r in results], "engine_version": __version__}
+    text = (
+        f"{'PASSED' if summary['passed'] else 'FAILED'} (sparse-parity-challenge protocol): mean accuracy "
+        f"{summary['accuracy']:.1%}, mean dmc {dmc}"
+    )
+    data = {
+        "compat": "spc",
+        "file": name,
+        **summary,
+        "metrics": {"dmc@1": summary["dmc"]},
+        "per_seed": [r.__dict__ for r in results],
+        "engine_version": __version__,
+    }
     table = Table(headers=["seed", "accuracy", "dmc", "time s", "correct", "error"], rows=rows)
     return Reply(text=text, tables=[table], data=data, ok=bool(summary["passed"]))
 
@@ -125,7 +177,9 @@ COMMAND = Command(
     summary="Run a sparse-parity method fully traced (accuracy, wall time, ard/dmc/bytedmd), or check a solve() file",
     usage=USAGE,
     handler=run,
-    details=("Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m. "
-             "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard does."),
+    details=(
+        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m. "
+        "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard does."
+    ),
     value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
 )

@@ -21,7 +21,7 @@ import numpy as np
 from engine.challenges.sparse_parity import make_rows, subset_accuracy
 from engine.errors import EngineError
 from engine.metrics.clock import clock_metrics
-from engine.tracing import EventLog, track, tracing
+from engine.tracing import EventLog, tracing, track
 
 SEEDS = (42, 123, 456)
 N_BITS, K_SPARSE, N_TRAIN, N_TEST = 20, 3, 500, 500
@@ -48,7 +48,9 @@ def load_solve(source: str, name: str = "solve.py") -> Callable[..., Any]:
     try:
         exec(compile(source, name, "exec"), namespace)  # noqa: S102 - the member's own file, run locally
     except Exception as exc:  # noqa: BLE001 - any failure of their file is reported in one line
-        raise EngineError(f"{name} failed to load: {type(exc).__name__}: {exc}", hint="fix the file and retry") from None
+        raise EngineError(
+            f"{name} failed to load: {type(exc).__name__}: {exc}", hint="fix the file and retry"
+        ) from None
     solve = namespace.get("solve")
     if not callable(solve):
         raise EngineError(f"{name} defines no solve() function", hint="define solve(x, y, n_bits, k_sparse)")
@@ -73,9 +75,15 @@ def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
     metrics = clock_metrics(*log.arrays())
     counts = log.counts()
     return SeedResult(
-        seed=seed, accuracy=subset_accuracy(x_test, y_test, chosen), found=chosen, secret=secret,
-        dmc=round(metrics["dmc@1"], 1), ard=metrics["ard@1"], wall_s=wall,
-        reads=counts["reads"], writes=counts["writes"],
+        seed=seed,
+        accuracy=subset_accuracy(x_test, y_test, chosen),
+        found=chosen,
+        secret=secret,
+        dmc=round(metrics["dmc@1"], 1),
+        ard=metrics["ard@1"],
+        wall_s=wall,
+        reads=counts["reads"],
+        writes=counts["writes"],
     )
 
 

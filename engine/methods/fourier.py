@@ -24,5 +24,10 @@ def run(problem: Problem) -> Outcome:
     return Outcome(secret=best_subset)
 
 
-METHOD = Method(name="fourier", summary="Walsh correlation of the labels with every k-subset of bits",
-                kind="solver", run=run, defaults={"m": 100})
+METHOD = Method(
+    name="fourier",
+    summary="Walsh correlation of the labels with every k-subset of bits",
+    kind="solver",
+    run=run,
+    defaults={"m": 100},
+)

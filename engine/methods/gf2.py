@@ -50,5 +50,10 @@ def run(problem: Problem) -> Outcome:
     return Outcome(secret=[], note="no determined system in the available rows")
 
 
-METHOD = Method(name="gf2", summary="Gaussian elimination over GF(2) on n+1 rows (retry on rank deficiency)",
-                kind="solver", run=run, defaults={"m": 200})
+METHOD = Method(
+    name="gf2",
+    summary="Gaussian elimination over GF(2) on n+1 rows (retry on rank deficiency)",
+    kind="solver",
+    run=run,
+    defaults={"m": 200},
+)

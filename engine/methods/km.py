@@ -28,5 +28,10 @@ def run(problem: Problem) -> Outcome:
     return Outcome(secret=influence_top_k(problem, samples=5))
 
 
-METHOD = Method(name="km", summary="Bit-flip influence via membership queries, 5 samples per bit",
-                kind="solver", run=run, defaults={})
+METHOD = Method(
+    name="km",
+    summary="Bit-flip influence via membership queries, 5 samples per bit",
+    kind="solver",
+    run=run,
+    defaults={},
+)

@@ -15,5 +15,10 @@ def run(problem: Problem) -> Outcome:
     return Outcome(secret=influence_top_k(problem, samples=1))
 
 
-METHOD = Method(name="km_min", summary="Bit-flip influence via membership queries, 1 sample per bit",
-                kind="solver", run=run, defaults={})
+METHOD = Method(
+    name="km_min",
+    summary="Bit-flip influence via membership queries, 1 sample per bit",
+    kind="solver",
+    run=run,
+    defaults={},
+)

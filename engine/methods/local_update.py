@@ -37,5 +37,10 @@ def run(problem: Problem) -> Outcome:
     return train(problem, local_step)
 
 
-METHOD = Method(name="local_update", summary="The sgd network with each layer updated right after its gradient",
-                kind="training", run=run, defaults=DEFAULTS)
+METHOD = Method(
+    name="local_update",
+    summary="The sgd network with each layer updated right after its gradient",
+    kind="training",
+    run=run,
+    defaults=DEFAULTS,
+)

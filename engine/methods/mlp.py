@@ -76,4 +76,10 @@ def train(problem: Problem, step: Step) -> Outcome:
             break
     x1 = np.asarray(x[0:1]).copy()
     y1 = np.asarray(y[0:1]).copy()
-    return Outcome(predict=predictor(p), steps=steps, epochs=epoch, one_step=(step, (x1, y1, snapshot, lr, wd)), note=note)
+    return Outcome(
+        predict=predictor(p),
+        steps=steps,
+        epochs=epoch,
+        one_step=(step, (x1, y1, snapshot, lr, wd)),
+        note=note,
+    )

@@ -55,7 +55,9 @@ def _convert(key: str, raw: str | int | float, spec: Spec) -> int | float:
             if not math.isfinite(value):
                 raise ValueError
     except (TypeError, ValueError):
-        raise BadParameter(f"{key}={raw!r} is not a valid {spec.kind.__name__}", hint=f"{key}: {spec.describe()}") from None
+        raise BadParameter(
+            f"{key}={raw!r} is not a valid {spec.kind.__name__}", hint=f"{key}: {spec.describe()}"
+        ) from None
     if not spec.low <= value <= spec.high:
         raise BadParameter(f"{key}={raw} is out of range", hint=f"{key}: {spec.describe()} ({spec.meaning})")
     return value
@@ -77,5 +79,8 @@ def parse_params(
     for key, raw_value in raw.items():
         values[key] = _convert(key, raw_value, SPECS[key])
     if values["k"] > values["n"]:
-        raise BadParameter(f"k={values['k']} is larger than n={values['n']}", hint=f"k must lie in [1, min(8, n={values['n']})]")
+        raise BadParameter(
+            f"k={values['k']} is larger than n={values['n']}",
+            hint=f"k must lie in [1, min(8, n={values['n']})]",
+        )
     return values

@@ -14,20 +14,22 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from engine.challenges.sparse_parity import make_instance, subset_accuracy
-from engine.metrics.bytedmd import BYTEDMD, bytedmd
-from engine.metrics.clock import clock_metrics
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
+from engine.metrics.bytedmd import BYTEDMD, bytedmd
+from engine.metrics.clock import clock_metrics
 from engine.registry import Registry
 from engine.result import RunResult
-from engine.tracing import EventLog, TrackedRandom, track, tracing
+from engine.tracing import EventLog, TrackedRandom, tracing, track
 
 ProgressSink = Callable[[str, "float | None"], None]
 DEFAULT_ROWS = 100
 """Training rows handed to a method that does not declare ``m`` (the query-based ones ignore them)."""
 
 
-def run_traced(method: Method, values: Mapping[str, int | float]) -> tuple[Outcome, EventLog, float, list[int]]:
+def run_traced(
+    method: Method, values: Mapping[str, int | float]
+) -> tuple[Outcome, EventLog, float, list[int]]:
     """Trace ``method`` on the instance ``values`` describes; returns outcome, trace, wall seconds, secret."""
     n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
     m = int(values.get("m", DEFAULT_ROWS))
@@ -36,8 +38,14 @@ def run_traced(method: Method, values: Mapping[str, int | float]) -> tuple[Outco
     start = time.perf_counter()
     with tracing(log):
         problem = Problem(
-            x=track(data.x_train, log, "x"), y=track(data.y_train, log, "y"), n=n, k=k, params=values,
-            rng=TrackedRandom(seed + 1, log), log=log, secret=data.secret,
+            x=track(data.x_train, log, "x"),
+            y=track(data.y_train, log, "y"),
+            n=n,
+            k=k,
+            params=values,
+            rng=TrackedRandom(seed + 1, log),
+            log=log,
+            secret=data.secret,
         )
         outcome = method.run(problem)
     wall = time.perf_counter() - start
@@ -55,15 +63,23 @@ def one_step_clock(step: Callable[..., object], args: tuple[object, ...]) -> dic
     """Clock metrics of one step traced alone, its arrays placed as written buffers first (as the group's
     hand-instrumented step does), so the step's own data movement is not drowned by the age of the data set."""
     log = EventLog()
-    placed = [[track(np.array(a), log) for a in arg] if isinstance(arg, list) else
-              (track(np.array(arg), log) if isinstance(arg, np.ndarray) else arg) for arg in args]
+    placed = [
+        [track(np.array(a), log) for a in arg]
+        if isinstance(arg, list)
+        else (track(np.array(arg), log) if isinstance(arg, np.ndarray) else arg)
+        for arg in args
+    ]
     with tracing(log):
         step(*placed)
     return clock_metrics(*log.arrays())
 
 
-def run_with(methods: Registry[Method], name: str, params: Mapping[str, str | int | float],
-             progress: ProgressSink | None = None) -> RunResult:
+def run_with(
+    methods: Registry[Method],
+    name: str,
+    params: Mapping[str, str | int | float],
+    progress: ProgressSink | None = None,
+) -> RunResult:
     """See :func:`engine.methods.run_method`."""
     method = methods.get(name)
     values = parse_params(params, method.defaults)
@@ -81,10 +97,14 @@ def run_with(methods: Registry[Method], name: str, params: Mapping[str, str | in
     if method.kind == "training" and outcome.steps:
         counts["steps"] = outcome.steps
         counts["epochs"] = outcome.epochs
-        per_step: dict[str, float] = {"dmc@1 (run mean)": metrics["dmc@1"] / outcome.steps,
-                                      "events (run mean)": len(log) / outcome.steps}
+        per_step: dict[str, float] = {
+            "dmc@1 (run mean)": metrics["dmc@1"] / outcome.steps,
+            "events (run mean)": len(log) / outcome.steps,
+        }
         if outcome.one_step is not None:
-            per_step.update({f"{key} (one step)": value for key, value in one_step_clock(*outcome.one_step).items()})
+            per_step.update(
+                {f"{key} (one step)": value for key, value in one_step_clock(*outcome.one_step).items()}
+            )
         extra["per_step"] = per_step
     if outcome.one_step is not None:
         say("element-level trace of one step", 0.8)
@@ -96,8 +116,19 @@ def run_with(methods: Registry[Method], name: str, params: Mapping[str, str | in
     wall = time.perf_counter() - start
     ok = accuracy >= 0.95
     return RunResult(
-        challenge="sparse_parity", subject=name, kind="method", ok=ok, params=dict(values),
-        seeds=[int(values["seed"])], accuracy=accuracy,
-        failure=None if ok else f"accuracy {accuracy:.3f} < 0.95" + (f" ({outcome.note})" if outcome.note else ""),
-        metrics=metrics, metric_scopes=scopes, wall_s=wall, counts=counts, extra=extra,
+        challenge="sparse_parity",
+        subject=name,
+        kind="method",
+        ok=ok,
+        params=dict(values),
+        seeds=[int(values["seed"])],
+        accuracy=accuracy,
+        failure=None
+        if ok
+        else f"accuracy {accuracy:.3f} < 0.95" + (f" ({outcome.note})" if outcome.note else ""),
+        metrics=metrics,
+        metric_scopes=scopes,
+        wall_s=wall,
+        counts=counts,
+        extra=extra,
     )

@@ -35,5 +35,10 @@ def run(problem: Problem) -> Outcome:
     return train(problem, sgd_step)
 
 
-METHOD = Method(name="sgd", summary="2-layer ReLU MLP, hinge loss, SGD: all gradients then all updates",
-                kind="training", run=run, defaults=DEFAULTS)
+METHOD = Method(
+    name="sgd",
+    summary="2-layer ReLU MLP, hinge loss, SGD: all gradients then all updates",
+    kind="training",
+    run=run,
+    defaults=DEFAULTS,
+)

@@ -25,5 +25,10 @@ def run(problem: Problem) -> Outcome:
     return Outcome(secret=[], note="no subset explains the rows")
 
 
-METHOD = Method(name="smt", summary="Enumerate (k-1)-subsets; the last bit is determined by the residual",
-                kind="solver", run=run, defaults={"m": 20})
+METHOD = Method(
+    name="smt",
+    summary="Enumerate (k-1)-subsets; the last bit is determined by the residual",
+    kind="solver",
+    run=run,
+    defaults={"m": 20},
+)

@@ -7,7 +7,7 @@
 """
 
 from engine.tracing.event_log import EventLog
-from engine.tracing.tracked_array import TrackedArray, track, tracing
+from engine.tracing.tracked_array import TrackedArray, tracing, track
 from engine.tracing.tracked_random import TrackedRandom
 
 __all__ = ["EventLog", "TrackedArray", "TrackedRandom", "track", "tracing"]

@@ -141,15 +141,39 @@ def _unary(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _BINARY = {
-    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
-    "floordiv": operator.floordiv, "mod": operator.mod, "pow": pow, "lshift": operator.lshift,
-    "rshift": operator.rshift, "and": operator.and_, "or": operator.or_, "xor": operator.xor,
-    "matmul": operator.matmul, "divmod": divmod,
+    "add": operator.add,
+    "sub": operator.sub,
+    "mul": operator.mul,
+    "truediv": operator.truediv,
+    "floordiv": operator.floordiv,
+    "mod": operator.mod,
+    "pow": pow,
+    "lshift": operator.lshift,
+    "rshift": operator.rshift,
+    "and": operator.and_,
+    "or": operator.or_,
+    "xor": operator.xor,
+    "matmul": operator.matmul,
+    "divmod": divmod,
 }
-_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
-            "ge": operator.ge}
-_UNARY = {"neg": operator.neg, "pos": operator.pos, "abs": abs, "invert": operator.invert, "trunc": math.trunc,
-          "ceil": math.ceil, "floor": math.floor, "round": round}
+_COMPARE = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
+_UNARY = {
+    "neg": operator.neg,
+    "pos": operator.pos,
+    "abs": abs,
+    "invert": operator.invert,
+    "trunc": math.trunc,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "round": round,
+}
 
 for _name, _fn in _BINARY.items():
     setattr(Tracked, f"__{_name}__", _binary(_fn))
@@ -216,7 +240,9 @@ def keys_in(value: Any, found: list[int]) -> list[int]:
     return found
 
 
-def call_traced(func: Callable[..., Any], args: tuple[Any, ...] | list[Any]) -> tuple[ElementTrace, Any, list[int]]:
+def call_traced(
+    func: Callable[..., Any], args: tuple[Any, ...] | list[Any]
+) -> tuple[ElementTrace, Any, list[int]]:
     """Run ``func(*args)`` on tracked copies; returns the trace, the plain result and the result's live keys.
 
     Lists and arrays the function mutated are written back with plain values, as the reference does.

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from bot.cli import main
 
-FOURIER_SOLVE = '''
+FOURIER_SOLVE = """
 from itertools import combinations
 
 def solve(x, y, n_bits, k_sparse):
@@ -19,7 +19,7 @@ def solve(x, y, n_bits, k_sparse):
         if c > best:
             best, best_s = c, list(s)
     return best_s
-'''
+"""
 
 
 def test_run_gf2_json():
@@ -41,8 +41,12 @@ def test_training_method_card_compares_with_sgd():
 
 
 def test_errors_are_one_line():
-    for args, fragment in ((["run", "sgdd"], "did you mean 'sgd'"), (["run", "gf2", "n=abc"], "n: int in [2, 64]"),
-                           (["run"], "which method?"), (["run", "gf2", "colour=red"], "valid keys")):
+    for args, fragment in (
+        (["run", "sgdd"], "did you mean 'sgd'"),
+        (["run", "gf2", "n=abc"], "n: int in [2, 64]"),
+        (["run"], "which method?"),
+        (["run", "gf2", "colour=red"], "valid keys"),
+    ):
         result = CliRunner().invoke(main, args)
         lines = [line for line in result.output.splitlines() if line.strip()]
         assert result.exit_code == 2 and "Traceback" not in result.output

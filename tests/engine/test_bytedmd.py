@@ -74,8 +74,10 @@ def test_dot_and_sum_builtin():
     assert bytedmd(dot_sum, ([1, 2], [3, 4])) == 12
 
 
-@pytest.mark.parametrize(("n", "mv", "vm", "mm"), [(2, 26, 25, 57), (4, 157, 150, 720), (8, 896, 832, 8867),
-                                                   (16, 5354, 4688, 109783)])
+@pytest.mark.parametrize(
+    ("n", "mv", "vm", "mm"),
+    [(2, 26, 25, 57), (4, 157, 150, 720), (8, 896, 832, 8867), (16, 5354, 4688, 109783)],
+)
 def test_reference_table(n, mv, vm, mm):
     assert bytedmd(matvec, (ones(n), [1] * n)) == mv
     assert bytedmd(vecmat, (ones(n), [1] * n)) == vm
@@ -91,6 +93,7 @@ def test_numpy_arrays_cost_as_the_element_loop():
 
 def test_public_export_and_argument_order():
     assert engine.bytedmd is bytedmd
+
     # matvec(A, x) with 2x2 A: A[1][1] starts at depth 1, A[0][0] at 4, x[1] at 5, x[0] at 6
     def use_all(A, x):
         s = A[0][0] * x[0]

@@ -47,8 +47,12 @@ def test_registry_and_docstrings():
 
 @pytest.mark.parametrize(
     ("params", "fragment"),
-    [({"n": "abc"}, "n: int in [2, 64]"), ({"k": "0"}, "k: int in [1, 8]"), ({"n": "10000"}, "n: int in [2, 64]"),
-     ({"n": "4", "k": "5"}, "k must lie in [1, min(8, n=4)]")],
+    [
+        ({"n": "abc"}, "n: int in [2, 64]"),
+        ({"k": "0"}, "k: int in [1, 8]"),
+        ({"n": "10000"}, "n: int in [2, 64]"),
+        ({"n": "4", "k": "5"}, "k must lie in [1, min(8, n=4)]"),
+    ],
 )
 def test_bad_values_are_one_line_with_range(params, fragment):
     with pytest.raises(BadParameter) as err:

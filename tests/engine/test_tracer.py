@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from engine.metrics.clock import clock_metrics
-from engine.tracing import EventLog, track, tracing
+from engine.tracing import EventLog, tracing, track
 from engine.tracing import event_log as event_log_module
 
 
@@ -52,12 +52,16 @@ def test_getitem_setitem_copy_sum_and_constructors():
     assert events(log) == [
         ("W", 1, 4),  # zeros
         ("W", 2, 6),  # a
-        ("R", 2, 3), ("W", 3, 3),  # a[0]
+        ("R", 2, 3),
+        ("W", 3, 3),  # a[0]
         ("R", 2, 1),  # a[1, 2]
-        ("R", 3, 2), ("W", 4, 2),  # row[:2]
-        ("R", 4, 2), ("W", 1, 2),  # z[1:3] = ...
+        ("R", 3, 2),
+        ("W", 4, 2),  # row[:2]
+        ("R", 4, 2),
+        ("W", 1, 2),  # z[1:3] = ...
         ("R", 2, 6),  # sum to a scalar
-        ("R", 2, 6), ("W", 5, 6),  # copy
+        ("R", 2, 6),
+        ("W", 5, 6),  # copy
     ]
     assert np.zeros(2).__class__ is np.ndarray  # constructors restored after the block
 
@@ -70,8 +74,13 @@ def test_other_numpy_functions_read_all_and_write_fresh():
     assert events(log)[2:] == [("R", 1, 4), ("R", 2, 4), ("W", 3, 8)]
 
 
-@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=5),
-                  elements=st.floats(-1e3, 1e3)))
+@given(
+    hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=5),
+        elements=st.floats(-1e3, 1e3),
+    )
+)
 @settings(max_examples=60, deadline=None)
 def test_tracing_never_changes_results(x):
     def compute(a):
