@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from engine.metrics.clock import clock_metrics
+from engine.metrics.clock import clock_metrics, read_distances
 from engine.tracing import EventLog, tracing, track
 from engine.tracing import event_log as event_log_module
 
@@ -195,3 +195,66 @@ def test_read_of_unwritten_buffer_is_left_out(size):
     log.write(1, 2)
     log.read(1, 2)
     assert clock_metrics(*log.arrays())["ard@1"] == 2.0
+
+
+def sutro_mlp_step(fused: bool) -> NamedLog:
+    """cybertronai/sutro sparse_parity_benchmark.py, hidden 1000, 3 bits: one tracked step (a violated sample).
+    Standard order as of commit 3059aad; fused layer-wise order as of d4fe8d9."""
+    h, n = 1000, 3
+    t = NamedLog()
+    for name, size in (("W1", h * n), ("b1", h), ("W2", h), ("b2", 1), ("x", n), ("y", 1)):
+        t.write(name, size)
+    for name, size in (("x", n), ("W1", h * n), ("b1", h)):
+        t.read(name, size)
+    t.write("h_pre", h)
+    t.read("h_pre", h)
+    t.write("h", h)
+    for name, size in (("h", h), ("W2", h), ("b2", 1)):
+        t.read(name, size)
+    t.write("out", 1)
+    t.read("out", 1)
+    t.read("y", 1)
+    t.write("dout", 1)
+    t.read("dout", 1)
+    t.read("h", h)
+    t.write("dW2", h)
+    t.write("db2", 1)
+    t.read("W2", h)
+    t.read("dout", 1)
+    t.write("dh", h)
+
+    def update_layer2():
+        t.read("dW2", h)
+        t.read("W2", h)
+        t.write("W2", h)
+        t.read("db2", 1)
+        t.read("b2", 1)
+        t.write("b2", 1)
+
+    if fused:
+        update_layer2()
+    t.read("dh", h)
+    t.read("h_pre", h)
+    t.write("dh_pre", h)
+    t.read("dh_pre", h)
+    t.read("x", n)
+    t.read("W1", h * n)
+    t.write("W1", h * n)
+    t.read("dh_pre", h)
+    t.read("b1", h)
+    t.write("b1", h)
+    if not fused:
+        update_layer2()
+    return t
+
+
+def test_published_sutro_standard_vs_fused_per_read_ard():
+    standard, fused = sutro_mlp_step(fused=False), sutro_mlp_step(fused=True)
+    assert round(standard.metrics()["ard_per_read@1"], 2) == 9_715.92
+    assert round(fused.metrics()["ard_per_read@1"], 2) == 8_174.38
+    dw2 = {}
+    for name, t in (("standard", standard), ("fused", fused)):
+        w, b, s = zip(*t.rows, strict=True)
+        rd = read_distances(w, b, s)
+        dw2[name] = rd.distance[rd.buffer == t.ids["dW2"]].tolist()
+    assert dw2 == {"standard": [16_005], "fused": [3_002]}
