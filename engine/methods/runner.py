@@ -29,8 +29,11 @@ DEFAULT_ROWS = 100
 
 def run_traced(
     method: Method, values: Mapping[str, int | float]
-) -> tuple[Outcome, EventLog, float, list[int]]:
-    """Trace ``method`` on the instance ``values`` describes; returns outcome, trace, wall seconds, secret."""
+) -> tuple[Outcome, EventLog, float, float, list[int]]:
+    """Trace ``method`` on the instance ``values`` describes.
+
+    Returns the outcome, the trace, the traced wall seconds, the test accuracy and the true secret.
+    """
     n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
     m = int(values.get("m", DEFAULT_ROWS))
     data = make_instance(n, k, m, seed)
@@ -55,8 +58,11 @@ def run_traced(
     else:
         assert outcome.predict is not None
         accuracy = float(np.mean(outcome.predict(data.x_test) == data.y_test))
-    outcome.note = outcome.note
-    return outcome, log, wall, [accuracy, *data.secret]
+    return outcome, log, wall, accuracy, data.secret
+
+
+def _silent(message: str, fraction: float | None = None) -> None:
+    """Default progress sink: ignore."""
 
 
 def one_step_clock(step: Callable[..., object], args: tuple[object, ...]) -> dict[str, float]:
@@ -83,11 +89,10 @@ def run_with(
     """See :func:`engine.methods.run_method`."""
     method = methods.get(name)
     values = parse_params(params, method.defaults)
-    say = progress or (lambda message, fraction=None: None)
+    say: ProgressSink = progress or _silent
     say(f"running {name} (n={values['n']}, k={values['k']}, seed={values['seed']}), traced", 0.0)
     start = time.perf_counter()
-    outcome, log, _, info = run_traced(method, values)
-    accuracy, secret = info[0], info[1:]
+    outcome, log, _, accuracy, secret = run_traced(method, values)
     say("computing metrics", 0.7)
     is_write, buffer, size = log.arrays()
     metrics = clock_metrics(is_write, buffer, size)

@@ -140,7 +140,7 @@ def _unary(fn: Callable[..., Any]) -> Callable[..., Any]:
     return unary
 
 
-_BINARY = {
+_BINARY: dict[str, Callable[..., Any]] = {
     "add": operator.add,
     "sub": operator.sub,
     "mul": operator.mul,
@@ -156,7 +156,7 @@ _BINARY = {
     "matmul": operator.matmul,
     "divmod": divmod,
 }
-_COMPARE = {
+_COMPARE: dict[str, Callable[..., Any]] = {
     "eq": operator.eq,
     "ne": operator.ne,
     "lt": operator.lt,
@@ -164,7 +164,7 @@ _COMPARE = {
     "gt": operator.gt,
     "ge": operator.ge,
 }
-_UNARY = {
+_UNARY: dict[str, Callable[..., Any]] = {
     "neg": operator.neg,
     "pos": operator.pos,
     "abs": abs,
