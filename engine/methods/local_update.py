@@ -1,8 +1,9 @@
 """``local_update``: the ``sgd`` network, but each layer is updated right after its own gradient.
 
 Idea: the group's "fused layer-wise update" — during the backward pass, layer 2's update is applied as soon as its
-gradient exists (after the signal for layer 1 has been taken from the old weights), then layer 1's, so gradient
-buffers are consumed while hot and the reuse distance drops. The arithmetic is identical to ``sgd`` (same weights
+gradient exists (after the signal for layer 1 has been taken from the old weights), then layer 1's (bias first, so
+the large W1 is written last and is closest to the next forward pass), so gradient buffers are consumed while hot
+and the reuse distance drops. The arithmetic is identical to ``sgd`` (same weights
 after every step); only the order of memory traffic changes. Source: cybertronai/sutro (fused layer-wise updates,
 per-read ARD 9,715.92 → 8,174.38) and engine.md §2.1.
 """
@@ -27,10 +28,10 @@ def local_step(x: Any, y: Any, p: Params, lr: float, wd: float) -> None:
     w2 -= lr * (dw2 + wd * w2)
     b2 -= lr * (db2 + wd * b2)
     dh_pre = dh * (h_pre > 0.0)
-    dw1 = dh_pre.T @ x
-    w1 -= lr * (dw1 + wd * w1)
     db1 = dh_pre.sum(axis=0)
     b1 -= lr * (db1 + wd * b1)
+    dw1 = dh_pre.T @ x
+    w1 -= lr * (dw1 + wd * w1)
 
 
 def run(problem: Problem) -> Outcome:
