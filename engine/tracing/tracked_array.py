@@ -9,7 +9,9 @@ The event mapping is the group's TrackedArray convention (engine.md §1.3; cyber
 - any other numpy function reads every tracked argument in full (inside lists/tuples and keywords too) and writes
   a fresh buffer if it returns an array; ``zeros_like`` only writes;
 - ``a[idx]`` reads the size of the result (1 for a scalar) and, for an array result, writes a fresh buffer;
-- ``a[idx] = v`` reads ``v`` in full when tracked, then writes the size of the target region;
+- ``a[idx] = v`` reads ``v`` in full when tracked, then writes the size of the target region (when ``idx``
+  selects a view — a slice or a row — numpy first takes that view through ``a[idx]``, adding its read and fresh
+  write, exactly as in the group's tracker);
 - ``.copy()``, ``.astype()``, ``.sum()`` read in full and write fresh (``.sum()`` to a scalar writes nothing);
   ``.tolist()`` reads in full;
 - views (``.T``, ``.reshape``, ``.ravel`` of contiguous data) share their base's buffer and cost nothing;
@@ -108,8 +110,9 @@ class TrackedArray(np.ndarray):
     def __setitem__(self, key: Any, value: Any) -> None:
         if isinstance(value, TrackedArray):
             value._read_all()
-            value = value.view(np.ndarray)
-        self.view(np.ndarray)[key] = value  # a plain view: numpy's own slicing must not record events
+        # numpy's slice assignment on a subclass first takes the target view through __getitem__, which records a
+        # read of the region and a fresh write; the group's tracker does the same and the leaderboard includes it.
+        super().__setitem__(key, value)
         if self._log is not None:
             target = self.view(np.ndarray)[key]
             self._log.write(self._buf, target.size if isinstance(target, np.ndarray) else 1)

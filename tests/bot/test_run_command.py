@@ -78,3 +78,19 @@ def test_compat_spc_fails_a_wrong_solver_and_reports_errors(tmp_path: Path):
 def test_compat_missing_file_is_one_line(tmp_path: Path):
     result = CliRunner().invoke(main, ["run", f"solve={tmp_path / 'nope.py'}", "--compat", "spc"])
     assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_progress_is_reported_through_the_invocation():
+    from bot.commands.base import Invocation
+    from bot.commands.run import run
+
+    seen = []
+    inv = Invocation(
+        command="run",
+        args=["local_update"],
+        options={"epochs": "1"},
+        progress=lambda message, fraction=None: seen.append(message),
+    )
+    reply = run(None, inv)  # type: ignore[arg-type]
+    assert reply.data["method"] == "local_update"
+    assert any("running local_update" in m for m in seen) and any("sgd" in m for m in seen)

@@ -33,6 +33,8 @@ def test_local_update_moves_less_per_step_than_sgd_and_same_arithmetic():
     local = run_method("local_update", {"seed": 1, "epochs": 3})
     assert local.accuracy == sgd.accuracy  # identical arithmetic, only the memory order differs
     assert local.extra["per_step"]["ard@1 (one step)"] < sgd.extra["per_step"]["ard@1 (one step)"]
+    assert local.metrics["ard@1"] < sgd.metrics["ard@1"]  # whole run too (same number of steps)
+    assert local.metrics["dmc@1"] < sgd.metrics["dmc@1"]
     assert local.metric_scopes["bytedmd@1"] == "one step"
     assert local.metrics["bytedmd@1"] < sgd.metrics["bytedmd@1"]
 

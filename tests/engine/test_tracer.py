@@ -57,11 +57,13 @@ def test_getitem_setitem_copy_sum_and_constructors():
         ("R", 2, 1),  # a[1, 2]
         ("R", 3, 2),
         ("W", 4, 2),  # row[:2]
-        ("R", 4, 2),
-        ("W", 1, 2),  # z[1:3] = ...
+        ("R", 4, 2),  # z[1:3] = ...: read the value,
+        ("R", 1, 2),  # numpy takes the target view through z[1:3] (the group's tracker records it too),
+        ("W", 5, 2),
+        ("W", 1, 2),  # then the region is written
         ("R", 2, 6),  # sum to a scalar
         ("R", 2, 6),
-        ("W", 5, 6),  # copy
+        ("W", 6, 6),  # copy
     ]
     assert np.zeros(2).__class__ is np.ndarray  # constructors restored after the block
 
