@@ -82,27 +82,38 @@ def bytedmd_depths(
     slot = [0] * len(death)
     live = 0
     out: list[int] = []
+    size = n + 1
     for b in range(len(starts) - 1):
         i, j = starts[b], starts[b + 1]
         now = op_l[i]
         if store_l[i]:
             kk = key_l[i]
             if death[kk] > now:
-                slot[kk] = i + 1
-                _add(tree, i + 1, 1)
+                slot[kk] = t = i + 1
+                while t < size:
+                    tree[t] += 1
+                    t += t & -t
                 live += 1
             continue
         batch = key_l[i:j]
-        for kk in batch:
-            out.append(live - _prefix(tree, slot[kk] - 1))
+        for kk in batch:  # price every operand against the stack before the op: live - #slots below its own
+            t, below = slot[kk] - 1, 0
+            while t > 0:
+                below += tree[t]
+                t -= t & -t
+            out.append(live - below)
         for p, kk in enumerate(batch, start=i + 1):
-            old = slot[kk]
-            if old > i:  # already moved in this batch (a repeated operand)
+            t = slot[kk]
+            if t > i:  # already moved in this batch (a repeated operand)
                 continue
-            _add(tree, old, -1)
+            while t < size:
+                tree[t] -= 1
+                t += t & -t
             if death[kk] > now:
-                slot[kk] = p
-                _add(tree, p, 1)
+                slot[kk] = t = p
+                while t < size:
+                    tree[t] += 1
+                    t += t & -t
             else:  # dead after this batch; the sentinel marks it as handled for a repeated operand
                 slot[kk] = n + 1
                 live -= 1
