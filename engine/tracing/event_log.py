@@ -39,13 +39,14 @@ class EventLog:
         return self._n_buffers
 
     def write(self, buffer: int, size: int) -> None:
-        self._append(WRITE, buffer, size)
+        self._kind.append(WRITE)
+        self._buffer.append(buffer)
+        self._size.append(size)
+        if len(self._kind) >= CHUNK_EVENTS:
+            self._freeze()
 
     def read(self, buffer: int, size: int) -> None:
-        self._append(READ, buffer, size)
-
-    def _append(self, kind: int, buffer: int, size: int) -> None:
-        self._kind.append(kind)
+        self._kind.append(READ)
         self._buffer.append(buffer)
         self._size.append(size)
         if len(self._kind) >= CHUNK_EVENTS:

@@ -59,15 +59,19 @@ class TrackedArray(np.ndarray):
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         log: EventLog | None = None
+        plain = []
         for item in inputs:
-            if isinstance(item, TrackedArray) and item._log is not None:
-                item._read_all()
-                log = log or item._log
+            if isinstance(item, TrackedArray):
+                item_log = item._log
+                if item_log is not None:
+                    item_log.read(item._buf, item.size)
+                    log = log or item_log
+                item = item.view(np.ndarray)
+            plain.append(item)
         outs = kwargs.get("out", ())
         for item in outs:
             if isinstance(item, TrackedArray) and item._log is not None:
                 log = log or item._log
-        plain = tuple(item.view(np.ndarray) if isinstance(item, TrackedArray) else item for item in inputs)
         if outs:
             kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, TrackedArray) else o for o in outs)
         result = getattr(ufunc, method)(*plain, **kwargs)
@@ -141,7 +145,13 @@ class TrackedArray(np.ndarray):
 
 def fresh(result: np.ndarray, log: EventLog | None, label: str = "") -> TrackedArray:
     """Wrap ``result`` as a new buffer and record its write."""
-    return TrackedArray(result.view(np.ndarray), log, label)
+    obj: TrackedArray = result.view(TrackedArray)
+    obj._log = log
+    obj._buf = 0
+    if log is not None:
+        obj._buf = buf = log.new_buffer(label)
+        log.write(buf, obj.size)
+    return obj
 
 
 def _strip(value: Any, found: list[EventLog]) -> Any:
