@@ -12,9 +12,14 @@ from itertools import combinations
 import numpy as np
 
 from engine.methods.method import Method, Outcome, Problem
+from engine.methods.params import check_subsets
+
+
+METHOD_NAME = "fourier"
 
 
 def run(problem: Problem) -> Outcome:
+    check_subsets(METHOD_NAME, problem.n, problem.k)
     x, y = problem.x, problem.y
     best, best_subset = -1.0, []
     for subset in combinations(range(problem.n), problem.k):
@@ -25,7 +30,7 @@ def run(problem: Problem) -> Outcome:
 
 
 METHOD = Method(
-    name="fourier",
+    name=METHOD_NAME,
     summary="Walsh correlation of the labels with every k-subset of bits",
     kind="solver",
     run=run,

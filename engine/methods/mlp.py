@@ -69,10 +69,10 @@ def train(problem: Problem, step: Step) -> Outcome:
             steps += 1
             if steps == 1:
                 snapshot = [np.asarray(a).copy() for a in p]
-        if np.all(forward(x, p)[2] * y >= STOP_MARGIN):
-            break
-        if time.perf_counter() - start > TIME_LIMIT_S:
-            note = f"stopped after {epoch} epochs: time limit reached"
+            if time.perf_counter() - start > TIME_LIMIT_S:
+                note = f"stopped in epoch {epoch} after {steps} steps: time limit of {TIME_LIMIT_S:.0f} s reached"
+                break
+        if note or np.all(forward(x, p)[2] * y >= STOP_MARGIN):
             break
     x1 = np.asarray(x[0:1]).copy()
     y1 = np.asarray(y[0:1]).copy()

@@ -84,3 +84,17 @@ def parse_params(
             hint=f"k must lie in [1, min(8, n={values['n']})]",
         )
     return values
+
+
+MAX_SUBSETS = 100_000
+"""Largest number of candidate subsets an enumerating method (fourier, smt) may scan in one run."""
+
+
+def check_subsets(method: str, n: int, r: int) -> None:
+    """Refuse a scan of C(n, r) subsets above :data:`MAX_SUBSETS` before it starts (one line, with the limit)."""
+    count = math.comb(n, r)
+    if count > MAX_SUBSETS:
+        raise BadParameter(
+            f"{method} would scan C({n},{r}) = {count:,} subsets",
+            hint=f"the limit is {MAX_SUBSETS:,}: use a smaller n or k",
+        )

@@ -12,9 +12,14 @@ from itertools import combinations
 import numpy as np
 
 from engine.methods.method import Method, Outcome, Problem
+from engine.methods.params import check_subsets
+
+
+METHOD_NAME = "smt"
 
 
 def run(problem: Problem) -> Outcome:
+    check_subsets(METHOD_NAME, problem.n, problem.k - 1)
     x, y = problem.x, problem.y
     for partial in combinations(range(problem.n), problem.k - 1):
         residual = y * np.prod(x[:, list(partial)], axis=1) if partial else y
@@ -26,7 +31,7 @@ def run(problem: Problem) -> Outcome:
 
 
 METHOD = Method(
-    name="smt",
+    name=METHOD_NAME,
     summary="Enumerate (k-1)-subsets; the last bit is determined by the residual",
     kind="solver",
     run=run,

@@ -71,3 +71,11 @@ def test_unknown_method_and_key_suggest():
         run_method("sgd", {"hiden": "10"})
     line = err.value.one_line()
     assert "did you mean 'hidden'" in line and "valid keys:" in line and "epochs" in line
+
+
+def test_enumerations_too_large_are_refused_before_running():
+    for name in ("fourier", "smt"):
+        with pytest.raises(BadParameter) as err:
+            run_method(name, {"n": "64", "k": "8"})
+        line = err.value.one_line()
+        assert "subsets" in line and "limit is 100,000" in line
