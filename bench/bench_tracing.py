@@ -88,6 +88,13 @@ def main() -> None:
         t = median_time(lambda name=name: run_method(name, {"n": 20, "k": 3, "seed": 0}), reps)
         print(f"   {name:<13} {t:8.3f}  {'ok' if t < 1 else 'OVER'}")
 
+    from bot.commands.base import Invocation
+    from bot.commands.run import run
+
+    inv = Invocation(command="run", args=["local_update"], options={"n": "20"})
+    t = median_time(lambda: run(None, inv), reps)  # type: ignore[arg-type]
+    print(f"   'sutro run local_update n=20' command (local_update + sgd for the comparison): {t:.3f}")
+
     print("\n2. ByteDMD of the naive i-j-k matmul (median, s)")
     for n, target in ((16, 0.070), (32, 1.0)):
         A = [[1.0] * n for _ in range(n)]
