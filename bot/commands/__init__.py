@@ -5,11 +5,12 @@ This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README c
 
 from __future__ import annotations
 
-from bot.commands import challenges, compare, leaderboard, log, records, rescore, runs, score, show
+from bot.commands import challenges, compare, leaderboard, log, records, rescore, run, runs, score, show
 from bot.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
     challenges.COMMAND,
+    run.COMMAND,
     score.COMMAND,
     log.COMMAND,
     runs.COMMAND,

@@ -32,15 +32,16 @@ CHALLENGES: Registry[Challenge] = Registry("challenge")
 
 def _register_builtin() -> None:
     """Register the built-in challenges (imports here: the challenge modules need ``Challenge`` defined above)."""
-    from engine.challenges import matmul, sparse_parity, symmetry
+    from engine.challenges import matmul, sparse_parity, sparse_parity_ir, symmetry
 
     for entry in (
+        sparse_parity.SPARSE_PARITY,
         matmul.MATMUL_1X1,
         matmul.MATMUL_4X4,
         matmul.MATMUL_16X16,
-        sparse_parity.SPARSE_PARITY_SMALL,
-        sparse_parity.SPARSE_PARITY_MEDIUM,
-        sparse_parity.SPARSE_PARITY_MEDIUM_APPROX50,
+        sparse_parity_ir.SPARSE_PARITY_SMALL,
+        sparse_parity_ir.SPARSE_PARITY_MEDIUM,
+        sparse_parity_ir.SPARSE_PARITY_MEDIUM_APPROX50,
         symmetry.SYMMETRY_SIX,
         symmetry.SYMMETRY_EIGHT,
     ):

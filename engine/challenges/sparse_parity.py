@@ -1,59 +1,71 @@
-"""Sparse parity, IR track (engine.md §2.3): learn a k-bit XOR from a few training rows and label the test rows.
+"""Sparse parity, numpy track: find the k secret bits whose product is the label (engine.md §2.1).
 
-Source: cybertronai/sutro-problems ``sparse-parity``. v3 instruction set on signed 8-bit values. Every scoring
-draws fresh hidden instances from :mod:`secrets` (small: 64 instances covering all 3 secrets; medium: 8 instances
-with 8 distinct secrets); tests pass a fixed seed list. Outputs are the predicted test labels (0/1). The
-``medium_approx50`` variant passes an instance with ≥ 50% of its labels right.
+Data convention of the group (cybertronai/sparse-parity-challenge ``bin/evaluate``, SutroYaro ``fast.py``):
+``rng = np.random.RandomState(seed)``; ``secret = sorted(rng.choice(n, k, replace=False))``;
+``x = rng.choice([-1.0, 1.0], (m, n))``; ``y = prod(x[:, secret], axis=1)``. Test rows come from the same stream
+right after the training rows. Primary metric: ``dmc@1`` over buffer-level events (engine.md §1.3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import partial
+from dataclasses import dataclass
 
 import numpy as np
-
-from engine.challenges.ir_track import IRChallenge, TestSet
-from engine.challenges.sparse_parity_baseline import baseline_medium, baseline_small
-from engine.challenges.sparse_parity_instances import MEDIUM, SMALL, Spec, hidden_seeds, instance
-from engine.ir.instruction_set import INT8_V3
+import numpy.typing as npt
 
 
-def _test_set(spec: Spec, count: int, seeds: Sequence[int] | None = None) -> TestSet:
-    chosen = list(seeds) if seeds is not None else hidden_seeds(spec, count)
-    drawn = [instance(seed, spec) for seed in chosen]
-    inputs = np.array([d[0] for d in drawn], dtype=np.int8).reshape(len(drawn), spec.n_inputs)
-    expected = np.array([d[1] for d in drawn], dtype=np.int8).reshape(len(drawn), spec.m_test)
-    return TestSet(inputs=inputs, expected=expected, seeds=chosen, hidden=True)
+FloatArray = npt.NDArray[np.float64]
 
 
-def _challenge(
-    name: str, spec: Spec, count: int, threshold: float, generators: dict, note: str
-) -> IRChallenge:
-    return IRChallenge(
-        name=name,
-        summary=f"sparse parity n={spec.n_bits} k={spec.k_secret} in v3 IR (8-bit), {count} hidden instances{note}",
-        dialect=INT8_V3,
-        n_inputs=spec.n_inputs,
-        n_outputs=spec.m_test,
-        inputs_what=(
-            f"inputs: X_train ({spec.m_train}×{spec.n_bits}) row-major, y_train ({spec.m_train}), "
-            f"X_test ({spec.m_test}×{spec.n_bits}) row-major"
-        ),
-        outputs_what=f"outputs: the {spec.m_test} predicted test labels (0/1)",
-        test_set=partial(_test_set, spec, count),
-        generators=generators,
-        threshold=threshold,
+@dataclass(frozen=True)
+class SparseParityData:
+    """One instance: training rows, held-back test rows and the secret (sorted bit indices)."""
+
+    x_train: FloatArray
+    y_train: FloatArray
+    x_test: FloatArray
+    y_test: FloatArray
+    secret: list[int]
+
+
+def make_rows(n: int, k: int, m: int, seed: int) -> tuple[FloatArray, FloatArray, list[int]]:
+    """``(x, y, secret)`` of ``m`` rows from ``RandomState(seed)`` (the group's exact stream)."""
+    rng = np.random.RandomState(seed)
+    secret = sorted(int(i) for i in rng.choice(n, k, replace=False))
+    x = rng.choice([-1.0, 1.0], size=(m, n))
+    return x, np.prod(x[:, secret], axis=1), secret
+
+
+def make_instance(n: int, k: int, m: int, seed: int, m_test: int = 200) -> SparseParityData:
+    """Training and test rows of one instance, both from ``RandomState(seed)`` (test rows drawn after)."""
+    rng = np.random.RandomState(seed)
+    secret = sorted(int(i) for i in rng.choice(n, k, replace=False))
+    x = rng.choice([-1.0, 1.0], size=(m, n))
+    x_test = rng.choice([-1.0, 1.0], size=(m_test, n))
+    return SparseParityData(
+        x_train=x,
+        y_train=np.prod(x[:, secret], axis=1),
+        x_test=x_test,
+        y_test=np.prod(x_test[:, secret], axis=1),
+        secret=secret,
     )
 
 
-SPARSE_PARITY_SMALL = _challenge("sparse_parity_small", SMALL, 64, 1.0, {"baseline": baseline_small}, "")
-SPARSE_PARITY_MEDIUM = _challenge("sparse_parity_medium", MEDIUM, 8, 1.0, {"baseline": baseline_medium}, "")
-SPARSE_PARITY_MEDIUM_APPROX50 = _challenge(
-    "sparse_parity_medium_approx50",
-    MEDIUM,
-    8,
-    0.5,
-    {"baseline": baseline_medium},
-    ", ≥ 50% labels right each",
-)
+def subset_accuracy(x: FloatArray, y: FloatArray, subset: list[int]) -> float:
+    """Fraction of rows whose label equals the product of the chosen bits (0.0 for an empty subset)."""
+    if not subset:
+        return 0.0
+    return float(np.mean(np.prod(x[:, subset], axis=1) == y))
+
+
+@dataclass(frozen=True)
+class SparseParityChallenge:
+    """Registry entry for the numpy track."""
+
+    name: str = "sparse_parity"
+    track: str = "numpy"
+    summary: str = "Find the k secret bits of a sparse parity from ±1 samples (n=20, k=3); lowest dmc wins"
+    primary_metric: str = "dmc@1"
+
+
+SPARSE_PARITY = SparseParityChallenge()

@@ -1,0 +1,35 @@
+"""Sparse-parity methods (numpy track): one module per method, registered here (engine.md §2.1).
+
+Public API: :func:`run_method` and the :data:`METHODS` registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from engine.methods import fourier, gf2, km, km_min, local_update, sgd, smt
+from engine.methods.method import Method
+from engine.methods.runner import run_with
+from engine.registry import Registry
+from engine.result import RunResult
+
+METHODS: Registry[Method] = Registry("method")
+for _module in (sgd, local_update, gf2, km, km_min, fourier, smt):
+    METHODS.register(_module.METHOD.name, _module.METHOD)
+
+
+def run_method(
+    name: str,
+    params: Mapping[str, str | int | float],
+    *,
+    progress: Callable[[str, float | None], None] | None = None,
+) -> RunResult:
+    """Run method ``name`` on sparse parity with ``params`` (strings are parsed), fully traced.
+
+    Raises :class:`engine.errors.UnknownName` (unknown method or key, with "did you mean") or
+    :class:`engine.errors.BadParameter` (value out of range, with the valid range).
+    """
+    return run_with(METHODS, name, params, progress)
+
+
+__all__ = ["METHODS", "Method", "run_method"]

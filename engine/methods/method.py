@@ -1,0 +1,68 @@
+"""What a sparse-parity method is: a named function from a traced problem to an outcome.
+
+A method receives a :class:`Problem` whose arrays are tracked (so every numpy operation it performs is recorded
+without hand-placed calls) and returns an :class:`Outcome`: the secret bits it found, or a predictor for the
+held-back test rows (training methods), plus what the runner needs for per-step figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.tracing import EventLog, TrackedRandom, track
+
+
+@dataclass
+class Problem:
+    """One traced instance. x, y: tracked training rows (±1). rng: tracked ``RandomState(seed + 1)``.
+
+    ``oracle(xq)`` answers membership queries (the label of each row of ``xq``): it reads the query in full and
+    writes the labels, like an external device would (used by the influence methods ``km``/``km_min``).
+    """
+
+    x: Any
+    y: Any
+    n: int
+    k: int
+    params: Mapping[str, Any]
+    rng: TrackedRandom
+    log: EventLog
+    secret: list[int] = field(repr=False)
+
+    def oracle(self, xq: Any) -> Any:
+        plain = np.asarray(xq)
+        if hasattr(xq, "_read_all"):
+            xq._read_all()
+        return track(np.prod(plain[:, self.secret], axis=1), self.log, "oracle")
+
+
+@dataclass
+class Outcome:
+    """secret: the bits found (solvers). predict: test rows -> ±1 labels (training methods).
+
+    steps: optimisation steps taken (training). one_step: a function and its arguments that perform one
+    representative training step on plain arrays, for element-level metrics (``bytedmd@1``, scope "one step").
+    note: one line for the result card (e.g. stopped by a time limit).
+    """
+
+    secret: list[int] | None = None
+    predict: Callable[[np.ndarray], np.ndarray] | None = None
+    steps: int = 0
+    epochs: int = 0
+    one_step: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registry entry. kind: ``solver`` or ``training``. defaults: the parameters it uses, with defaults."""
+
+    name: str
+    summary: str
+    kind: str
+    run: Callable[[Problem], Outcome]
+    defaults: Mapping[str, int | float] = field(default_factory=dict)

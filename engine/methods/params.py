@@ -1,0 +1,100 @@
+"""Parameters of a sparse-parity run: parsing ``key=value`` strings and checking ranges (engine.md §2.1).
+
+Unknown keys are refused with "did you mean" and the list of valid keys; bad values get one line with the valid
+range. Nothing is silently ignored.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.errors import BadParameter, UnknownName
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One parameter: type (int or float), inclusive range, meaning."""
+
+    kind: type
+    low: float
+    high: float
+    meaning: str
+
+    def describe(self) -> str:
+        low = int(self.low) if self.kind is int else self.low
+        high = int(self.high) if self.kind is int else self.high
+        return f"{self.kind.__name__} in [{low}, {high}]"
+
+
+SPECS: dict[str, Spec] = {
+    "n": Spec(int, 2, 64, "number of input bits"),
+    "k": Spec(int, 1, 8, "number of secret bits (k ≤ n)"),
+    "seed": Spec(int, 0, 2**32 - 1, "instance seed: RandomState(seed)"),
+    "hidden": Spec(int, 1, 4096, "hidden units of the MLP"),
+    "lr": Spec(float, 1e-6, 10.0, "learning rate"),
+    "wd": Spec(float, 0.0, 1.0, "weight decay"),
+    "batch": Spec(int, 1, 4096, "mini-batch size"),
+    "epochs": Spec(int, 1, 1000, "maximum epochs"),
+    "m": Spec(int, 1, 100_000, "training samples"),
+}
+
+COMMON_DEFAULTS: dict[str, int | float] = {"n": 20, "k": 3, "seed": 0}
+
+
+def _convert(key: str, raw: str | int | float, spec: Spec) -> int | float:
+    try:
+        if spec.kind is int:
+            if isinstance(raw, float) and not raw.is_integer():
+                raise ValueError
+            value: int | float = int(raw) if not isinstance(raw, str) else int(raw.strip(), 10)
+        else:
+            value = float(raw)
+            if not math.isfinite(value):
+                raise ValueError
+    except (TypeError, ValueError):
+        raise BadParameter(
+            f"{key}={raw!r} is not a valid {spec.kind.__name__}", hint=f"{key}: {spec.describe()}"
+        ) from None
+    if not spec.low <= value <= spec.high:
+        raise BadParameter(f"{key}={raw} is out of range", hint=f"{key}: {spec.describe()} ({spec.meaning})")
+    return value
+
+
+def parse_params(
+    raw: Mapping[str, str | int | float], defaults: Mapping[str, int | float]
+) -> dict[str, int | float]:
+    """Validated parameters: ``defaults`` (the method's own keys, plus n, k, seed) overridden by ``raw``."""
+    valid = {**COMMON_DEFAULTS, **defaults}
+    for key in raw:
+        if key not in valid:
+            close = difflib.get_close_matches(key, list(valid), n=3, cutoff=0.5)
+            err = UnknownName("parameter", key, close, sorted(valid))
+            keys = "valid keys: " + ", ".join(sorted(valid))
+            err.hint = f"{err.hint}; {keys}" if close else keys
+            raise err
+    values: dict[str, int | float] = dict(valid)
+    for key, raw_value in raw.items():
+        values[key] = _convert(key, raw_value, SPECS[key])
+    if values["k"] > values["n"]:
+        raise BadParameter(
+            f"k={values['k']} is larger than n={values['n']}",
+            hint=f"k must lie in [1, min(8, n={values['n']})]",
+        )
+    return values
+
+
+MAX_SUBSETS = 100_000
+"""Largest number of candidate subsets an enumerating method (fourier, smt) may scan in one run."""
+
+
+def check_subsets(method: str, n: int, r: int) -> None:
+    """Refuse a scan of C(n, r) subsets above :data:`MAX_SUBSETS` before it starts (one line, with the limit)."""
+    count = math.comb(n, r)
+    if count > MAX_SUBSETS:
+        raise BadParameter(
+            f"{method} would scan C({n},{r}) = {count:,} subsets",
+            hint=f"the limit is {MAX_SUBSETS:,}: use a smaller n or k",
+        )

@@ -1,0 +1,261 @@
+"""Element-level tracing for ByteDMD: tracked scalar values whose arithmetic records stores and read batches.
+
+Semantics follow the group's reference tracer (cybertronai/ByteDMD ``bytedmd.py``; engine.md §1.2):
+
+- every wrapped scalar gets a fresh key and a *store* access; an arithmetic or comparison op on tracked values
+  records one *read batch* holding all its tracked operands in operand order (a repeated operand twice), then
+  stores its result as a new value; constants and untracked operands record nothing;
+- arguments are wrapped in **reverse** argument order, each one's elements in iteration order (nested
+  lists/tuples depth-first; numpy arrays element by element in C order, passed on as object arrays of tracked
+  values), so the last element of the first argument ends on top of the stack;
+- numpy code run on such object arrays is priced as the equivalent element loop in C order — numpy evaluates
+  object arrays element by element with these Python operators;
+- pure indexing and copying record nothing.
+
+Escapes (documented by the group, reported rather than hidden): ``bool()``, ``int()``, ``float()``, ``hash()``
+and using a tracked value as an index or in an ``if`` read it once but return an *untracked* Python value, so
+anything computed from that value afterwards is free.
+
+Accesses go to ``array.array`` columns (kind, key, op): no Python object per access.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from array import array
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+_PRIMITIVE = (int, float, bool, complex, str)
+
+
+class ElementTrace:
+    """The access stream of one traced call: ``kind`` (1 store, 0 read), ``key``, ``op`` (operation number)."""
+
+    def __init__(self) -> None:
+        self.kind = array("b")
+        self.key = array("q")
+        self.op = array("q")
+        self._next_key = 0
+        self._next_op = 0
+
+    def store(self, value: Any) -> Tracked:
+        key = self._next_key
+        self._next_key += 1
+        self.kind.append(1)
+        self.key.append(key)
+        self.op.append(self._next_op)
+        self._next_op += 1
+        return Tracked(self, key, value)
+
+    def read(self, *keys: int) -> None:
+        op = self._next_op
+        self._next_op += 1
+        for key in keys:
+            self.kind.append(0)
+            self.key.append(key)
+            self.op.append(op)
+
+
+class Tracked:
+    """A scalar value with a key on an :class:`ElementTrace`; arithmetic returns new tracked values."""
+
+    __slots__ = ("_trace", "_key", "val")
+
+    def __init__(self, trace: ElementTrace, key: int, val: Any) -> None:
+        self._trace = trace
+        self._key = key
+        self.val = val
+
+    def _escape(self) -> Any:
+        self._trace.read(self._key)
+        return self.val
+
+    def __bool__(self) -> bool:
+        return bool(self._escape())
+
+    def __int__(self) -> int:
+        return int(self._escape())
+
+    def __float__(self) -> float:
+        return float(self._escape())
+
+    def __complex__(self) -> complex:
+        return complex(self._escape())
+
+    def __index__(self) -> int:
+        return operator.index(self._escape())
+
+    def __hash__(self) -> int:
+        return hash(self._escape())
+
+    def __repr__(self) -> str:
+        return f"Tracked({self.val!r})"
+
+    __str__ = __repr__
+
+
+def _result(trace: ElementTrace, value: Any) -> Any:
+    if value is NotImplemented:
+        return value
+    if isinstance(value, tuple):  # divmod
+        return tuple(trace.store(v) for v in value)
+    return trace.store(value)
+
+
+def _binary(fn: Callable[[Any, Any], Any]) -> Callable[[Tracked, Any], Any]:
+    def forward(self: Tracked, other: Any) -> Any:
+        trace = self._trace
+        if type(other) is Tracked:
+            value = fn(self.val, other.val)
+            trace.read(self._key, other._key)
+        elif isinstance(other, np.ndarray):
+            return NotImplemented  # let numpy apply the op element by element
+        else:
+            value = fn(self.val, other)
+            trace.read(self._key)
+        return _result(trace, value)
+
+    return forward
+
+
+def _reflected(fn: Callable[[Any, Any], Any]) -> Callable[[Tracked, Any], Any]:
+    def reflected(self: Tracked, other: Any) -> Any:
+        value = fn(other, self.val)
+        self._trace.read(self._key)
+        return _result(self._trace, value)
+
+    return reflected
+
+
+def _unary(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def unary(self: Tracked, *extra: Any) -> Any:
+        value = fn(self.val, *extra)
+        self._trace.read(self._key)
+        return _result(self._trace, value)
+
+    return unary
+
+
+_BINARY: dict[str, Callable[..., Any]] = {
+    "add": operator.add,
+    "sub": operator.sub,
+    "mul": operator.mul,
+    "truediv": operator.truediv,
+    "floordiv": operator.floordiv,
+    "mod": operator.mod,
+    "pow": pow,
+    "lshift": operator.lshift,
+    "rshift": operator.rshift,
+    "and": operator.and_,
+    "or": operator.or_,
+    "xor": operator.xor,
+    "matmul": operator.matmul,
+    "divmod": divmod,
+}
+_COMPARE: dict[str, Callable[..., Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
+_UNARY: dict[str, Callable[..., Any]] = {
+    "neg": operator.neg,
+    "pos": operator.pos,
+    "abs": abs,
+    "invert": operator.invert,
+    "trunc": math.trunc,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "round": round,
+}
+
+for _name, _fn in _BINARY.items():
+    setattr(Tracked, f"__{_name}__", _binary(_fn))
+    setattr(Tracked, f"__r{_name}__", _reflected(_fn))
+for _name, _fn in _COMPARE.items():
+    setattr(Tracked, f"__{_name}__", _binary(_fn))
+for _name, _fn in _UNARY.items():
+    setattr(Tracked, f"__{_name}__", _unary(_fn))
+
+
+def wrap(trace: ElementTrace, value: Any, memo: dict[int, Any], synced: list[tuple[Any, Any]]) -> Any:
+    """Tracked copy of an argument (lists/tuples/arrays recursively; shared containers wrapped once)."""
+    if isinstance(value, Tracked):
+        return value
+    if id(value) in memo:
+        return memo[id(value)]
+    if isinstance(value, np.ndarray):
+        out = np.empty(value.shape, dtype=object)
+        memo[id(value)] = out
+        synced.append((value, out))
+        for index in np.ndindex(value.shape):
+            item = value[index]
+            out[index] = wrap(trace, item.item() if isinstance(item, np.generic) else item, memo, synced)
+        return out
+    if isinstance(value, list | tuple):
+        wrapped = type(value)(wrap(trace, v, memo, synced) for v in value)
+        memo[id(value)] = wrapped
+        if isinstance(value, list):
+            synced.append((value, wrapped))
+        return wrapped
+    tracked = trace.store(value)
+    if type(value) not in _PRIMITIVE:
+        memo[id(value)] = tracked
+    return tracked
+
+
+def unwrap(value: Any) -> Any:
+    """Plain copy of a (possibly nested) traced value."""
+    if isinstance(value, Tracked):
+        return value.val
+    if isinstance(value, list | tuple):
+        return type(value)(unwrap(v) for v in value)
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        flat = [unwrap(v) for v in value.flat]
+        try:
+            return np.array(flat).reshape(value.shape)
+        except ValueError:
+            out = np.empty(value.shape, dtype=object)
+            out.flat[:] = flat
+            return out
+    return value
+
+
+def keys_in(value: Any, found: list[int]) -> list[int]:
+    """Keys of every tracked value reachable from ``value`` (kept alive to the end)."""
+    if isinstance(value, Tracked):
+        found.append(value._key)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            keys_in(v, found)
+    elif isinstance(value, np.ndarray) and value.dtype == object:
+        for v in value.flat:
+            keys_in(v, found)
+    return found
+
+
+def call_traced(
+    func: Callable[..., Any], args: tuple[Any, ...] | list[Any]
+) -> tuple[ElementTrace, Any, list[int]]:
+    """Run ``func(*args)`` on tracked copies; returns the trace, the plain result and the result's live keys.
+
+    Lists and arrays the function mutated are written back with plain values, as the reference does.
+    """
+    trace = ElementTrace()
+    memo: dict[int, Any] = {}
+    synced: list[tuple[Any, Any]] = []
+    wrapped = [wrap(trace, a, memo, synced) for a in reversed(list(args))]
+    result = func(*reversed(wrapped))
+    kept = keys_in(result, [])
+    for original, copy in synced:
+        if isinstance(original, list):
+            original[:] = unwrap(copy)
+        else:
+            original[...] = unwrap(copy)
+    return trace, unwrap(result), kept

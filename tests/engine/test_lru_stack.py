@@ -1,0 +1,94 @@
+"""Fenwick-tree LRU stacks against a plain list-scan oracle (hypothesis) and the hand-worked cases."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.metrics.lru_stack import bytedmd_depths, observe_depths
+
+
+def list_bytedmd(ops, keep):
+    """Oracle: the reference discipline with a Python list (top = end), written from engine.md §1.2."""
+    last = {}
+    for t, (kind, keys) in enumerate(ops):
+        for key in keys:
+            if kind == "read" or key not in last:
+                last[key] = t
+    for key in keep:
+        last[key] = len(ops)
+    stack, out = [], []
+    for t, (kind, keys) in enumerate(ops):
+        if kind == "store":
+            stack.append(keys[0])
+        else:
+            depth = {k: len(stack) - stack.index(k) for k in keys}
+            out.extend(depth[k] for k in keys)
+            for k in dict.fromkeys(keys):
+                stack.remove(k)
+                stack.append(k)
+        stack = [k for k in stack if last[k] > t]
+    return out
+
+
+def flatten(ops):
+    kind, key, op = [], [], []
+    for t, (k, keys) in enumerate(ops):
+        for x in keys:
+            kind.append(k == "store")
+            key.append(x)
+            op.append(t)
+    return kind, key, op
+
+
+@st.composite
+def programs(draw):
+    n_inputs = draw(st.integers(1, 6))
+    ops = [("store", [i]) for i in range(n_inputs)]
+    live = list(range(n_inputs))
+    for _ in range(draw(st.integers(0, 25))):
+        operands = draw(st.lists(st.sampled_from(live), min_size=1, max_size=3))
+        ops.append(("read", operands))
+        ops.append(("store", [len(live)]))
+        live.append(len(live))
+    keep = draw(st.lists(st.sampled_from(live), max_size=3))
+    return ops, keep
+
+
+@given(programs())
+@settings(max_examples=200, deadline=None)
+def test_bytedmd_depths_match_list_oracle(case):
+    ops, keep = case
+    kind, key, op = flatten(ops)
+    assert bytedmd_depths(kind, key, op, keep).tolist() == list_bytedmd(ops, keep)
+
+
+def list_observe(events):
+    stack, out = [], []  # index 0 = top
+    for is_write, key in events:
+        if is_write:
+            if key in stack:
+                stack.remove(key)
+            stack.insert(0, key)
+        else:
+            out.append(stack.index(key) + 1 if key in stack else len(stack) + 1)
+    return out
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 6)), max_size=60))
+@settings(max_examples=200, deadline=None)
+def test_observe_depths_match_list_oracle(events):
+    w = [e[0] for e in events]
+    k = [e[1] for e in events]
+    assert observe_depths(w, k).tolist() == list_observe(events)
+
+
+def test_write_a_write_b_read_a_write_c_read_a():
+    # engine.md §1.4: the published splay-tree tracker answers 2 for the last read; the LRU answer is 3
+    a, b, c = 0, 1, 2
+    depths = observe_depths([True, True, False, True, False], [a, b, a, c, a])
+    assert depths.tolist() == [2, 3]
+
+
+def test_cold_read_costs_live_plus_one():
+    assert observe_depths([True, True, False], [0, 1, 9]).tolist() == [3]
