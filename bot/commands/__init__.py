@@ -5,11 +5,17 @@ This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README c
 
 from __future__ import annotations
 
-from bot.commands import challenges
+from bot.commands import challenges, guide, queue, serve, status
 from bot.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
+    guide.START,
+    guide.HELP,
     challenges.COMMAND,
+    queue.QUEUE,
+    queue.CANCEL,
+    status.COMMAND,
+    serve.COMMAND,
 )
 
 
