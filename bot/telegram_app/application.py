@@ -7,6 +7,8 @@ other chats; queued commands run in worker processes (bot/jobs). ``post_init`` p
 
 from __future__ import annotations
 
+import os
+
 from telegram import BotCommand
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, MessageHandler, filters
 
@@ -35,6 +37,8 @@ def build_application(ctx: AppContext, commands: tuple[Command, ...] | None = No
     if not token:
         raise NO_TOKEN
     protect_secret(token)
+    # PTB 22.2+ warns on every RetryAfter unless it may use timedelta already (delivery.py reads both forms)
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
     board = JobBoard(
         ProcessRunner(settings),
         workers=settings.job_workers,

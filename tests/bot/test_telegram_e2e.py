@@ -115,3 +115,129 @@ async def test_progress_edits_one_message_then_the_result_arrives_in_the_topic(f
     assert min(gaps) >= 0.15, (gaps, [e.params["text"] for e in edits])  # throttled
     assert len(edits) < 16
     assert "done in" in edits[-1].params["text"]
+
+
+async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tmp_path: Path) -> None:
+    pids_file = tmp_path / "pids"
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=200 pause=0.05 child={pids_file}")
+        await until(fake, any_text("step", "editMessageText"))
+        worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
+        assert _alive(worker_pid) and _alive(grandchild_pid)
+        fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/cancel 1")
+        await until(fake, any_text("is member's job"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/queue")
+        await until(fake, any_text("1 running, 0 queued"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/cancel 1")
+        calls = await until(fake, any_text("cancelled by member; its processes were killed"))
+        deadline = time.monotonic() + 3
+        while (_alive(worker_pid) or _alive(grandchild_pid)) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    assert not _alive(worker_pid)
+    assert not _alive(grandchild_pid)
+    assert "cancelled by member" in texts(calls, "editMessageText")[-1]
+    assert not any("slept" in t for t in texts(calls))
+
+
+async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi) -> None:
+    program = b"x = load a\ny = mul x x\nstore y\n"
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach tag=demo", document=("prog.ir", program))
+        calls = await until(fake, any_text("1 attachments"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, document=("solve.py", b"def solve(x):\n    return x\n"))
+        calls = await until(fake, lambda cs: sum("1 attachments" in t for t in texts(cs)) == 2)
+    first, second = [t for t in texts(calls) if "1 attachments" in t]
+    assert "options={&#x27;tag&#x27;" not in first and "options={'tag': 'demo'}" in first
+    assert "prog.ir" in first and str(len(program)) in first
+    assert "solve.py" in second  # an uncaptioned .py goes to the paste command (here the submit fixture)
+    assert any(c.method == "getFile" for c in calls)
+
+
+async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
+    code = "def solve(x):\n    return x + 1"
+    async with running_bot(fake):
+        # Telegram turns a ``` fence into a pre entity and strips the backticks
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=code,
+                          entities=[{"type": "pre", "offset": 0, "length": len(code), "language": "python"}])
+        await until(fake, any_text("solution.py"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="just chatting, no code here")
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="def generate(n):\n    return list(range(n))")
+        calls = await until(fake, lambda cs: sum("solution.py" in t for t in texts(cs)) == 2)
+        await asyncio.sleep(0.3)
+    replies = [t for t in texts(calls) if "queued" not in t]  # results, without the acknowledgements
+    assert len(replies) == 2  # the chat line got no answer
+    assert "x + 1" in replies[0]
+    assert "range(n" in replies[1]
+
+
+async def test_an_exception_in_a_command_is_one_line_with_an_incident_id(
+    fake: FakeBotApi, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/broken")
+        calls = await until(fake, any_text("internal error"))
+    [line] = [t for t in texts(calls) if "internal error" in t]
+    assert "\n" not in line and "Traceback" not in line
+    incident = line.split("incident ")[1].split(")")[0]
+    logged = [r.getMessage() for r in caplog.records if incident in r.getMessage()]
+    assert logged and "ZeroDivisionError: the fixture divides by zero" in logged[0]
+    assert "Traceback" in logged[0]
+
+
+async def test_429_is_retried_and_delivered_exactly_once(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        fake.fail_next("sendMessage", 429, retry_after=1)
+        started = time.monotonic()
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
+        calls = await until(fake, any_text("challenges"))
+        waited = time.monotonic() - started
+        await asyncio.sleep(0.3)
+    assert [c.status for c in fake.calls if c.method == "sendMessage"] == [429, 200]
+    assert len(texts(calls)) == 1
+    assert waited >= 1.0
+
+
+async def test_a_timed_out_send_is_retried_not_lost(fake: FakeBotApi) -> None:
+    async with running_bot(fake, telegram_timeout_s=0.5):
+        fake.fail_next("sendMessage", 200, delay_s=1.5)  # answered after the bot's read timeout
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
+        calls = await until(fake, any_text("challenges"))
+    assert len(texts(calls)) >= 1
+
+
+async def test_a_refused_edit_does_not_lose_the_result(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        fake.fail_next("editMessageText", 400, "Bad Request: message is not modified")
+        fake.fail_next("editMessageText", 400, "Bad Request: message to edit not found")
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=8 pause=0.1")
+        calls = await until(fake, any_text("slept 8 steps"))
+    assert [c.status for c in fake.calls if c.method == "editMessageText"][:2] == [400, 400]
+    assert sum("slept" in t for t in texts(calls)) == 1
+
+
+async def test_commands_replayed_after_downtime_are_skipped_not_run(fake: FakeBotApi, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}",
+                          date=time.time() - 600)
+        calls = await until(fake, any_text("skipped /sleepy"))
+        await asyncio.sleep(0.5)
+    assert "send it again" in texts(calls)[0]
+    assert len(texts(calls)) == 1
+    assert not marker.exists()
+
+
+async def test_the_token_never_reaches_the_log(fake: FakeBotApi, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with running_bot(fake):
+        logging.getLogger("httpx").setLevel(logging.DEBUG)  # as if someone turned httpx's URL log back on
+        fake.fail_next("sendMessage", 429, retry_after=1)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/broken")
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
+        await until(fake, lambda cs: len(texts(cs)) == 2)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    lines = [caplog.text] + [r.getMessage() + (r.exc_text or "") for r in caplog.records]
+    assert any("httpx" == r.name and "<redacted>" in r.getMessage() for r in caplog.records)  # the test can fail
+    assert not any(TOKEN in line for line in lines)
+    assert not any(TOKEN.split(":")[1] in line for line in lines)

@@ -19,7 +19,7 @@ from email.parser import BytesParser
 from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
 BOT_ID = 7000001
 BOT_USERNAME = "sutro_test_bot"
@@ -279,7 +279,7 @@ def _handler_class(api: FakeBotApi) -> type[BaseHTTPRequestHandler]:
         def _route(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            parts = self.path.split("?")[0].strip("/").split("/")
+            parts = unquote(self.path.split("?")[0]).strip("/").split("/")
             if parts[0] == "file" and len(parts) >= 3 and parts[1] == f"bot{api.token}":
                 file_id = parts[-1]
                 if file_id in api._files:
