@@ -30,6 +30,17 @@ def usage_line(command: Command) -> str:
     return f"/{command.name} {command.usage}".rstrip()
 
 
+def command_table_markdown(commands: list[Command] | tuple[Command, ...]) -> str:
+    """The README's command table: every command with where it exists (chat, terminal) and what it does."""
+    lines = ["| command | where | what it does |", "|---|---|---|"]
+    for c in commands:
+        where = " + ".join(w for w, on in (("chat", c.telegram), ("terminal", c.cli)) if on)
+        admin = " (admins only)" if c.admin_only else ""
+        synopsis = f"{c.name} {c.usage}".strip()
+        lines.append(f"| `{synopsis}` | {where} | {c.summary}{admin} |")
+    return "\n".join(lines)
+
+
 def help_reply(ctx: AppContext, inv: Invocation) -> Reply:
     commands = _chat_commands()
     if inv.args:

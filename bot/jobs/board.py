@@ -50,7 +50,9 @@ class Job:
     cancelled_by: str | None = None
     last_progress: str = ""
     worker: WorkerProcess | None = None
-    outcome: asyncio.Future[tuple[Reply, int]] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    outcome: asyncio.Future[tuple[Reply, int]] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
     @property
     def owner(self) -> Caller:
@@ -58,7 +60,11 @@ class Job:
 
     def describe(self) -> str:
         """``/run local_update n=20`` — the command as the member typed it (approximately)."""
-        words = [f"/{self.command.name}", *self.invocation.args, *(f"{k}={v}" for k, v in self.invocation.options.items())]
+        words = [
+            f"/{self.command.name}",
+            *self.invocation.args,
+            *(f"{k}={v}" for k, v in self.invocation.options.items()),
+        ]
         return " ".join(words)
 
 
@@ -88,12 +94,18 @@ class JobBoard:
 
     # -- lifecycle ------------------------------------------------------------------------------------
     async def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._work(), name=f"job-worker-{i}") for i in range(self._workers)]
+        self._tasks = [
+            asyncio.create_task(self._work(), name=f"job-worker-{i}") for i in range(self._workers)
+        ]
 
     async def stop(self, reason: str = "the bot is shutting down") -> None:
         """Stop taking jobs: queued ones and running ones end with a one-line reply saying so."""
         for job in list(self._waiting):
-            self._finish(job, Reply(text=f"#{job.id} {job.describe()} was not run: {reason}; send it again", ok=False), 1)
+            self._finish(
+                job,
+                Reply(text=f"#{job.id} {job.describe()} was not run: {reason}; send it again", ok=False),
+                1,
+            )
         self._waiting.clear()
         running = list(self._running)
         for job in running:
@@ -107,7 +119,11 @@ class JobBoard:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         for job in running:
-            self._finish(job, Reply(text=f"#{job.id} {job.describe()} was stopped: {reason}; send it again", ok=False), 1)
+            self._finish(
+                job,
+                Reply(text=f"#{job.id} {job.describe()} was stopped: {reason}; send it again", ok=False),
+                1,
+            )
 
     # -- members' operations --------------------------------------------------------------------------
     def submit(self, command: Command, inv: Invocation, on_progress: ProgressSink = _ignore_progress) -> Job:
@@ -123,10 +139,17 @@ class JobBoard:
         wait = self._rate.retry_in(key)
         if wait > 0:
             raise UsageError(
-                f"rate limit: at most {self._rate_per_minute} jobs a minute per member", hint=f"try again in {wait:.0f} s"
+                f"rate limit: at most {self._rate_per_minute} jobs a minute per member",
+                hint=f"try again in {wait:.0f} s",
             )
         self._rate.record(key)
-        job = Job(id=next(self._ids), command=command, invocation=inv, submitted_at=self._clock(), on_progress=on_progress)
+        job = Job(
+            id=next(self._ids),
+            command=command,
+            invocation=inv,
+            submitted_at=self._clock(),
+            on_progress=on_progress,
+        )
         self._waiting.append(job)
         self._wakeup.set()
         return job
@@ -145,11 +168,15 @@ class JobBoard:
         if job is None:
             raise UsageError(f"no queued or running job #{job_id}", hint="/queue lists them")
         if not caller.is_admin and member_key(caller) != member_key(job.owner):
-            raise UsageError(f"#{job_id} is {job.owner.name}'s job", hint="you can cancel your own jobs; admins any")
+            raise UsageError(
+                f"#{job_id} is {job.owner.name}'s job", hint="you can cancel your own jobs; admins any"
+            )
         job.cancelled_by = caller.name
         if job in self._waiting:
             self._waiting.remove(job)
-            self._finish(job, Reply(text=f"#{job.id} cancelled by {caller.name} before it started", ok=False), 1)
+            self._finish(
+                job, Reply(text=f"#{job.id} cancelled by {caller.name} before it started", ok=False), 1
+            )
         elif job.worker is not None:
             job.worker.kill()  # the worker task sees the pipe close and finishes the job
         return job
@@ -182,7 +209,9 @@ class JobBoard:
             return await job.worker.run(progress)
         except JobKilled as exc:
             if job.cancelled_by is not None:
-                return Reply(text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False), 1
+                return Reply(
+                    text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False
+                ), 1
             return died_reply(job.command, exc)
 
     def _finish(self, job: Job, reply: Reply, status: int) -> None:

@@ -8,12 +8,12 @@ nothing here blocks the loop. Cancel kills the worker's whole process group (the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable
-from multiprocessing.connection import Connection
 from typing import Any
 
 from bot.commands.base import Command, Invocation, Reply
@@ -106,8 +106,13 @@ class WorkerProcess:
         elif kind == "log":
             fields = message[1]
             record = logging.makeLogRecord(
-                {"name": fields["name"], "levelno": fields["levelno"], "levelname": logging.getLevelName(fields["levelno"]),
-                 "msg": "[worker %s] %s", "args": (self.pid, fields["msg"])}
+                {
+                    "name": fields["name"],
+                    "levelno": fields["levelno"],
+                    "levelname": logging.getLevelName(fields["levelno"]),
+                    "msg": "[worker %s] %s",
+                    "args": (self.pid, fields["msg"]),
+                }
             )
             logging.getLogger(fields["name"]).handle(record)
         elif kind == "done":
@@ -122,10 +127,8 @@ class WorkerProcess:
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 class ProcessRunner:

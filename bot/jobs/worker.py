@@ -8,6 +8,7 @@ Settings it was handed, calls :func:`bot.dispatch.execute`, and sends three kind
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -23,7 +24,7 @@ from bot.settings import Settings
 class PipeLogHandler(logging.Handler):
     """Forward log records to the parent (formatted, traceback included) so the operator log is one log."""
 
-    def __init__(self, send: "SafeSender") -> None:
+    def __init__(self, send: SafeSender) -> None:
         super().__init__(level=logging.INFO)
         self._send = send
 
@@ -51,15 +52,17 @@ class SafeSender:
 
 def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocation) -> None:
     """Entry point of the worker process (the target of ``multiprocessing.Process``)."""
-    try:
+    with contextlib.suppress(OSError):
         os.setsid()  # own process group: the parent kills the whole group on cancel
-    except OSError:
-        pass
     send = SafeSender(conn)
     root = logging.getLogger()
     root.handlers[:] = [PipeLogHandler(send)]
     root.setLevel(logging.INFO)
-    inv.progress = lambda line, fraction=None: send(("progress", str(line), fraction))
+
+    def progress(line: str, fraction: float | None = None) -> None:
+        send(("progress", str(line), fraction))
+
+    inv.progress = progress
     reply, status = execute(build_context(settings), command, inv)
     try:
         send(("done", reply, status))

@@ -78,5 +78,3 @@ def build_application(ctx: AppContext, commands: tuple[Command, ...] | None = No
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
     app.add_error_handler(door.on_error, block=False)
     return app
-
-

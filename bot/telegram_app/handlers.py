@@ -26,7 +26,13 @@ from bot.telegram_app.access import Sender, decide
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.progress import ProgressMessage
 from bot.telegram_app.render import render
-from bot.telegram_app.requests import code_file_name, command_word, fenced_blocks, looks_like_code, split_tokens
+from bot.telegram_app.requests import (
+    code_file_name,
+    command_word,
+    fenced_blocks,
+    looks_like_code,
+    split_tokens,
+)
 
 log = logging.getLogger("sutro.telegram")
 
@@ -133,7 +139,9 @@ class ChatFrontDoor:
         command = self.commands.get(name)
         try:
             if command is None:
-                raise UsageError(unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands")
+                raise UsageError(
+                    unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands"
+                )
             inv = parse_tokens(command, split_tokens(rest))
             inv.caller = decision.caller
             inv.attachments += attachments
@@ -156,7 +164,10 @@ class ChatFrontDoor:
             await courier.send_text(err.one_line())
             return
         position = self.board.position(job)
-        await progress.open(f"#{job.id} {job.describe()}", f"queued #{job.id}, position {position}" if position else f"#{job.id} started")
+        await progress.open(
+            f"#{job.id} {job.describe()}",
+            f"queued #{job.id}, position {position}" if position else f"#{job.id} started",
+        )
         reply, status = await job.outcome
         took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")
@@ -182,8 +193,7 @@ def pasted_code(message: Message) -> list[Attachment]:
     """Code blocks in a text message: ``pre`` entities, ``` fences, or a whole message that looks like code."""
     text = message.text or ""
     blocks = [
-        (entity.language or "", code)
-        for entity, code in message.parse_entities([MessageEntity.PRE]).items()
+        (entity.language or "", code) for entity, code in message.parse_entities([MessageEntity.PRE]).items()
     ]
     if not blocks:
         blocks = fenced_blocks(text)

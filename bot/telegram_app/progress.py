@@ -60,7 +60,11 @@ class ProgressMessage:
         return f"{html.escape(self._header, quote=False)}\n{html.escape(line, quote=False)}"
 
     def _kick(self) -> None:
-        if self._message_id is not None and self._pending is not None and (self._flusher is None or self._flusher.done()):
+        if (
+            self._message_id is not None
+            and self._pending is not None
+            and (self._flusher is None or self._flusher.done())
+        ):
             self._flusher = asyncio.create_task(self._flush())
 
     async def _flush(self) -> None:

@@ -25,9 +25,14 @@ class ChatMessages:
 
 def table_text(table: Table) -> str:
     """The table as aligned monospace text (columns padded to their widest cell; numbers right-aligned)."""
-    columns = list(zip(table.headers, *table.rows, strict=False)) if table.rows else [(h,) for h in table.headers]
+    columns = (
+        list(zip(table.headers, *table.rows, strict=False)) if table.rows else [(h,) for h in table.headers]
+    )
     widths = [max(len(str(cell)) for cell in column) for column in columns]
-    numeric = [all(_is_number(row[i]) for row in table.rows if i < len(row)) and bool(table.rows) for i in range(len(widths))]
+    numeric = [
+        all(_is_number(row[i]) for row in table.rows if i < len(row)) and bool(table.rows)
+        for i in range(len(widths))
+    ]
 
     def line(cells: list[str]) -> str:
         out = [c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric, strict=False)]

@@ -38,13 +38,19 @@ def _attachments(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(
         text=f"{len(inv.attachments)} attachments; args={inv.args} options={inv.options}",
         tables=[Table(headers=["name", "bytes", "head"], rows=rows)],
-        data={"names": [a.name for a in inv.attachments], "contents": [a.content.decode() for a in inv.attachments]},
+        data={
+            "names": [a.name for a in inv.attachments],
+            "contents": [a.content.decode() for a in inv.attachments],
+        },
     )
 
 
 def _wide(ctx: AppContext, inv: Invocation) -> Reply:
     n = int(inv.options.get("rows", "300"))
-    return Reply(text=f"{n} rows", tables=[Table(headers=["i", "square"], rows=[[str(i), str(i * i)] for i in range(n)])])
+    return Reply(
+        text=f"{n} rows",
+        tables=[Table(headers=["i", "square"], rows=[[str(i), str(i * i)] for i in range(n)])],
+    )
 
 
 def _chart(ctx: AppContext, inv: Invocation) -> Reply:
@@ -54,13 +60,19 @@ def _chart(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text="a chart", files=[OutFile(name="chart.png", content=png, mime="image/png")])
 
 
-SLEEPY = Command(name="sleepy", summary="Test fixture: sleep with progress", usage="[steps=N] [pause=S]", handler=_sleepy)
+SLEEPY = Command(
+    name="sleepy", summary="Test fixture: sleep with progress", usage="[steps=N] [pause=S]", handler=_sleepy
+)
 BROKEN = Command(name="broken", summary="Test fixture: raise", usage="", handler=_broken)
 ATTACH = Command(name="attach", summary="Test fixture: list attachments", usage="", handler=_attachments)
 WIDE = Command(name="wide", summary="Test fixture: long table", usage="", handler=_wide)
 CHART = Command(name="chart", summary="Test fixture: a png", usage="", handler=_chart)
-ADMIN_ONLY = Command(name="wipe", summary="Test fixture: admin only", usage="", handler=_wide, admin_only=True)
+ADMIN_ONLY = Command(
+    name="wipe", summary="Test fixture: admin only", usage="", handler=_wide, admin_only=True
+)
 FIXTURES = (SLEEPY, BROKEN, ATTACH, WIDE, CHART, ADMIN_ONLY)
 
 
-PASTE = Command(name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments)
+PASTE = Command(
+    name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments
+)

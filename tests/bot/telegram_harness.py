@@ -67,14 +67,19 @@ async def running_bot(fake: FakeBotApi, **overrides: Any) -> AsyncIterator[Any]:
         await app.post_shutdown(app)
 
 
-async def until(fake: FakeBotApi, predicate: Callable[[list[Call]], bool], timeout: float = 8.0) -> list[Call]:
+async def until(
+    fake: FakeBotApi, predicate: Callable[[list[Call]], bool], timeout: float = 8.0
+) -> list[Call]:
     """Wait (off the loop) until the calls the fake received satisfy ``predicate``."""
     return await asyncio.to_thread(fake.wait_for, predicate, timeout)
 
 
 def texts(calls: list[Call], method: str = "sendMessage", chat_id: int | None = None) -> list[str]:
-    return [c.params.get("text", "") for c in calls
-            if c.method == method and (chat_id is None or c.params.get("chat_id") == str(chat_id))]
+    return [
+        c.params.get("text", "")
+        for c in calls
+        if c.method == method and (chat_id is None or c.params.get("chat_id") == str(chat_id))
+    ]
 
 
 def any_text(fragment: str, method: str = "sendMessage") -> Callable[[list[Call]], bool]:

@@ -90,7 +90,9 @@ async def test_jobs_run_in_worker_processes_and_errors_come_back_as_one_line() -
     await board.start()
     try:
         lines: list[str] = []
-        ok = board.submit(SLEEPY, _inv(ANN, steps="2", pause="0"), on_progress=lambda line, f=None: lines.append(line))
+        ok = board.submit(
+            SLEEPY, _inv(ANN, steps="2", pause="0"), on_progress=lambda line, f=None: lines.append(line)
+        )
         bad = board.submit(BROKEN, Invocation(command="broken", caller=BOB))
         reply, status = await ok.outcome
         assert status == 0 and reply.data is not None and reply.data["pid"] != os.getpid()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,7 +119,9 @@ async def test_progress_edits_one_message_then_the_result_arrives_in_the_topic(f
 async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tmp_path: Path) -> None:
     pids_file = tmp_path / "pids"
     async with running_bot(fake):
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=200 pause=0.05 child={pids_file}")
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=200 pause=0.05 child={pids_file}"
+        )
         await until(fake, any_text("step", "editMessageText"))
         worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
         assert _alive(worker_pid) and _alive(grandchild_pid)
@@ -142,9 +143,13 @@ async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tm
 async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi) -> None:
     program = b"x = load a\ny = mul x x\nstore y\n"
     async with running_bot(fake):
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach tag=demo", document=("prog.ir", program))
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, caption="/attach tag=demo", document=("prog.ir", program)
+        )
         calls = await until(fake, any_text("1 attachments"))
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, document=("solve.py", b"def solve(x):\n    return x\n"))
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, document=("solve.py", b"def solve(x):\n    return x\n")
+        )
         calls = await until(fake, lambda cs: sum("1 attachments" in t for t in texts(cs)) == 2)
     first, second = [t for t in texts(calls) if "1 attachments" in t]
     assert "options={&#x27;tag&#x27;" not in first and "options={'tag': 'demo'}" in first
@@ -157,8 +162,12 @@ async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
     code = "def solve(x):\n    return x + 1"
     async with running_bot(fake):
         # Telegram turns a ``` fence into a pre entity and strips the backticks
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=code,
-                          entities=[{"type": "pre", "offset": 0, "length": len(code), "language": "python"}])
+        fake.push_message(
+            chat_id=GROUP,
+            user_id=MEMBER,
+            text=code,
+            entities=[{"type": "pre", "offset": 0, "length": len(code), "language": "python"}],
+        )
         await until(fake, any_text("solution.py"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="just chatting, no code here")
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="def generate(n):\n    return list(range(n))")
@@ -219,8 +228,9 @@ async def test_a_refused_edit_does_not_lose_the_result(fake: FakeBotApi) -> None
 async def test_commands_replayed_after_downtime_are_skipped_not_run(fake: FakeBotApi, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     async with running_bot(fake):
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}",
-                          date=time.time() - 600)
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}", date=time.time() - 600
+        )
         calls = await until(fake, any_text("skipped /sleepy"))
         await asyncio.sleep(0.5)
     assert "send it again" in texts(calls)[0]
@@ -238,6 +248,8 @@ async def test_the_token_never_reaches_the_log(fake: FakeBotApi, caplog: pytest.
         await until(fake, lambda cs: len(texts(cs)) == 2)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     lines = [caplog.text] + [r.getMessage() + (r.exc_text or "") for r in caplog.records]
-    assert any("httpx" == r.name and "<redacted>" in r.getMessage() for r in caplog.records)  # the test can fail
+    assert any(
+        r.name == "httpx" and "<redacted>" in r.getMessage() for r in caplog.records
+    )  # the test can fail
     assert not any(TOKEN in line for line in lines)
     assert not any(TOKEN.split(":")[1] in line for line in lines)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from bot.telegram_app.requests import code_file_name, command_word, fenced_blocks, looks_like_code, split_tokens
+from bot.telegram_app.requests import (
+    code_file_name,
+    command_word,
+    fenced_blocks,
+    looks_like_code,
+    split_tokens,
+)
 
 
 def test_command_word_and_addressee() -> None:

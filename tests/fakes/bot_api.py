@@ -54,6 +54,7 @@ class FakeBotApi:
     def __init__(self, token: str) -> None:
         self.token = token
         self.calls: list[Call] = []
+        self.poll_offsets: list[int] = []  # the offset of every getUpdates: confirms updates up to offset - 1
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
@@ -87,10 +88,19 @@ class FakeBotApi:
         self._server.server_close()
 
     # -- what tests inject ------------------------------------------------------------------------------
-    def fail_next(self, method: str, status: int, description: str = "", *, retry_after: int | None = None,
-                  delay_s: float = 0.0) -> None:
+    def fail_next(
+        self,
+        method: str,
+        status: int,
+        description: str = "",
+        *,
+        retry_after: int | None = None,
+        delay_s: float = 0.0,
+    ) -> None:
         """The next call of ``method`` fails with ``status`` (429 with retry_after, 400 …) or is answered late."""
-        text = description or {429: "Too Many Requests: retry later", 400: "Bad Request: injected"}.get(status, "error")
+        text = description or {429: "Too Many Requests: retry later", 400: "Bad Request: injected"}.get(
+            status, "error"
+        )
         with self._cond:
             self._failures.setdefault(method, []).append(Failure(status, text, retry_after, delay_s))
 
@@ -108,17 +118,31 @@ class FakeBotApi:
             self._cond.notify_all()
         return update_id
 
-    def message(self, *, chat_id: int, user_id: int, text: str | None = None, thread_id: int | None = None,
-                date: float | None = None, sender_chat_id: int | None = None, username: str = "member",
-                document: tuple[str, bytes] | None = None, caption: str | None = None,
-                entities: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def message(
+        self,
+        *,
+        chat_id: int,
+        user_id: int,
+        text: str | None = None,
+        thread_id: int | None = None,
+        date: float | None = None,
+        sender_chat_id: int | None = None,
+        username: str = "member",
+        document: tuple[str, bytes] | None = None,
+        caption: str | None = None,
+        entities: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """A Message dict as Telegram would send it (a ``bot_command`` entity added for a leading ``/word``)."""
         chat_type = "private" if chat_id > 0 else "supergroup"
         msg: dict[str, Any] = {
             "message_id": next(self._message_ids),
             "date": int(date if date is not None else time.time()),
-            "chat": {"id": chat_id, "type": chat_type, **({"is_forum": True} if thread_id else {}),
-                     **({"title": "Sutro"} if chat_id < 0 else {"first_name": username})},
+            "chat": {
+                "id": chat_id,
+                "type": chat_type,
+                **({"is_forum": True} if thread_id else {}),
+                **({"title": "Sutro"} if chat_id < 0 else {"first_name": username}),
+            },
             "from": {"id": user_id, "is_bot": False, "first_name": username, "username": username},
         }
         if thread_id is not None:
@@ -137,8 +161,12 @@ class FakeBotApi:
         if document is not None:
             name, content = document
             file_id = self.add_file(content)
-            msg["document"] = {"file_id": file_id, "file_unique_id": file_id + "u", "file_name": name,
-                               "file_size": len(content)}
+            msg["document"] = {
+                "file_id": file_id,
+                "file_unique_id": file_id + "u",
+                "file_name": name,
+                "file_size": len(content),
+            }
         return msg
 
     def push_message(self, **kwargs: Any) -> dict[str, Any]:
@@ -150,8 +178,13 @@ class FakeBotApi:
     def delivered(self, method: str | None = None, chat_id: int | None = None) -> list[Call]:
         """Successful calls, optionally of one method and to one chat."""
         with self._cond:
-            return [c for c in self.calls if c.status == 200 and (method is None or c.method == method)
-                    and (chat_id is None or c.params.get("chat_id") == str(chat_id))]
+            return [
+                c
+                for c in self.calls
+                if c.status == 200
+                and (method is None or c.method == method)
+                and (chat_id is None or c.params.get("chat_id") == str(chat_id))
+            ]
 
     def wait_for(self, predicate: Any, timeout: float = 5.0) -> list[Call]:
         """Block until ``predicate(calls)`` is true (calls = successful ones); returns them. Fails on timeout."""
@@ -163,11 +196,15 @@ class FakeBotApi:
                     return ok
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f"timed out; calls were: {[(c.method, c.params.get('text')) for c in ok]}")
+                    raise AssertionError(
+                        f"timed out; calls were: {[(c.method, c.params.get('text')) for c in ok]}"
+                    )
                 self._cond.wait(left)
 
     # -- the API ----------------------------------------------------------------------------------------
-    def handle(self, method: str, params: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[int, dict[str, Any]]:
+    def handle(
+        self, method: str, params: dict[str, str], files: dict[str, tuple[str, bytes]]
+    ) -> tuple[int, dict[str, Any]]:
         with self._cond:
             failures = self._failures.get(method)
             failure = failures.pop(0) if failures else None
@@ -176,7 +213,11 @@ class FakeBotApi:
         call = Call(method, params, files, at=time.monotonic())
         if failure is not None and failure.status != 200:
             call.status = failure.status
-            body: dict[str, Any] = {"ok": False, "error_code": failure.status, "description": failure.description}
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": failure.status,
+                "description": failure.description,
+            }
             if failure.retry_after is not None:
                 body["parameters"] = {"retry_after": failure.retry_after}
             self._record(call)
@@ -198,6 +239,7 @@ class FakeBotApi:
 
     def _get_updates(self, params: dict[str, str]) -> list[dict[str, Any]]:
         offset = int(params.get("offset", "0") or 0)
+        self.poll_offsets.append(offset)
         deadline = time.monotonic() + float(params.get("timeout", "0") or 0)
         with self._cond:
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
@@ -207,9 +249,12 @@ class FakeBotApi:
 
     def _sent(self, params: dict[str, str], **extra: Any) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
-        msg: dict[str, Any] = {"message_id": next(self._message_ids), "date": int(time.time()),
-                               "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"},
-                               "from": {"id": BOT_ID, "is_bot": True, "first_name": "Sutro", "username": BOT_USERNAME}}
+        msg: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"},
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Sutro", "username": BOT_USERNAME},
+        }
         if params.get("message_thread_id"):
             msg.update(message_thread_id=int(params["message_thread_id"]), is_topic_message=True)
         msg.update(extra)
@@ -217,8 +262,15 @@ class FakeBotApi:
 
     def _answer(self, method: str, params: dict[str, str], files: dict[str, tuple[str, bytes]]) -> Any:
         if method == "getMe":
-            return {"id": BOT_ID, "is_bot": True, "first_name": "Sutro", "username": BOT_USERNAME,
-                    "can_join_groups": True, "can_read_all_group_messages": True, "supports_inline_queries": False}
+            return {
+                "id": BOT_ID,
+                "is_bot": True,
+                "first_name": "Sutro",
+                "username": BOT_USERNAME,
+                "can_join_groups": True,
+                "can_read_all_group_messages": True,
+                "supports_inline_queries": False,
+            }
         if method in ("sendMessage", "editMessageText"):
             msg = self._sent(params, text=params.get("text", ""))
             if method == "editMessageText":
@@ -229,13 +281,23 @@ class FakeBotApi:
             name, content = files.get(field_name, ("", b""))
             file_id = self.add_file(content)
             if method == "sendPhoto":
-                return self._sent(params, photo=[{"file_id": file_id, "file_unique_id": file_id + "u", "width": 640,
-                                                  "height": 480}])
-            return self._sent(params, document={"file_id": file_id, "file_unique_id": file_id + "u", "file_name": name})
+                return self._sent(
+                    params,
+                    photo=[
+                        {"file_id": file_id, "file_unique_id": file_id + "u", "width": 640, "height": 480}
+                    ],
+                )
+            return self._sent(
+                params, document={"file_id": file_id, "file_unique_id": file_id + "u", "file_name": name}
+            )
         if method == "getFile":
             file_id = params["file_id"]
-            return {"file_id": file_id, "file_unique_id": file_id + "u", "file_size": len(self._files[file_id]),
-                    "file_path": f"documents/{file_id}"}
+            return {
+                "file_id": file_id,
+                "file_unique_id": file_id + "u",
+                "file_size": len(self._files[file_id]),
+                "file_path": f"documents/{file_id}",
+            }
         return True
 
 
@@ -288,7 +350,9 @@ def _handler_class(api: FakeBotApi) -> type[BaseHTTPRequestHandler]:
                     self._reply(404, b"not found", "text/plain")
                 return
             if len(parts) != 2 or parts[0] != f"bot{api.token}":
-                self._reply(401, json.dumps({"ok": False, "error_code": 401, "description": "Unauthorized"}).encode())
+                self._reply(
+                    401, json.dumps({"ok": False, "error_code": 401, "description": "Unauthorized"}).encode()
+                )
                 return
             params, files = _parse_body(self.headers.get("Content-Type", ""), body)
             status, answer = api.handle(parts[1], params, files)
