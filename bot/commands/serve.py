@@ -7,12 +7,12 @@ from bot.context import AppContext
 
 
 def serve(ctx: AppContext, inv: Invocation) -> Reply:
-    from telegram import Update
+    import asyncio
 
-    from bot.telegram_app.application import build_application  # the bot layer above the registry
+    from bot.telegram_app.application import build_bot  # the Telegram layer sits above the registry
 
-    app = build_application(ctx)
-    app.run_polling(allowed_updates=Update.ALL_TYPES, drop_pending_updates=False)
+    bot = build_bot(ctx)
+    asyncio.run(bot.run_until_signalled())
     return Reply(text="bot stopped", data={"stopped": True})
 
 

@@ -19,7 +19,7 @@ from bot.commands.base import Caller, Command, Invocation, Reply, UsageError
 from bot.jobs.limits import RateWindow
 from bot.jobs.process import JobKilled, ProgressSink, WorkerProcess, died_reply
 
-State = Literal["queued", "running", "done", "cancelled"]
+State = Literal["queued", "running", "done", "cancelled", "stopped"]
 
 
 class Runner(Protocol):
@@ -48,6 +48,7 @@ class Job:
     started_at: float | None = None
     finished_at: float | None = None
     cancelled_by: str | None = None
+    stop_reason: str | None = None
     last_progress: str = ""
     worker: WorkerProcess | None = None
     outcome: asyncio.Future[tuple[Reply, int]] = field(
@@ -101,15 +102,13 @@ class JobBoard:
     async def stop(self, reason: str = "the bot is shutting down") -> None:
         """Stop taking jobs: queued ones and running ones end with a one-line reply saying so."""
         for job in list(self._waiting):
-            self._finish(
-                job,
-                Reply(text=f"#{job.id} {job.describe()} was not run: {reason}; send it again", ok=False),
-                1,
-            )
+            job.stop_reason = reason
+            text = f"#{job.id} {job.describe()} was not run: {reason}; send it again"
+            self._finish(job, Reply(text=text, ok=False), 1)
         self._waiting.clear()
         running = list(self._running)
         for job in running:
-            job.cancelled_by = reason
+            job.stop_reason = reason
             if job.worker is not None:
                 job.worker.kill()
         if running:
@@ -118,12 +117,9 @@ class JobBoard:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
-        for job in running:
-            self._finish(
-                job,
-                Reply(text=f"#{job.id} {job.describe()} was stopped: {reason}; send it again", ok=False),
-                1,
-            )
+        for job in running:  # a worker that did not end in time
+            text = f"#{job.id} {job.describe()} was stopped: {reason}; send it again"
+            self._finish(job, Reply(text=text, ok=False), 1)
 
     # -- members' operations --------------------------------------------------------------------------
     def submit(self, command: Command, inv: Invocation, on_progress: ProgressSink = _ignore_progress) -> Job:
@@ -191,6 +187,7 @@ class JobBoard:
             self._running.append(job)
             job.state = "running"
             job.started_at = self._clock()
+            job.on_progress("running", None)
             try:
                 reply, status = await self._run(job)
             finally:
@@ -208,6 +205,9 @@ class JobBoard:
         try:
             return await job.worker.run(progress)
         except JobKilled as exc:
+            if job.stop_reason is not None:
+                text = f"#{job.id} {job.describe()} was stopped: {job.stop_reason}; send it again"
+                return Reply(text=text, ok=False), 1
             if job.cancelled_by is not None:
                 return Reply(
                     text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False
@@ -215,7 +215,7 @@ class JobBoard:
             return died_reply(job.command, exc)
 
     def _finish(self, job: Job, reply: Reply, status: int) -> None:
-        job.state = "cancelled" if job.cancelled_by is not None else "done"
+        job.state = "stopped" if job.stop_reason else "cancelled" if job.cancelled_by is not None else "done"
         job.finished_at = self._clock()
         if not job.outcome.done():
             job.outcome.set_result((reply, status))

@@ -1,15 +1,21 @@
 """Compose the python-telegram-bot Application from Settings: token, Bot API URLs, timeouts, handlers, job board.
 
 Handlers are generated from the command registry and run with ``block=False`` so a long command never holds up
-other chats; queued commands run in worker processes (bot/jobs). ``post_init`` publishes the command menu
-(``setMyCommands``) and starts the job board; ``post_shutdown`` stops it, telling members about unfinished jobs.
+other chats; queued commands run in worker processes (bot/jobs). :class:`TelegramBot` owns the start/stop order:
+start publishes the command menu (``setMyCommands``) and starts the job board before polling; stop first stops
+polling (confirming the updates already taken), then the job board — so queued and running jobs are answered
+"not run — send it again" while the bot can still send — and only then the Application, which waits for its
+handlers to deliver those answers. (``run_polling`` would wait for every running job before any hook runs.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
+from dataclasses import dataclass
 
-from telegram import BotCommand
+from telegram import BotCommand, Update
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, MessageHandler, filters
 
 from bot.commands.base import Command, UsageError
@@ -26,8 +32,48 @@ NO_TOKEN = UsageError(
 )
 
 
-def build_application(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> Application:  # type: ignore[type-arg]
-    """The Application for ``ctx.settings``; raises :class:`UsageError` (one line) when no token is set."""
+@dataclass
+class TelegramBot:
+    """The Application, its job board and the command menu, started and stopped in the right order."""
+
+    app: Application  # type: ignore[type-arg]
+    board: JobBoard
+    menu: list[BotCommand]
+
+    async def start(self, *, poll_timeout_s: int = 10) -> None:
+        await self.app.initialize()
+        await self.app.bot.set_my_commands(self.menu)
+        await self.board.start()
+        await self.app.start()
+        assert self.app.updater is not None
+        await self.app.updater.start_polling(
+            poll_interval=0, timeout=poll_timeout_s, allowed_updates=Update.ALL_TYPES, drop_pending_updates=False
+        )
+
+    async def stop(self) -> None:
+        assert self.app.updater is not None
+        if self.app.updater.running:
+            await self.app.updater.stop()
+        await self.board.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+
+    async def run_until_signalled(self) -> None:
+        """Serve until SIGINT or SIGTERM, then stop cleanly."""
+        stopping = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stopping.set)
+        await self.start()
+        try:
+            await stopping.wait()
+        finally:
+            await self.stop()
+
+
+def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> TelegramBot:
+    """The bot for ``ctx.settings``; raises :class:`UsageError` (one line) when no token is set."""
     if commands is None:
         from bot.commands import COMMANDS
 
@@ -47,13 +93,6 @@ def build_application(ctx: AppContext, commands: tuple[Command, ...] | None = No
     )
     menu = [BotCommand(name, description) for name, description in menu_entries(commands)]
 
-    async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        await app.bot.set_my_commands(menu)
-        await board.start()
-
-    async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-        await board.stop()
-
     timeout = settings.telegram_timeout_s
     app = (
         ApplicationBuilder()
@@ -64,8 +103,6 @@ def build_application(ctx: AppContext, commands: tuple[Command, ...] | None = No
         .read_timeout(timeout)
         .write_timeout(timeout)
         .media_write_timeout(timeout * 3)
-        .post_init(post_init)
-        .post_shutdown(post_shutdown)
         .build()
     )
     door = ChatFrontDoor(ctx, board, commands)
@@ -77,4 +114,4 @@ def build_application(ctx: AppContext, commands: tuple[Command, ...] | None = No
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
     app.add_error_handler(door.on_error, block=False)
-    return app
+    return TelegramBot(app=app, board=board, menu=menu)

@@ -173,6 +173,8 @@ class ChatFrontDoor:
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")
         if job.state == "cancelled":
             final = f"cancelled by {job.cancelled_by}"
+        elif job.state == "stopped":
+            final = f"not finished: {job.stop_reason}"
         await progress.close(final)
         await send_reply(courier, reply)
 

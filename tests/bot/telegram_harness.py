@@ -1,4 +1,4 @@
-"""Test harness: the real PTB Application from ``build_application``, polling a local fake Bot API server."""
+"""Test harness: the real PTB Application from ``build_bot``, polling a local fake Bot API server."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from telegram import Update
-
 from bot.app import build_context
 from bot.commands import COMMANDS
 from bot.commands.base import Command
 from bot.settings import Settings
-from bot.telegram_app.application import build_application
+from bot.telegram_app.application import build_bot
 from tests.bot.fixture_commands import FIXTURES, PASTE
 from tests.fakes.bot_api import Call, FakeBotApi
 
@@ -49,22 +47,13 @@ def settings_for(fake: FakeBotApi, **overrides: Any) -> Settings:
 
 @asynccontextmanager
 async def running_bot(fake: FakeBotApi, **overrides: Any) -> AsyncIterator[Any]:
-    """Initialise, run post_init, poll; on exit stop like ``run_polling`` does (post_shutdown last)."""
-    app = build_application(build_context(settings_for(fake, **overrides)), commands=TEST_COMMANDS)
-    await app.initialize()
-    assert app.post_init is not None
-    await app.post_init(app)
-    await app.start()
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=Update.ALL_TYPES)
+    """Start the bot as ``sutro serve`` does (short long-poll), stop it the same way on exit."""
+    bot = build_bot(build_context(settings_for(fake, **overrides)), commands=TEST_COMMANDS)
+    await bot.start(poll_timeout_s=1)
     try:
-        yield app
+        yield bot
     finally:
-        await app.updater.stop()
-        await app.stop()
-        await app.shutdown()
-        assert app.post_shutdown is not None
-        await app.post_shutdown(app)
+        await bot.stop()
 
 
 async def until(

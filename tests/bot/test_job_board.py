@@ -96,7 +96,7 @@ async def test_jobs_run_in_worker_processes_and_errors_come_back_as_one_line() -
         bad = board.submit(BROKEN, Invocation(command="broken", caller=BOB))
         reply, status = await ok.outcome
         assert status == 0 and reply.data is not None and reply.data["pid"] != os.getpid()
-        assert lines == ["step 1/2", "step 2/2"]
+        assert lines == ["running", "step 1/2", "step 2/2"]
         reply, status = await bad.outcome
         assert status == 3 and reply.text.startswith("internal error (incident ")
         assert board.active() == []
