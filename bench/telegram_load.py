@@ -19,6 +19,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -59,7 +60,7 @@ async def wait_until(predicate, timeout: float) -> bool:  # type: ignore[no-unty
     return predicate()
 
 
-async def main(members: int, commands: int, seconds: float, workers: int) -> None:
+async def main(members: int, commands: int, seconds: float, workers: int, trace: bool) -> None:
     fake = FakeBotApi(TOKEN).start()
     settings = Settings(
         telegram_bot_token=TOKEN,
@@ -83,6 +84,9 @@ async def main(members: int, commands: int, seconds: float, workers: int) -> Non
             baseline.append(ack_for(fake, msg["message_id"]) - sent)  # type: ignore[operator]
             await wait_until(lambda: not bot.board.active(), 10)
         rss_start = rss_mib()
+        if trace:
+            tracemalloc.start()
+            snapshot = tracemalloc.take_snapshot()
         plan = [1 + (i % members) for i in range(commands)]
         random.Random(1).shuffle(plan)
         pushed: list[tuple[int, float]] = []
@@ -112,8 +116,12 @@ async def main(members: int, commands: int, seconds: float, workers: int) -> Non
         counts = results()
         acks = [ack_for(fake, m) for m, _ in pushed]
         latencies = [a - t for (_, t), a in zip(pushed, acks, strict=True) if a is not None]
-        refused = sum("rate limit" in c.params.get("text", "") or "already have" in c.params.get("text", "")
-                      for c in fake.delivered("sendMessage"))
+        refused = [c.params.get("text", "") for c in fake.delivered("sendMessage")
+                   if "rate limit" in c.params.get("text", "") or "already have" in c.params.get("text", "")]
+        if trace:
+            top = tracemalloc.take_snapshot().compare_to(snapshot, "filename")[:4]
+            growth = [f"{Path(str(s.traceback[0].filename)).name} {s.size_diff / 1024:+.0f} KiB" for s in top]
+        recorded_calls = len(fake.calls)
     finally:
         await bot.stop()
         fake.stop()
@@ -128,9 +136,14 @@ async def main(members: int, commands: int, seconds: float, workers: int) -> Non
           f"max {1000 * max(latencies):.1f} ms  (ratio median/baseline {med / base:.2f})")
     print(f"acknowledged {len(latencies)}/{commands}; results: exactly one for "
           f"{sum(v == 1 for v in counts.values())}, none for {sum(v == 0 for v in counts.values())}, "
-          f"duplicated {sum(v > 1 for v in counts.values())}; refused by limits {refused}")
+          f"duplicated {sum(v > 1 for v in counts.values())}; refused by the member limits {len(refused)}")
+    for text in refused:
+        print(f"  refusal: {text}")
     print(f"all results in {elapsed:.1f} s after the first command")
-    print("bot RSS (MiB) over the run: " + ", ".join(f"{r:.1f}" for r in rss_samples))
+    print("bot RSS (MiB) over the run: " + ", ".join(f"{r:.1f}" for r in rss_samples)
+          + f"  (the in-process fake server keeps all {recorded_calls} calls it received)")
+    if trace:
+        print("largest allocation growth by file during the load: " + "; ".join(growth))
 
 
 if __name__ == "__main__":
@@ -139,5 +152,6 @@ if __name__ == "__main__":
     parser.add_argument("--commands", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--trace", action="store_true", help="attribute memory growth by file (tracemalloc)")
     args = parser.parse_args()
-    asyncio.run(main(args.members, args.commands, args.seconds, args.workers))
+    asyncio.run(main(args.members, args.commands, args.seconds, args.workers, args.trace))

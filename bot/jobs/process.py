@@ -135,7 +135,8 @@ class ProcessRunner:
     """Makes :class:`WorkerProcess` objects that share one forkserver."""
 
     def __init__(self, settings: Settings) -> None:
-        self._settings = settings
+        # no command needs the bot token, and a worker runs members' submissions (through the sandbox): leave it out
+        self._settings = settings.model_copy(update={"telegram_bot_token": None})
         self._mp = multiprocessing.get_context("forkserver")
         self._mp.set_forkserver_preload(_PRELOAD)
 

@@ -2,6 +2,10 @@
 
 Telegram limits a message to 4096 characters (after entity parsing); anything longer goes out as a document
 (``reply.txt``) under a short summary message. Every piece of user-visible text is HTML-escaped.
+
+Phone width: a monospace block shows about 40 characters per line on a phone before it wraps and the columns fall
+apart, so a table wider than :data:`PHONE_WIDTH` is shown as one small card per row (first cell in bold, then
+``header: value`` lines) instead of a ``<pre>`` grid. The document and the terminal keep the grid.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 from bot.commands.base import OutFile, Reply, Table
 
 MESSAGE_LIMIT = 4096
+PHONE_WIDTH = 40
 
 
 @dataclass
@@ -52,6 +57,21 @@ def _is_number(cell: str) -> bool:
     return True
 
 
+def table_html(table: Table) -> str:
+    """A ``<pre>`` grid when it fits a phone's width, else one card per row."""
+    grid = table_text(table)
+    if max(len(line) for line in grid.splitlines()) <= PHONE_WIDTH:
+        return f"<pre>{html.escape(grid, quote=False)}</pre>"
+    cards = [f"<b>{html.escape(table.title, quote=False)}</b>"] if table.title else []
+    for row in table.rows:
+        head, *rest = row
+        lines = [f"<b>{html.escape(head, quote=False)}</b>"]
+        lines += [f"  {html.escape(h, quote=False)}: {html.escape(c, quote=False)}"
+                  for h, c in zip(table.headers[1:], rest, strict=False)]
+        cards.append("\n".join(lines))
+    return "\n".join(cards) if cards else f"<pre>{html.escape(grid, quote=False)}</pre>"
+
+
 def plain_text(reply: Reply) -> str:
     """The whole reply as plain text (the body of the long-output document)."""
     parts = [reply.text] if reply.text else []
@@ -64,7 +84,7 @@ def render(reply: Reply) -> ChatMessages:
     photos = [f for f in reply.files if f.mime == "image/png" or f.name.lower().endswith((".png", ".jpg"))]
     documents = [f for f in reply.files if f not in photos]
     parts = [html.escape(reply.text, quote=False)] if reply.text else []
-    parts += [f"<pre>{html.escape(table_text(t), quote=False)}</pre>" for t in reply.tables]
+    parts += [table_html(t) for t in reply.tables]
     text = "\n\n".join(parts) or html.escape("done" if reply.ok else "failed", quote=False)
     if len(text) > MESSAGE_LIMIT:
         summary = reply.text.splitlines()[0] if reply.text else "result"

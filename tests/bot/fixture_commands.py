@@ -60,6 +60,12 @@ def _chart(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text="a chart", files=[OutFile(name="chart.png", content=png, mime="image/png")])
 
 
+def _environment(ctx: AppContext, inv: Invocation) -> Reply:
+    token = ctx.settings.telegram_bot_token
+    return Reply(text="env", data={"token": token.get_secret_value() if token else None, "pid": os.getpid()})
+
+
+ENVIRONMENT = Command(name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment)
 SLEEPY = Command(
     name="sleepy", summary="Test fixture: sleep with progress", usage="[steps=N] [pause=S]", handler=_sleepy
 )

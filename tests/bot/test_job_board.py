@@ -102,3 +102,18 @@ async def test_jobs_run_in_worker_processes_and_errors_come_back_as_one_line() -
         assert board.active() == []
     finally:
         await board.stop()
+
+
+async def test_a_worker_never_receives_the_bot_token() -> None:
+    from pydantic import SecretStr
+
+    from tests.bot.fixture_commands import ENVIRONMENT
+
+    board = JobBoard(ProcessRunner(Settings(telegram_bot_token=SecretStr("123:secret-token-value"))))
+    await board.start()
+    try:
+        job = board.submit(ENVIRONMENT, Invocation(command="environment", caller=ANN))
+        reply, status = await job.outcome
+    finally:
+        await board.stop()
+    assert status == 0 and reply.data == {"token": None, "pid": reply.data["pid"]}

@@ -57,7 +57,7 @@ async def test_challenges_answered_in_the_same_topic_as_a_table(fake: FakeBotApi
     assert reply.params["chat_id"] == str(GROUP)
     assert reply.params["message_thread_id"] == str(TOPIC)
     assert reply.params["parse_mode"] == "HTML"
-    assert "<pre>challenge" in reply.params["text"]  # the table as a monospace block
+    assert "challenge" in reply.params["text"] and "metric" in reply.params["text"]  # the table
 
 
 async def test_menu_and_help_come_from_the_registry(fake: FakeBotApi) -> None:
@@ -271,3 +271,26 @@ async def test_stopping_the_bot_answers_running_and_queued_jobs(fake: FakeBotApi
     while (_alive(worker_pid) or _alive(grandchild_pid)) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert not _alive(worker_pid) and not _alive(grandchild_pid)
+
+
+async def test_a_failure_in_the_edge_itself_reaches_the_error_handler(
+    fake: FakeBotApi, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_bot(fake):
+        fake.fail_next("getFile", 400, "Bad Request: wrong file_id or the file is temporarily unavailable")
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach", document=("p.ir", b"x = load a"))
+        calls = await until(fake, any_text("internal error"))
+    [line] = texts(calls)
+    incident = line.split("incident ")[1].split(")")[0]
+    [record] = [r for r in caplog.records if incident in r.getMessage()]
+    assert record.exc_info is not None and "Wrong file_id" in str(record.exc_info[1])
+
+
+async def test_the_per_member_queue_limit_answers_in_the_chat(fake: FakeBotApi) -> None:
+    async with running_bot(fake, job_queue_per_member=1):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=20 pause=0.05")
+        await until(fake, any_text("queued #1"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=1")
+        fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
+        calls = await until(fake, lambda cs: any("slept 1 steps" in t for t in texts(cs)))
+    assert any("you already have 1 jobs queued or running (#1)" in t for t in texts(calls))

@@ -41,3 +41,18 @@ def test_long_output_goes_out_as_a_document_under_a_summary() -> None:
 def test_a_reply_without_text_still_says_something() -> None:
     assert render(Reply()).html == "done"
     assert render(Reply(ok=False)).html == "failed"
+
+
+def test_a_table_too_wide_for_a_phone_becomes_one_card_per_row() -> None:
+    narrow = Table(headers=["who", "cost"], rows=[["ann", "12.5"]])
+    wide = Table(headers=["method", "what"], rows=[["local_update", "a long description " * 3], ["b<x>", "y"]])
+    assert render(Reply(tables=[narrow])).html.startswith("<pre>who")
+    out = render(Reply(tables=[wide])).html
+    assert "<pre>" not in out
+    assert out.splitlines() == [
+        "<b>local_update</b>",
+        "  what: " + "a long description " * 3,
+        "<b>b&lt;x&gt;</b>",
+        "  what: y",
+    ]
+    assert all(len(line) <= 70 for line in out.splitlines())
