@@ -92,9 +92,11 @@ class JobBoard:
         self._running: list[Job] = []
         self._wakeup = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- lifecycle ------------------------------------------------------------------------------------
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._tasks = [
             asyncio.create_task(self._work(), name=f"job-worker-{i}") for i in range(self._workers)
         ]
@@ -159,7 +161,22 @@ class JobBoard:
         return [*self._running, *self._waiting]
 
     def cancel(self, job_id: int, caller: Caller) -> Job:
-        """Cancel job ``job_id`` (owner or admin); raises :class:`UsageError` when not found or not allowed."""
+        """Cancel job ``job_id`` (owner or admin); raises :class:`UsageError` when not found or not allowed.
+
+        Safe to call from another thread (commands run off the event loop): the change is made on the loop.
+        """
+        try:
+            current: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            current = None
+        if self._loop is not None and current is not self._loop:
+            return asyncio.run_coroutine_threadsafe(self._cancel_on_loop(job_id, caller), self._loop).result(10)
+        return self._cancel(job_id, caller)
+
+    async def _cancel_on_loop(self, job_id: int, caller: Caller) -> Job:
+        return self._cancel(job_id, caller)
+
+    def _cancel(self, job_id: int, caller: Caller) -> Job:
         job = next((j for j in self.active() if j.id == job_id), None)
         if job is None:
             raise UsageError(f"no queued or running job #{job_id}", hint="/queue lists them")

@@ -117,3 +117,22 @@ async def test_a_worker_never_receives_the_bot_token() -> None:
     finally:
         await board.stop()
     assert status == 0 and reply.data == {"token": None, "pid": reply.data["pid"]}
+
+
+async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> None:
+    import asyncio
+
+    board = _board(workers=1)
+    await board.start()
+    try:
+        running = board.submit(SLEEPY, _inv(ANN, steps="400", pause="0.05"))
+        queued = board.submit(SLEEPY, _inv(ANN))
+        while running.state != "running":
+            await asyncio.sleep(0.01)
+        await asyncio.to_thread(board.cancel, queued.id, ANN)  # as /cancel does, off the loop
+        await asyncio.to_thread(board.cancel, running.id, ADMIN)
+        (q_reply, _), (r_reply, _) = await asyncio.wait_for(asyncio.gather(queued.outcome, running.outcome), 5)
+    finally:
+        await board.stop()
+    assert "cancelled by ann before it started" in q_reply.text
+    assert "cancelled by root; its processes were killed" in r_reply.text
