@@ -45,14 +45,22 @@ def test_a_reply_without_text_still_says_something() -> None:
 
 def test_a_table_too_wide_for_a_phone_becomes_one_card_per_row() -> None:
     narrow = Table(headers=["who", "cost"], rows=[["ann", "12.5"]])
-    wide = Table(headers=["method", "what"], rows=[["local_update", "a long description " * 3], ["b<x>", "y"]])
+    wide = Table(headers=["method", "n", "what"], rows=[["local_update", "20", "a long description " * 3],
+                                                      ["b<x>", "3", "y"]])
     assert render(Reply(tables=[narrow])).html.startswith("<pre>who")
     out = render(Reply(tables=[wide])).html
     assert "<pre>" not in out
     assert out.splitlines() == [
         "<b>local_update</b>",
+        "  n: 20",
         "  what: " + "a long description " * 3,
         "<b>b&lt;x&gt;</b>",
+        "  n: 3",
         "  what: y",
+    ]
+    pairs = Table(headers=["what", "value"], rows=[["python-telegram-bot", "22.8"], ["job queue", "x " * 30]])
+    assert render(Reply(tables=[pairs])).html.splitlines() == [
+        "<b>python-telegram-bot</b>: 22.8",
+        "<b>job queue</b>: " + "x " * 30,
     ]
     assert all(len(line) <= 70 for line in out.splitlines())
