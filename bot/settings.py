@@ -44,6 +44,15 @@ class Settings(BaseSettings):
     telegram_base_file_url: str = Field(
         default="https://api.telegram.org/file/bot", description="Bot API file download base URL."
     )
+    telegram_webhook_url: str = Field(
+        default="",
+        description="Public HTTPS URL Telegram posts updates to (webhook mode); empty = long polling, the default.",
+    )
+    telegram_webhook_listen: str = Field(default="127.0.0.1", description="Address the webhook server binds.")
+    telegram_webhook_port: int = Field(default=8443, description="Port the webhook server listens on.")
+    telegram_webhook_secret: SecretStr | None = Field(
+        default=None, description="Secret Telegram sends with each webhook call; required in webhook mode."
+    )
     telegram_timeout_s: float = Field(default=10.0, description="Connect/read/write timeout of Bot API calls (seconds).")
     telegram_stale_after_s: float = Field(
         default=300.0, description="Commands older than this (seconds) when the bot sees them are skipped, not run."

@@ -14,12 +14,14 @@ import asyncio
 import os
 import signal
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, MessageHandler, filters
 
 from bot.commands.base import Command, UsageError
 from bot.context import AppContext
+from bot.settings import Settings
 from bot.jobs.board import JobBoard
 from bot.jobs.process import ProcessRunner
 from bot.telegram_app.handlers import ChatFrontDoor
@@ -32,6 +34,32 @@ NO_TOKEN = UsageError(
 )
 
 
+@dataclass(frozen=True)
+class Webhook:
+    """Webhook mode (optional): Telegram POSTs updates to ``url``; a reverse proxy forwards them to listen:port."""
+
+    url: str
+    listen: str
+    port: int
+    secret: str
+
+
+def webhook_from(settings: Settings) -> Webhook | None:
+    """The webhook configuration, or None for long polling; a webhook without a secret is refused."""
+    if not settings.telegram_webhook_url:
+        return None
+    secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else ""
+    if not secret:
+        raise UsageError(
+            "webhook mode needs a secret",
+            hint="set SUTRO_TELEGRAM_WEBHOOK_SECRET (1-256 of A-Z, a-z, 0-9, _ and -), or unset the webhook URL",
+        )
+    if not settings.telegram_webhook_url.startswith("https://"):
+        raise UsageError("the webhook URL must be https://", hint="Telegram only posts updates to HTTPS URLs")
+    return Webhook(settings.telegram_webhook_url, settings.telegram_webhook_listen, settings.telegram_webhook_port,
+                   secret)
+
+
 @dataclass
 class TelegramBot:
     """The Application, its job board and the command menu, started and stopped in the right order."""
@@ -40,14 +68,28 @@ class TelegramBot:
     board: JobBoard
     menu: list[BotCommand]
 
+    webhook: Webhook | None = None
+
     async def start(self, *, poll_timeout_s: int = 10) -> None:
+        """Publish the menu, start the job board, then take updates (long polling, or the webhook if set)."""
         await self.app.initialize()
         await self.app.bot.set_my_commands(self.menu)
         await self.board.start()
         await self.app.start()
         assert self.app.updater is not None
-        await self.app.updater.start_polling(
-            poll_interval=0, timeout=poll_timeout_s, allowed_updates=Update.ALL_TYPES, drop_pending_updates=False
+        if self.webhook is None:
+            await self.app.updater.start_polling(
+                poll_interval=0, timeout=poll_timeout_s, allowed_updates=Update.ALL_TYPES, drop_pending_updates=False
+            )
+            return
+        await self.app.updater.start_webhook(
+            listen=self.webhook.listen,
+            port=self.webhook.port,
+            url_path=urlsplit(self.webhook.url).path.lstrip("/"),
+            webhook_url=self.webhook.url,
+            secret_token=self.webhook.secret,
+            allowed_updates=Update.ALL_TYPES,
+            drop_pending_updates=False,
         )
 
     async def stop(self) -> None:
@@ -83,6 +125,9 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     if not token:
         raise NO_TOKEN
     protect_secret(token)
+    webhook = webhook_from(settings)
+    if webhook is not None:
+        protect_secret(webhook.secret)
     # PTB 22.2+ warns on every RetryAfter unless it may use timedelta already (delivery.py reads both forms)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     board = JobBoard(
@@ -114,4 +159,4 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
     app.add_error_handler(door.on_error, block=False)
-    return TelegramBot(app=app, board=board, menu=menu)
+    return TelegramBot(app=app, board=board, menu=menu, webhook=webhook)
