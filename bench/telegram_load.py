@@ -116,8 +116,11 @@ async def main(members: int, commands: int, seconds: float, workers: int, trace:
         counts = results()
         acks = [ack_for(fake, m) for m, _ in pushed]
         latencies = [a - t for (_, t), a in zip(pushed, acks, strict=True) if a is not None]
-        refused = [c.params.get("text", "") for c in fake.delivered("sendMessage")
-                   if "rate limit" in c.params.get("text", "") or "already have" in c.params.get("text", "")]
+        refused = [
+            c.params.get("text", "")
+            for c in fake.delivered("sendMessage")
+            if "rate limit" in c.params.get("text", "") or "already have" in c.params.get("text", "")
+        ]
         if trace:
             top = tracemalloc.take_snapshot().compare_to(snapshot, "filename")[:4]
             growth = [f"{Path(str(s.traceback[0].filename)).name} {s.size_diff / 1024:+.0f} KiB" for s in top]
@@ -126,22 +129,31 @@ async def main(members: int, commands: int, seconds: float, workers: int, trace:
         await bot.stop()
         fake.stop()
 
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numpy {numpy.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {numpy.__version__}"
+    )
     print(f"load: {members} members, {commands} commands over {seconds:.0f} s, {workers} worker processes")
     base = statistics.median(baseline)
     med = statistics.median(latencies)
     print(f"baseline ack latency (idle, 5 single commands): median {1000 * base:.1f} ms")
-    print(f"ack latency under load: median {1000 * med:.1f} ms, p90 {1000 * numpy.percentile(latencies, 90):.1f} ms, "
-          f"max {1000 * max(latencies):.1f} ms  (ratio median/baseline {med / base:.2f})")
-    print(f"acknowledged {len(latencies)}/{commands}; results: exactly one for "
-          f"{sum(v == 1 for v in counts.values())}, none for {sum(v == 0 for v in counts.values())}, "
-          f"duplicated {sum(v > 1 for v in counts.values())}; refused by the member limits {len(refused)}")
+    print(
+        f"ack latency under load: median {1000 * med:.1f} ms, p90 {1000 * numpy.percentile(latencies, 90):.1f} ms, "
+        f"max {1000 * max(latencies):.1f} ms  (ratio median/baseline {med / base:.2f})"
+    )
+    print(
+        f"acknowledged {len(latencies)}/{commands}; results: exactly one for "
+        f"{sum(v == 1 for v in counts.values())}, none for {sum(v == 0 for v in counts.values())}, "
+        f"duplicated {sum(v > 1 for v in counts.values())}; refused by the member limits {len(refused)}"
+    )
     for text in refused:
         print(f"  refusal: {text}")
     print(f"all results in {elapsed:.1f} s after the first command")
-    print("bot RSS (MiB) over the run: " + ", ".join(f"{r:.1f}" for r in rss_samples)
-          + f"  (the in-process fake server keeps all {recorded_calls} calls it received)")
+    print(
+        "bot RSS (MiB) over the run: "
+        + ", ".join(f"{r:.1f}" for r in rss_samples)
+        + f"  (the in-process fake server keeps all {recorded_calls} calls it received)"
+    )
     if trace:
         print("largest allocation growth by file during the load: " + "; ".join(growth))
 

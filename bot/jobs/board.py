@@ -170,7 +170,9 @@ class JobBoard:
         except RuntimeError:
             current = None
         if self._loop is not None and current is not self._loop:
-            return asyncio.run_coroutine_threadsafe(self._cancel_on_loop(job_id, caller), self._loop).result(10)
+            return asyncio.run_coroutine_threadsafe(self._cancel_on_loop(job_id, caller), self._loop).result(
+                10
+            )
         return self._cancel(job_id, caller)
 
     async def _cancel_on_loop(self, job_id: int, caller: Caller) -> Job:

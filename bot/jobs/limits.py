@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 
 class RateWindow:
-    """Sliding-window counter per member: ``admit(key)`` is False once ``limit`` calls fell within ``period_s``."""
+    """Sliding-window counter per member: ``retry_in(key)`` > 0 once ``limit`` records fell within ``period_s``."""
 
     def __init__(self, limit: int, period_s: float, clock: Callable[[], float]) -> None:
         self._limit = limit

@@ -56,8 +56,12 @@ def webhook_from(settings: Settings) -> Webhook | None:
         )
     if not settings.telegram_webhook_url.startswith("https://"):
         raise UsageError("the webhook URL must be https://", hint="Telegram only posts updates to HTTPS URLs")
-    return Webhook(settings.telegram_webhook_url, settings.telegram_webhook_listen, settings.telegram_webhook_port,
-                   secret)
+    return Webhook(
+        settings.telegram_webhook_url,
+        settings.telegram_webhook_listen,
+        settings.telegram_webhook_port,
+        secret,
+    )
 
 
 @dataclass
@@ -79,7 +83,10 @@ class TelegramBot:
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(
-                poll_interval=0, timeout=poll_timeout_s, allowed_updates=Update.ALL_TYPES, drop_pending_updates=False
+                poll_interval=0,
+                timeout=poll_timeout_s,
+                allowed_updates=Update.ALL_TYPES,
+                drop_pending_updates=False,
             )
             return
         await self.app.updater.start_webhook(

@@ -5,7 +5,8 @@ Telegram limits a message to 4096 characters (after entity parsing); anything lo
 
 Phone width: a monospace block shows about 40 characters per line on a phone before it wraps and the columns fall
 apart, so a table wider than :data:`PHONE_WIDTH` is shown as one small card per row (first cell in bold, then
-``header: value`` lines; ``key: value`` for two-column tables) instead of a ``<pre>`` grid. The document and the terminal keep the grid.
+``header: value`` lines; ``key: value`` for two-column tables) instead of a ``<pre>`` grid. The document and the
+terminal keep the grid.
 """
 
 from __future__ import annotations
@@ -66,11 +67,15 @@ def table_html(table: Table) -> str:
     for row in table.rows:
         head, *rest = row
         if len(table.headers) == 2:  # a key/value table: one line per row
-            cards.append(f"<b>{html.escape(head, quote=False)}</b>: {html.escape(' '.join(rest), quote=False)}")
+            cards.append(
+                f"<b>{html.escape(head, quote=False)}</b>: {html.escape(' '.join(rest), quote=False)}"
+            )
             continue
         lines = [f"<b>{html.escape(head, quote=False)}</b>"]
-        lines += [f"  {html.escape(h, quote=False)}: {html.escape(c, quote=False)}"
-                  for h, c in zip(table.headers[1:], rest, strict=False)]
+        lines += [
+            f"  {html.escape(h, quote=False)}: {html.escape(c, quote=False)}"
+            for h, c in zip(table.headers[1:], rest, strict=False)
+        ]
         cards.append("\n".join(lines))
     return "\n".join(cards) if cards else f"<pre>{html.escape(grid, quote=False)}</pre>"
 

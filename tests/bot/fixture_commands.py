@@ -65,7 +65,9 @@ def _environment(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text="env", data={"token": token.get_secret_value() if token else None, "pid": os.getpid()})
 
 
-ENVIRONMENT = Command(name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment)
+ENVIRONMENT = Command(
+    name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment
+)
 SLEEPY = Command(
     name="sleepy", summary="Test fixture: sleep with progress", usage="[steps=N] [pause=S]", handler=_sleepy
 )

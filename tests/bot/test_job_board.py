@@ -131,7 +131,9 @@ async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> No
             await asyncio.sleep(0.01)
         await asyncio.to_thread(board.cancel, queued.id, ANN)  # as /cancel does, off the loop
         await asyncio.to_thread(board.cancel, running.id, ADMIN)
-        (q_reply, _), (r_reply, _) = await asyncio.wait_for(asyncio.gather(queued.outcome, running.outcome), 5)
+        (q_reply, _), (r_reply, _) = await asyncio.wait_for(
+            asyncio.gather(queued.outcome, running.outcome), 5
+        )
     finally:
         await board.stop()
     assert "cancelled by ann before it started" in q_reply.text

@@ -258,15 +258,21 @@ async def test_the_token_never_reaches_the_log(fake: FakeBotApi, caplog: pytest.
 async def test_stopping_the_bot_answers_running_and_queued_jobs(fake: FakeBotApi, tmp_path: Path) -> None:
     pids_file = tmp_path / "pids"
     async with running_bot(fake, job_workers=1):
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}")
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}"
+        )
         await until(fake, any_text("/400 (", "editMessageText"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
         await until(fake, any_text("queued #2, position 1"))
     calls = fake.delivered()
     worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
     replies = texts(calls)
-    assert any("#1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies)
-    assert any("#2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies)
+    assert any(
+        "#1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies
+    )
+    assert any(
+        "#2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies
+    )
     deadline = time.monotonic() + 3
     while (_alive(worker_pid) or _alive(grandchild_pid)) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)

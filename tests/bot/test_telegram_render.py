@@ -45,8 +45,10 @@ def test_a_reply_without_text_still_says_something() -> None:
 
 def test_a_table_too_wide_for_a_phone_becomes_one_card_per_row() -> None:
     narrow = Table(headers=["who", "cost"], rows=[["ann", "12.5"]])
-    wide = Table(headers=["method", "n", "what"], rows=[["local_update", "20", "a long description " * 3],
-                                                      ["b<x>", "3", "y"]])
+    wide = Table(
+        headers=["method", "n", "what"],
+        rows=[["local_update", "20", "a long description " * 3], ["b<x>", "3", "y"]],
+    )
     assert render(Reply(tables=[narrow])).html.startswith("<pre>who")
     out = render(Reply(tables=[wide])).html
     assert "<pre>" not in out

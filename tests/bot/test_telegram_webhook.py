@@ -73,6 +73,12 @@ def test_webhook_mode_needs_a_secret_and_https(fake: FakeBotApi) -> None:
     with pytest.raises(UsageError, match="needs a secret"):
         build_bot(build_context(settings_for(fake, telegram_webhook_url="https://bot.example.org/hook")))
     with pytest.raises(UsageError, match="must be https"):
-        build_bot(build_context(settings_for(
-            fake, telegram_webhook_url="http://bot.example.org/hook", telegram_webhook_secret=SecretStr(SECRET)
-        )))
+        build_bot(
+            build_context(
+                settings_for(
+                    fake,
+                    telegram_webhook_url="http://bot.example.org/hook",
+                    telegram_webhook_secret=SecretStr(SECRET),
+                )
+            )
+        )
