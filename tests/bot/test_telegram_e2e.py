@@ -68,6 +68,8 @@ async def test_menu_and_help_come_from_the_registry(fake: FakeBotApi) -> None:
         calls = await until(fake, any_text("/cancel ID"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/help chalenges")
         calls = await until(fake, any_text("did you mean"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/chalenges")
+        calls = await until(fake, lambda cs: sum("did you mean" in t for t in texts(cs)) == 2)
     [menu_call] = [c for c in calls if c.method == "setMyCommands"]
     menu = [entry["command"] for entry in menu_call.json_param("commands")]
     assert menu == [c.name for c in TEST_COMMANDS if c.telegram]
@@ -75,6 +77,7 @@ async def test_menu_and_help_come_from_the_registry(fake: FakeBotApi) -> None:
     for command in COMMANDS:
         assert (f"/{command.name}" in help_text) == command.telegram
     assert "'challenges'" in texts(calls)[2]
+    assert texts(calls)[3].startswith("unknown command 'chalenges' — did you mean 'challenges'?")
 
 
 async def test_a_stranger_chat_is_refused_and_nothing_runs(fake: FakeBotApi, tmp_path: Path) -> None:
@@ -207,12 +210,15 @@ async def test_429_is_retried_and_delivered_exactly_once(fake: FakeBotApi) -> No
     assert waited >= 1.0
 
 
-async def test_a_timed_out_send_is_retried_not_lost(fake: FakeBotApi) -> None:
+async def test_a_timed_out_send_is_retried_not_lost(fake: FakeBotApi, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
     async with running_bot(fake, telegram_timeout_s=0.5):
         fake.fail_next("sendMessage", 200, delay_s=1.5)  # answered after the bot's read timeout
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
-        calls = await until(fake, any_text("challenges"))
-    assert len(texts(calls)) >= 1
+        calls = await until(fake, lambda cs: sum(c.method == "sendMessage" for c in cs) >= 2)
+    assert any("TimedOut on a message: retry 1" in r.getMessage() for r in caplog.records)
+    # the slow first attempt (which Telegram may or may not have delivered) and the retry that surely was
+    assert all("challenges" in t for t in texts(calls))
 
 
 async def test_a_refused_edit_does_not_lose_the_result(fake: FakeBotApi) -> None:
