@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from bot.app import build_context
@@ -28,6 +29,15 @@ TEST_COMMANDS: tuple[Command, ...] = (
     *FIXTURES,
     PASTE,
 )
+
+
+def process_alive(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
 
 
 def settings_for(fake: FakeBotApi, **overrides: Any) -> Settings:

@@ -7,7 +7,6 @@ import json
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 from pydantic import SecretStr
@@ -15,18 +14,11 @@ from pydantic import SecretStr
 from bot.app import build_context
 from bot.commands.base import UsageError
 from bot.telegram_app.application import build_bot
-from tests.bot.telegram_harness import GROUP, MEMBER, TOKEN, any_text, running_bot, settings_for, texts, until
+from tests.bot.telegram_harness import GROUP, MEMBER, any_text, running_bot, settings_for, texts, until
 from tests.fakes.bot_api import FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 SECRET = "webhook-secret-for-tests"
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeBotApi]:
-    api = FakeBotApi(TOKEN).start()
-    yield api
-    api.stop()
 
 
 def _free_port() -> int:

@@ -3,9 +3,10 @@
 Enough of the Bot API for the real python-telegram-bot Application to poll and answer: getMe, deleteWebhook,
 getUpdates (long poll), sendMessage, editMessageText, sendDocument / sendPhoto (multipart), getFile and the file
 download, answerCallbackQuery, setMyCommands; any other method answers ``true``. Tests inject failures
-(``fail_next``: 429 with retry_after, 400, or a slow answer for timeouts) and updates (``push_text`` …).
+(``fail_next``: 429 with retry_after, 400, or a slow answer for timeouts) and updates (``push_message``, ``push_update``).
 
-Stdlib only (``http.server`` in a thread): the request log is silenced because every URL holds the bot token.
+Stdlib only (``http.server`` in a thread, see bot_api_http.py): the request log is silenced because every URL
+holds the bot token.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from email.parser import BytesParser
-from email.policy import HTTP
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+
+from tests.fakes.bot_api_http import handler_class
 
 BOT_ID = 7000001
 BOT_USERNAME = "sutro_test_bot"
@@ -63,7 +63,7 @@ class FakeBotApi:
         self._failures: dict[str, list[Failure]] = {}
         self._cond = threading.Condition()
         self._stopping = False
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(self))
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="fake-bot-api", daemon=True)
 
@@ -109,6 +109,9 @@ class FakeBotApi:
         file_id = f"file-{next(self._file_ids)}"
         self._files[file_id] = content
         return file_id
+
+    def file_content(self, file_id: str) -> bytes | None:
+        return self._files.get(file_id)
 
     def push_update(self, body: dict[str, Any]) -> int:
         """Queue an update (``body`` = {"message": …}); returns its update_id."""
@@ -299,66 +302,3 @@ class FakeBotApi:
                 "file_path": f"documents/{file_id}",
             }
         return True
-
-
-def _parse_body(content_type: str, body: bytes) -> tuple[dict[str, str], dict[str, tuple[str, bytes]]]:
-    params: dict[str, str] = {}
-    files: dict[str, tuple[str, bytes]] = {}
-    if content_type.startswith("multipart/form-data"):
-        message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body)
-        for part in message.iter_parts():
-            name = part.get_param("name", header="content-disposition")
-            payload = part.get_payload(decode=True) or b""
-            filename = part.get_filename()
-            if filename is not None:
-                files[str(name)] = (filename, payload)
-            else:
-                params[str(name)] = payload.decode()
-    elif content_type.startswith("application/json"):
-        params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in json.loads(body or b"{}").items()}
-    elif body:
-        params = dict(parse_qsl(body.decode(), keep_blank_values=True))
-    return params, files
-
-
-def _handler_class(api: FakeBotApi) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the URL holds the token
-            pass
-
-        def _reply(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            try:
-                self.wfile.write(payload)
-            except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout, or shutdown)
-                self.close_connection = True
-
-        def _route(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            parts = unquote(self.path.split("?")[0]).strip("/").split("/")
-            if parts[0] == "file" and len(parts) >= 3 and parts[1] == f"bot{api.token}":
-                file_id = parts[-1]
-                if file_id in api._files:
-                    self._reply(200, api._files[file_id], "application/octet-stream")
-                else:
-                    self._reply(404, b"not found", "text/plain")
-                return
-            if len(parts) != 2 or parts[0] != f"bot{api.token}":
-                self._reply(
-                    401, json.dumps({"ok": False, "error_code": 401, "description": "Unauthorized"}).encode()
-                )
-                return
-            params, files = _parse_body(self.headers.get("Content-Type", ""), body)
-            status, answer = api.handle(parts[1], params, files)
-            self._reply(status, json.dumps(answer).encode())
-
-        do_GET = _route
-        do_POST = _route
-
-    return Handler
