@@ -2,4 +2,5 @@
 
 from bot.cli import main
 
-main()
+if __name__ == "__main__":  # worker processes (forkserver/spawn) import this module as __mp_main__: do not run
+    main()

@@ -7,11 +7,15 @@ without them, and a bad database URL or missing Docs credentials is reported by 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bot.settings import Settings
 from storage.database import SessionFactory
 from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
+
+if TYPE_CHECKING:
+    from bot.jobs.board import JobBoard
 
 
 @dataclass
@@ -19,9 +23,11 @@ class AppContext:
     """Handed to every command. Tests build one directly with the services they need.
 
     rescorers: new metric (``dally@2``) -> function re-scoring a stored run for it (wired by the composition root).
+    jobs: the bot's job queue; None where commands run directly (the CLI, inside a worker process).
     """
 
     settings: Settings
+    jobs: JobBoard | None = None
     rescorers: dict[str, Rescorer] = field(default_factory=dict)
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None

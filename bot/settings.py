@@ -45,3 +45,34 @@ class Settings(BaseSettings):
     dev_allow_unsandboxed: bool = Field(
         default=False, description="Development only: run submitted code even when no sandbox tier is available."
     )
+    allowed_users: list[int] = Field(
+        default_factory=list, description="User ids the bot answers anywhere, e.g. in a private chat (deny by default)."
+    )
+    trust_anonymous_admins: bool = Field(
+        default=True, description="Treat a message sent as the chat itself (anonymous group admin) as from an admin."
+    )
+    telegram_base_url: str = Field(
+        default="https://api.telegram.org/bot", description="Bot API base URL; tests point it at a local fake server."
+    )
+    telegram_base_file_url: str = Field(
+        default="https://api.telegram.org/file/bot", description="Bot API file download base URL."
+    )
+    telegram_webhook_url: str = Field(
+        default="",
+        description="Public HTTPS URL Telegram posts updates to (webhook mode); empty = long polling, the default.",
+    )
+    telegram_webhook_listen: str = Field(default="127.0.0.1", description="Address the webhook server binds.")
+    telegram_webhook_port: int = Field(default=8443, description="Port the webhook server listens on.")
+    telegram_webhook_secret: SecretStr | None = Field(
+        default=None, description="Secret Telegram sends with each webhook call; required in webhook mode."
+    )
+    telegram_timeout_s: float = Field(default=10.0, description="Connect/read/write timeout of Bot API calls (seconds).")
+    telegram_stale_after_s: float = Field(
+        default=300.0, description="Commands older than this (seconds) when the bot sees them are skipped, not run."
+    )
+    telegram_progress_interval_s: float = Field(
+        default=2.0, description="Least time between two edits of a job's progress message (seconds)."
+    )
+    job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
+    job_queue_per_member: int = Field(default=3, description="Most queued or running jobs one member may have.")
+    job_rate_per_minute: int = Field(default=10, description="Most jobs one member may submit per minute.")

@@ -5,20 +5,41 @@ This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README c
 
 from __future__ import annotations
 
-from bot.commands import challenges, compare, leaderboard, log, records, rescore, run, runs, score, show
+from bot.commands import (
+    challenges,
+    compare,
+    guide,
+    leaderboard,
+    log,
+    queue,
+    records,
+    rescore,
+    run,
+    runs,
+    score,
+    serve,
+    show,
+    status,
+)
 from bot.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
-    challenges.COMMAND,
+    guide.START,
+    guide.HELP,
     run.COMMAND,
     score.COMMAND,
-    log.COMMAND,
+    challenges.COMMAND,
+    leaderboard.COMMAND,
+    records.COMMAND,
     runs.COMMAND,
     show.COMMAND,
     compare.COMMAND,
-    leaderboard.COMMAND,
-    records.COMMAND,
+    queue.QUEUE,
+    queue.CANCEL,
+    log.COMMAND,
     rescore.COMMAND,
+    status.COMMAND,
+    serve.COMMAND,
 )
 
 

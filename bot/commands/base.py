@@ -127,6 +127,8 @@ class Command:
     file_arg: the first positional argument names a file (``-`` = stdin) that the CLI reads into an attachment.
     admin_only: refused for non-admin callers.
     cli / telegram: whether the command exists on that transport.
+    background: in the chat, run as a job in a worker process (acknowledged with its queue position, progress
+        edits, cancellable). False for instant commands that read the bot's own state (``/help``, ``/queue``).
     """
 
     name: str
@@ -140,3 +142,4 @@ class Command:
     admin_only: bool = False
     cli: bool = True
     telegram: bool = True
+    background: bool = True

@@ -27,4 +27,5 @@ COMMAND = Command(
     summary="List the challenges with their track and primary metric",
     usage="",
     handler=list_challenges,
+    background=False,
 )

@@ -39,3 +39,18 @@ def test_challenges_json_is_one_object() -> None:
     assert result.exit_code == 0
     payload = json.loads(result.output)
     assert isinstance(payload["challenges"], list)
+
+
+def test_queue_commands_are_chat_only_and_status_reports_versions() -> None:
+    result = CliRunner().invoke(main, ["queue"])
+    assert result.exit_code == 2  # click: no such command in the terminal
+    result = CliRunner().invoke(main, ["status", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["version"] == __version__
+
+
+def test_serve_without_a_token_says_how_to_get_one() -> None:
+    result = CliRunner().invoke(main, ["serve"])
+    assert result.exit_code == 2
+    assert "@BotFather" in result.output and "SUTRO_TELEGRAM_BOT_TOKEN" in result.output
+    assert "Traceback" not in result.output

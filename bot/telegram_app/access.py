@@ -1,0 +1,71 @@
+"""Who may talk to the bot, and who is an admin: allow-listed chats and users (deny by default), admins by id.
+
+Anonymous group admins post as the group itself: Telegram sets ``sender_chat`` to the chat and ``from`` to
+GroupAnonymousBot (id 1087968824), so a user-id list cannot match them. A message whose ``sender_chat`` is the chat
+it was sent in can only come from an admin of that chat; with ``trust_anonymous_admins`` they count as admins.
+Channel posts forwarded into a discussion group also carry a ``sender_chat`` (the channel): not admins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.commands.base import Caller
+from bot.settings import Settings
+
+GROUP_ANONYMOUS_BOT_ID = 1087968824
+
+
+@dataclass(frozen=True)
+class Sender:
+    """The identity fields of one message, as Telegram gives them."""
+
+    chat_id: int
+    user_id: int | None
+    user_name: str
+    thread_id: int | None = None
+    sender_chat_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """``caller`` when allowed; else ``refusal``, one line for the member."""
+
+    caller: Caller | None
+    refusal: str = ""
+
+
+def decide(settings: Settings, sender: Sender) -> Decision:
+    """Allow the message if its chat or its user is allow-listed; mark admins."""
+    anonymous_admin = sender.sender_chat_id is not None and sender.sender_chat_id == sender.chat_id
+    allowed = sender.chat_id in settings.allowed_chats or (
+        sender.user_id is not None and not anonymous_admin and sender.user_id in settings.allowed_users
+    )
+    if not allowed:
+        return Decision(
+            caller=None,
+            refusal=(
+                f"this chat ({sender.chat_id}) is not on the bot's allow-list — "
+                "an operator can add it to SUTRO_ALLOWED_CHATS (or your user id to SUTRO_ALLOWED_USERS)"
+            ),
+        )
+    if anonymous_admin:
+        return Decision(
+            caller=Caller(
+                name="anonymous admin",
+                user_id=None,
+                chat_id=sender.chat_id,
+                thread_id=sender.thread_id,
+                is_admin=settings.trust_anonymous_admins,
+            )
+        )
+    is_admin = sender.user_id is not None and sender.user_id in settings.admin_ids
+    return Decision(
+        caller=Caller(
+            name=sender.user_name,
+            user_id=sender.user_id,
+            chat_id=sender.chat_id,
+            thread_id=sender.thread_id,
+            is_admin=is_admin,
+        )
+    )

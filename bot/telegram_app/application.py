@@ -1,0 +1,169 @@
+"""Compose the python-telegram-bot Application from Settings: token, Bot API URLs, timeouts, handlers, job board.
+
+Handlers are generated from the command registry and run with ``block=False`` so a long command never holds up
+other chats; queued commands run in worker processes (bot/jobs). :class:`TelegramBot` owns the start/stop order:
+start publishes the command menu (``setMyCommands``) and starts the job board before polling; stop first stops
+polling (confirming the updates already taken), then the job board — so queued and running jobs are answered
+"not run — send it again" while the bot can still send — and only then the Application, which waits for its
+handlers to deliver those answers. (``run_polling`` would wait for every running job before any hook runs.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from telegram import BotCommand, Update
+from telegram.ext import Application, ApplicationBuilder, CommandHandler, MessageHandler, filters
+
+from bot.commands.base import Command, UsageError
+from bot.context import AppContext
+from bot.settings import Settings
+from bot.jobs.board import JobBoard
+from bot.jobs.process import ProcessRunner
+from bot.telegram_app.handlers import ChatFrontDoor
+from bot.telegram_app.menu import menu_entries
+from bot.telegram_app.redaction import protect_secret
+
+NO_TOKEN = UsageError(
+    "no Telegram bot token configured",
+    hint="create a bot with @BotFather (/newbot) and set SUTRO_TELEGRAM_BOT_TOKEN in the environment or .env",
+)
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Webhook mode (optional): Telegram POSTs updates to ``url``; a reverse proxy forwards them to listen:port."""
+
+    url: str
+    listen: str
+    port: int
+    secret: str
+
+
+def webhook_from(settings: Settings) -> Webhook | None:
+    """The webhook configuration, or None for long polling; a webhook without a secret is refused."""
+    if not settings.telegram_webhook_url:
+        return None
+    secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else ""
+    if not secret:
+        raise UsageError(
+            "webhook mode needs a secret",
+            hint="set SUTRO_TELEGRAM_WEBHOOK_SECRET (1-256 of A-Z, a-z, 0-9, _ and -), or unset the webhook URL",
+        )
+    if not settings.telegram_webhook_url.startswith("https://"):
+        raise UsageError("the webhook URL must be https://", hint="Telegram only posts updates to HTTPS URLs")
+    return Webhook(
+        settings.telegram_webhook_url,
+        settings.telegram_webhook_listen,
+        settings.telegram_webhook_port,
+        secret,
+    )
+
+
+@dataclass
+class TelegramBot:
+    """The Application, its job board and the command menu, started and stopped in the right order."""
+
+    app: Application  # type: ignore[type-arg]
+    board: JobBoard
+    menu: list[BotCommand]
+
+    webhook: Webhook | None = None
+
+    async def start(self, *, poll_timeout_s: int = 10) -> None:
+        """Publish the menu, start the job board, then take updates (long polling, or the webhook if set)."""
+        await self.app.initialize()
+        await self.app.bot.set_my_commands(self.menu)
+        await self.board.start()
+        await self.app.start()
+        assert self.app.updater is not None
+        if self.webhook is None:
+            await self.app.updater.start_polling(
+                poll_interval=0,
+                timeout=poll_timeout_s,
+                allowed_updates=Update.ALL_TYPES,
+                drop_pending_updates=False,
+            )
+            return
+        await self.app.updater.start_webhook(
+            listen=self.webhook.listen,
+            port=self.webhook.port,
+            url_path=urlsplit(self.webhook.url).path.lstrip("/"),
+            webhook_url=self.webhook.url,
+            secret_token=self.webhook.secret,
+            allowed_updates=Update.ALL_TYPES,
+            drop_pending_updates=False,
+        )
+
+    async def stop(self) -> None:
+        assert self.app.updater is not None
+        if self.app.updater.running:
+            await self.app.updater.stop()
+        await self.board.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+
+    async def run_until_signalled(self) -> None:
+        """Serve until SIGINT or SIGTERM, then stop cleanly."""
+        stopping = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stopping.set)
+        await self.start()
+        try:
+            await stopping.wait()
+        finally:
+            await self.stop()
+
+
+def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> TelegramBot:
+    """The bot for ``ctx.settings``; raises :class:`UsageError` (one line) when no token is set."""
+    if commands is None:
+        from bot.commands import COMMANDS
+
+        commands = COMMANDS
+    settings = ctx.settings
+    token = settings.telegram_bot_token.get_secret_value().strip() if settings.telegram_bot_token else ""
+    if not token:
+        raise NO_TOKEN
+    protect_secret(token)
+    webhook = webhook_from(settings)
+    if webhook is not None:
+        protect_secret(webhook.secret)
+    # PTB 22.2+ warns on every RetryAfter unless it may use timedelta already (delivery.py reads both forms)
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
+    board = JobBoard(
+        ProcessRunner(settings),
+        workers=settings.job_workers,
+        per_member=settings.job_queue_per_member,
+        rate_per_minute=settings.job_rate_per_minute,
+    )
+    menu = [BotCommand(name, description) for name, description in menu_entries(commands)]
+
+    timeout = settings.telegram_timeout_s
+    app = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(settings.telegram_base_url)
+        .base_file_url(settings.telegram_base_file_url)
+        .connect_timeout(timeout)
+        .read_timeout(timeout)
+        .write_timeout(timeout)
+        .media_write_timeout(timeout * 3)
+        .build()
+    )
+    door = ChatFrontDoor(ctx, board, commands)
+    new_messages = filters.UpdateType.MESSAGE
+    for command in commands:
+        if command.telegram:
+            app.add_handler(CommandHandler(command.name, door.on_command, filters=new_messages, block=False))
+    app.add_handler(MessageHandler(new_messages & filters.Document.ALL, door.on_document, block=False))
+    app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
+    app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
+    app.add_error_handler(door.on_error, block=False)
+    return TelegramBot(app=app, board=board, menu=menu, webhook=webhook)

@@ -1,0 +1,204 @@
+"""Thin handlers: build an Invocation from a message, run the command (queued or off the loop), send the Reply.
+
+All behaviour lives in the commands; here is only transport: who sent it (access.py), what they asked
+(requests.py), where the answer goes (the same chat and forum topic, as a reply), and how it looks (render.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from datetime import UTC, datetime
+
+from telegram import Message, MessageEntity, Update
+from telegram.ext import ContextTypes
+
+from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
+from bot.commands.guide import unknown_command
+from bot.commands.tokens import parse_tokens
+from bot.context import AppContext
+from bot.dispatch import execute
+from bot.incidents import incident_line, report_incident
+from bot.jobs.board import JobBoard
+from bot.telegram_app.access import Sender, decide
+from bot.telegram_app.delivery import Courier
+from bot.telegram_app.progress import ProgressMessage
+from bot.telegram_app.render import render
+from bot.telegram_app.requests import (
+    code_file_name,
+    command_word,
+    fenced_blocks,
+    looks_like_code,
+    split_tokens,
+)
+
+log = logging.getLogger("sutro.telegram")
+
+PASTE_COMMANDS = ("submit", "score")
+"""The command that scores a pasted code block or an uncaptioned .py/.ir file: the first one registered."""
+
+CODE_SUFFIXES = (".py", ".ir")
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024  # the Bot API's getFile limit
+
+
+def sender_of(message: Message) -> Sender:
+    user = message.from_user
+    return Sender(
+        chat_id=message.chat.id,
+        user_id=user.id if user else None,
+        user_name=(user.username or user.full_name) if user else "someone",
+        thread_id=message.message_thread_id if message.is_topic_message else None,
+        sender_chat_id=message.sender_chat.id if message.sender_chat else None,
+    )
+
+
+def courier_for(message: Message) -> Courier:
+    thread = message.message_thread_id if message.is_topic_message else None
+    return Courier(message.get_bot(), message.chat.id, thread, reply_to=message.message_id)
+
+
+async def send_reply(courier: Courier, reply: Reply) -> None:
+    """Text first, then charts as photos, then documents."""
+    out = render(reply)
+    await courier.send_text(out.html)
+    for photo in out.photos:
+        await courier.send_file(photo, photo=True)
+    for document in out.documents:
+        await courier.send_file(document, photo=False)
+
+
+class ChatFrontDoor:
+    """Every handler of the Application, sharing the context, the job board and the registry."""
+
+    def __init__(self, ctx: AppContext, board: JobBoard, commands: tuple[Command, ...]) -> None:
+        self.ctx = dataclasses.replace(ctx, jobs=board)
+        self.board = board
+        self.commands = {c.name: c for c in commands if c.telegram}
+        settings = ctx.settings
+        self.stale_after_s = settings.telegram_stale_after_s
+        self.progress_interval_s = settings.telegram_progress_interval_s
+
+    # -- entry points (one per kind of message) --------------------------------------------------------
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        word = command_word(message.text, context.bot.username)
+        if word is None:
+            return
+        name, rest = word
+        await self._serve(message, name, rest, [])
+
+    async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None or message.document is None:
+            return
+        word = command_word(message.caption or "", context.bot.username)
+        file_name = message.document.file_name or "upload"
+        if word is None and not file_name.lower().endswith(CODE_SUFFIXES):
+            return  # an unrelated file shared in the group
+        name, rest = word if word is not None else (self._paste_command_name(), "")
+        await self._serve(message, name, rest, [], document=True)
+
+    async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        attachments = pasted_code(message)
+        if attachments:
+            await self._serve(message, self._paste_command_name(), "", attachments)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log the traceback with an incident id; tell the member one line with that id."""
+        error = context.error or RuntimeError("unknown error")
+        incident = report_incident(error, where="a Telegram update")
+        if isinstance(update, Update) and update.effective_message is not None:
+            await courier_for(update.effective_message).send_text(incident_line(incident))
+
+    # -- the one flow ---------------------------------------------------------------------------------
+    def _paste_command_name(self) -> str:
+        return next((n for n in PASTE_COMMANDS if n in self.commands), PASTE_COMMANDS[0])
+
+    async def _serve(
+        self, message: Message, name: str, rest: str, attachments: list[Attachment], *, document: bool = False
+    ) -> None:
+        courier = courier_for(message)
+        decision = decide(self.ctx.settings, sender_of(message))
+        if decision.caller is None:
+            log.info("refused a message from chat %s", message.chat.id)
+            await courier.send_text(decision.refusal)
+            return
+        age = (datetime.now(UTC) - message.date).total_seconds()
+        if age > self.stale_after_s:
+            await courier.send_text(
+                f"skipped /{name}: it was sent {age / 60:.0f} min ago while the bot was away — send it again to run it"
+            )
+            return
+        command = self.commands.get(name)
+        try:
+            if command is None:
+                raise UsageError(
+                    unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands"
+                )
+            inv = parse_tokens(command, split_tokens(rest))
+            inv.caller = decision.caller
+            inv.attachments += attachments
+            if document:
+                inv.attachments.append(await download(message))
+        except UsageError as err:
+            await courier.send_text(err.one_line())
+            return
+        if command.background:
+            await self._run_queued(courier, command, inv)
+        else:
+            reply, _status = await asyncio.to_thread(execute, self.ctx, command, inv)
+            await send_reply(courier, reply)
+
+    async def _run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None:
+        progress = ProgressMessage(courier, self.progress_interval_s)
+        try:
+            job = self.board.submit(command, inv, on_progress=progress.report)
+        except UsageError as err:
+            await courier.send_text(err.one_line())
+            return
+        position = self.board.position(job)
+        await progress.open(
+            f"#{job.id} {job.describe()}",
+            f"queued #{job.id}, position {position}" if position else f"#{job.id} started",
+        )
+        reply, status = await job.outcome
+        took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
+        final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")
+        if job.state == "cancelled":
+            final = f"cancelled by {job.cancelled_by}"
+        elif job.state == "stopped":
+            final = f"not finished: {job.stop_reason}"
+        await progress.close(final)
+        await send_reply(courier, reply)
+
+
+async def download(message: Message) -> Attachment:
+    """The message's document as an Attachment (Telegram lets bots fetch at most 20 MB)."""
+    document = message.document
+    assert document is not None
+    name = document.file_name or "upload"
+    if document.file_size and document.file_size > MAX_DOCUMENT_BYTES:
+        raise UsageError(f"{name} is larger than 20 MB", hint="Telegram lets bots download at most 20 MB")
+    telegram_file = await document.get_file()
+    content = await telegram_file.download_as_bytearray()
+    return Attachment(name=name, content=bytes(content))
+
+
+def pasted_code(message: Message) -> list[Attachment]:
+    """Code blocks in a text message: ``pre`` entities, ``` fences, or a whole message that looks like code."""
+    text = message.text or ""
+    blocks = [
+        (entity.language or "", code) for entity, code in message.parse_entities([MessageEntity.PRE]).items()
+    ]
+    if not blocks:
+        blocks = fenced_blocks(text)
+    if not blocks and looks_like_code(text):
+        blocks = [("", text)]
+    return [Attachment(name=code_file_name(lang, code), content=code.encode()) for lang, code in blocks]

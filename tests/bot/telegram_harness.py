@@ -1,0 +1,85 @@
+"""Test harness: the real PTB Application from ``build_bot``, polling a local fake Bot API server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.app import build_context
+from bot.commands import COMMANDS
+from bot.commands.base import Command
+from bot.settings import Settings
+from bot.telegram_app.application import build_bot
+from tests.bot.fixture_commands import FIXTURES, PASTE
+from tests.fakes.bot_api import Call, FakeBotApi
+
+TOKEN = "5550001:AAFakeTokenForTests-abcdefghijklmno"
+GROUP = -1001500000001
+STRANGERS = -1001500000999
+MEMBER = 4001
+OTHER_MEMBER = 4002
+ADMIN = 4099
+TOPIC = 77
+
+TEST_COMMANDS: tuple[Command, ...] = (
+    *(c for c in COMMANDS if c.name not in {f.name for f in (*FIXTURES, PASTE)}),
+    *FIXTURES,
+    PASTE,
+)
+
+
+def process_alive(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def settings_for(fake: FakeBotApi, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "telegram_bot_token": TOKEN,
+        "telegram_base_url": fake.base_url,
+        "telegram_base_file_url": fake.base_file_url,
+        "allowed_chats": [GROUP],
+        "admin_ids": [ADMIN],
+        "telegram_progress_interval_s": 0.2,
+        "telegram_timeout_s": 2.0,
+        "job_workers": 2,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@asynccontextmanager
+async def running_bot(fake: FakeBotApi, **overrides: Any) -> AsyncIterator[Any]:
+    """Start the bot as ``sutro serve`` does (short long-poll), stop it the same way on exit."""
+    bot = build_bot(build_context(settings_for(fake, **overrides)), commands=TEST_COMMANDS)
+    await bot.start(poll_timeout_s=1)
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+async def until(
+    fake: FakeBotApi, predicate: Callable[[list[Call]], bool], timeout: float = 8.0
+) -> list[Call]:
+    """Wait (off the loop) until the calls the fake received satisfy ``predicate``."""
+    return await asyncio.to_thread(fake.wait_for, predicate, timeout)
+
+
+def texts(calls: list[Call], method: str = "sendMessage", chat_id: int | None = None) -> list[str]:
+    return [
+        c.params.get("text", "")
+        for c in calls
+        if c.method == method and (chat_id is None or c.params.get("chat_id") == str(chat_id))
+    ]
+
+
+def any_text(fragment: str, method: str = "sendMessage") -> Callable[[list[Call]], bool]:
+    return lambda calls: any(fragment in t for t in texts(calls, method))

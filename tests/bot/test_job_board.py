@@ -1,0 +1,140 @@
+"""The job board: positions, per-member queue limit, rate limit, cancel rights, shutdown, a real worker run."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.commands.base import Caller, Invocation, UsageError
+from bot.jobs.board import JobBoard
+from bot.jobs.process import ProcessRunner
+from bot.settings import Settings
+from tests.bot.fixture_commands import BROKEN, SLEEPY
+
+ANN = Caller(name="ann", user_id=1)
+BOB = Caller(name="bob", user_id=2)
+ADMIN = Caller(name="root", user_id=9, is_admin=True)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _inv(caller: Caller, **options: str) -> Invocation:
+    return Invocation(command="sleepy", options=dict(options), caller=caller)
+
+
+def _board(**kwargs: object) -> JobBoard:
+    return JobBoard(ProcessRunner(Settings()), **kwargs)  # type: ignore[arg-type]
+
+
+async def test_positions_follow_submission_order_and_close_up_on_cancel() -> None:
+    board = _board(per_member=5)
+    jobs = [board.submit(SLEEPY, _inv(c)) for c in (ANN, BOB, ANN)]
+    assert [j.id for j in jobs] == [1, 2, 3]
+    assert [board.position(j) for j in jobs] == [1, 2, 3]
+    board.cancel(2, BOB)
+    assert [board.position(j) for j in (jobs[0], jobs[2])] == [1, 2]
+    reply, status = await jobs[1].outcome
+    assert status == 1 and "cancelled by bob before it started" in reply.text
+
+
+async def test_per_member_queue_limit() -> None:
+    board = _board(per_member=2)
+    board.submit(SLEEPY, _inv(ANN))
+    board.submit(SLEEPY, _inv(ANN))
+    with pytest.raises(UsageError, match=r"already have 2 jobs queued or running \(#1, #2\)"):
+        board.submit(SLEEPY, _inv(ANN))
+    board.submit(SLEEPY, _inv(BOB))  # another member is not affected
+
+
+async def test_rate_limit_per_member_over_a_sliding_minute() -> None:
+    clock = Clock()
+    board = _board(per_member=100, rate_per_minute=2, clock=clock)
+    board.submit(SLEEPY, _inv(ANN))
+    clock.now += 30
+    board.submit(SLEEPY, _inv(ANN))
+    with pytest.raises(UsageError) as err:
+        board.submit(SLEEPY, _inv(ANN))
+    assert "try again in 30 s" in err.value.one_line()
+    clock.now += 30  # the first submission left the window
+    board.submit(SLEEPY, _inv(ANN))
+
+
+async def test_only_the_owner_or_an_admin_may_cancel() -> None:
+    board = _board()
+    job = board.submit(SLEEPY, _inv(ANN))
+    with pytest.raises(UsageError, match="ann's job"):
+        board.cancel(job.id, BOB)
+    with pytest.raises(UsageError, match="no queued or running job #99"):
+        board.cancel(99, ADMIN)
+    board.cancel(job.id, ADMIN)
+    assert job.state == "cancelled" and job.cancelled_by == "root"
+
+
+async def test_stop_answers_every_queued_job() -> None:
+    board = _board()
+    job = board.submit(SLEEPY, _inv(ANN))
+    await board.stop()
+    reply, status = await job.outcome
+    assert status == 1 and "was not run: the bot is shutting down; send it again" in reply.text
+
+
+async def test_jobs_run_in_worker_processes_and_errors_come_back_as_one_line() -> None:
+    import os
+
+    board = _board(workers=2)
+    await board.start()
+    try:
+        lines: list[str] = []
+        ok = board.submit(
+            SLEEPY, _inv(ANN, steps="2", pause="0"), on_progress=lambda line, f=None: lines.append(line)
+        )
+        bad = board.submit(BROKEN, Invocation(command="broken", caller=BOB))
+        reply, status = await ok.outcome
+        assert status == 0 and reply.data is not None and reply.data["pid"] != os.getpid()
+        assert lines == ["running", "step 1/2", "step 2/2"]
+        reply, status = await bad.outcome
+        assert status == 3 and reply.text.startswith("internal error (incident ")
+        assert board.active() == []
+    finally:
+        await board.stop()
+
+
+async def test_a_worker_never_receives_the_bot_token() -> None:
+    from pydantic import SecretStr
+
+    from tests.bot.fixture_commands import ENVIRONMENT
+
+    board = JobBoard(ProcessRunner(Settings(telegram_bot_token=SecretStr("123:secret-token-value"))))
+    await board.start()
+    try:
+        job = board.submit(ENVIRONMENT, Invocation(command="environment", caller=ANN))
+        reply, status = await job.outcome
+    finally:
+        await board.stop()
+    assert status == 0 and reply.data == {"token": None, "pid": reply.data["pid"]}
+
+
+async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> None:
+    import asyncio
+
+    board = _board(workers=1)
+    await board.start()
+    try:
+        running = board.submit(SLEEPY, _inv(ANN, steps="400", pause="0.05"))
+        queued = board.submit(SLEEPY, _inv(ANN))
+        while running.state != "running":
+            await asyncio.sleep(0.01)
+        await asyncio.to_thread(board.cancel, queued.id, ANN)  # as /cancel does, off the loop
+        await asyncio.to_thread(board.cancel, running.id, ADMIN)
+        (q_reply, _), (r_reply, _) = await asyncio.wait_for(
+            asyncio.gather(queued.outcome, running.outcome), 5
+        )
+    finally:
+        await board.stop()
+    assert "cancelled by ann before it started" in q_reply.text
+    assert "cancelled by root; its processes were killed" in r_reply.text

@@ -1,0 +1,211 @@
+"""End to end: the real PTB Application polls a local fake Bot API over HTTP and answers like it would in the group.
+
+Each test starts the fake server and the bot (a few seconds at most) and asserts on what the server received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.commands import COMMANDS
+from tests.bot.telegram_harness import (
+    ADMIN,
+    GROUP,
+    MEMBER,
+    OTHER_MEMBER,
+    STRANGERS,
+    TEST_COMMANDS,
+    TOPIC,
+    any_text,
+    process_alive,
+    running_bot,
+    texts,
+    until,
+)
+from tests.fakes.bot_api import FakeBotApi
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+
+
+async def test_challenges_answered_in_the_same_topic_as_a_table(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges", thread_id=TOPIC)
+        calls = await until(fake, any_text("challenges"))
+    [reply] = [c for c in calls if c.method == "sendMessage"]
+    assert reply.params["chat_id"] == str(GROUP)
+    assert reply.params["message_thread_id"] == str(TOPIC)
+    assert reply.params["parse_mode"] == "HTML"
+    assert "challenge" in reply.params["text"] and "metric" in reply.params["text"]  # the table
+
+
+async def test_menu_and_help_come_from_the_registry(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/help")
+        calls = await until(fake, any_text("/challenges"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/help cancel")
+        calls = await until(fake, any_text("/cancel ID"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/help chalenges")
+        calls = await until(fake, any_text("did you mean"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/chalenges")
+        calls = await until(fake, lambda cs: sum("did you mean" in t for t in texts(cs)) == 2)
+    [menu_call] = [c for c in calls if c.method == "setMyCommands"]
+    menu = [entry["command"] for entry in menu_call.json_param("commands")]
+    assert menu == [c.name for c in TEST_COMMANDS if c.telegram]
+    help_text = texts(calls)[0]
+    for command in COMMANDS:
+        assert (f"/{command.name}" in help_text) == command.telegram
+    assert "'challenges'" in texts(calls)[2]
+    assert texts(calls)[3].startswith("unknown command 'chalenges' — did you mean 'challenges'?")
+
+
+async def test_a_stranger_chat_is_refused_and_nothing_runs(fake: FakeBotApi, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    async with running_bot(fake):
+        fake.push_message(chat_id=STRANGERS, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}")
+        calls = await until(fake, any_text("allow-list"))
+        await asyncio.sleep(0.5)
+    assert texts(calls, chat_id=STRANGERS) == [texts(calls)[0]]  # the refusal and nothing else
+    assert not marker.exists()
+
+
+async def test_admin_only_command_refused_for_members_allowed_for_admins(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/wipe rows=2")
+        await until(fake, any_text("for admins only"))
+        fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/wipe rows=2")
+        await until(fake, any_text("2 rows"))
+        # an anonymous group admin posts as the group itself (from = GroupAnonymousBot)
+        fake.push_message(chat_id=GROUP, user_id=1087968824, sender_chat_id=GROUP, text="/wipe rows=3")
+        calls = await until(fake, any_text("3 rows"))
+    assert sum("for admins only" in t for t in texts(calls)) == 1
+
+
+async def test_progress_edits_one_message_then_the_result_arrives_in_the_topic(fake: FakeBotApi) -> None:
+    async with running_bot(fake):  # progress edits at most every 0.2 s
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=16 pause=0.05", thread_id=TOPIC)
+        calls = await until(fake, any_text("slept 16 steps"))
+    ack, result = [c for c in calls if c.method == "sendMessage"]
+    assert "queued #1, position 1" in ack.params["text"]
+    assert ack.params["message_thread_id"] == result.params["message_thread_id"] == str(TOPIC)
+    edits = [c for c in calls if c.method == "editMessageText"]
+    assert {e.params["message_id"] for e in edits} == {str(ack.result["message_id"])}  # one message, edited
+    progress = [e for e in edits if "/16 (" in e.params["text"]]
+    assert len(progress) >= 2
+    gaps = [b.at - a.at for a, b in zip(progress, progress[1:], strict=False)]
+    assert min(gaps) >= 0.15, (gaps, [e.params["text"] for e in edits])  # throttled
+    assert len(edits) < 16
+    assert "done in" in edits[-1].params["text"]
+
+
+async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tmp_path: Path) -> None:
+    pids_file = tmp_path / "pids"
+    async with running_bot(fake):
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}"
+        )
+        await until(fake, any_text("/400 (", "editMessageText"))
+        worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
+        assert process_alive(worker_pid) and process_alive(grandchild_pid)
+        fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/cancel 1")
+        await until(fake, any_text("is member's job"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/queue")
+        await until(fake, any_text("1 running, 0 queued"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/cancel 1")
+        calls = await until(fake, any_text("cancelled by member; its processes were killed"))
+        deadline = time.monotonic() + 3
+        while (process_alive(worker_pid) or process_alive(grandchild_pid)) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    assert not process_alive(worker_pid)
+    assert not process_alive(grandchild_pid)
+    assert "cancelled by member" in texts(calls, "editMessageText")[-1]
+    assert not any("slept" in t for t in texts(calls))
+
+
+async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi) -> None:
+    program = b"x = load a\ny = mul x x\nstore y\n"
+    async with running_bot(fake):
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, caption="/attach tag=demo", document=("prog.ir", program)
+        )
+        calls = await until(fake, any_text("1 attachments"))
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, document=("solve.py", b"def solve(x):\n    return x\n")
+        )
+        calls = await until(fake, lambda cs: sum("1 attachments" in t for t in texts(cs)) == 2)
+    first, second = [t for t in texts(calls) if "1 attachments" in t]
+    assert "options={&#x27;tag&#x27;" not in first and "options={'tag': 'demo'}" in first
+    assert "prog.ir" in first and str(len(program)) in first
+    assert "solve.py" in second  # an uncaptioned .py goes to the paste command (here the submit fixture)
+    assert any(c.method == "getFile" for c in calls)
+
+
+async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
+    code = "def solve(x):\n    return x + 1"
+    async with running_bot(fake):
+        # Telegram turns a ``` fence into a pre entity and strips the backticks
+        fake.push_message(
+            chat_id=GROUP,
+            user_id=MEMBER,
+            text=code,
+            entities=[{"type": "pre", "offset": 0, "length": len(code), "language": "python"}],
+        )
+        await until(fake, any_text("solution.py"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="just chatting, no code here")
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="def generate(n):\n    return list(range(n))")
+        calls = await until(fake, lambda cs: sum("solution.py" in t for t in texts(cs)) == 2)
+        await asyncio.sleep(0.3)
+    replies = [t for t in texts(calls) if "queued" not in t]  # results, without the acknowledgements
+    assert len(replies) == 2  # the chat line got no answer
+    assert "x + 1" in replies[0]
+    assert "range(n" in replies[1]
+
+
+async def test_commands_replayed_after_downtime_are_skipped_not_run(fake: FakeBotApi, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    async with running_bot(fake):
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}", date=time.time() - 600
+        )
+        calls = await until(fake, any_text("skipped /sleepy"))
+        await asyncio.sleep(0.5)
+    assert "send it again" in texts(calls)[0]
+    assert len(texts(calls)) == 1
+    assert not marker.exists()
+
+
+async def test_stopping_the_bot_answers_running_and_queued_jobs(fake: FakeBotApi, tmp_path: Path) -> None:
+    pids_file = tmp_path / "pids"
+    async with running_bot(fake, job_workers=1):
+        fake.push_message(
+            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}"
+        )
+        await until(fake, any_text("/400 (", "editMessageText"))
+        fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
+        await until(fake, any_text("queued #2, position 1"))
+    calls = fake.delivered()
+    worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
+    replies = texts(calls)
+    assert any(
+        "#1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies
+    )
+    assert any(
+        "#2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies
+    )
+    deadline = time.monotonic() + 3
+    while (process_alive(worker_pid) or process_alive(grandchild_pid)) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not process_alive(worker_pid) and not process_alive(grandchild_pid)
+
+
+async def test_the_per_member_queue_limit_answers_in_the_chat(fake: FakeBotApi) -> None:
+    async with running_bot(fake, job_queue_per_member=1):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=20 pause=0.05")
+        await until(fake, any_text("queued #1"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=1")
+        fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
+        calls = await until(fake, lambda cs: any("slept 1 steps" in t for t in texts(cs)))
+    assert any("you already have 1 jobs queued or running (#1)" in t for t in texts(calls))

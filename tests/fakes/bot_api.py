@@ -1,0 +1,304 @@
+"""A local fake Telegram Bot API: a real HTTP server on 127.0.0.1 that records what the bot sent.
+
+Enough of the Bot API for the real python-telegram-bot Application to poll and answer: getMe, deleteWebhook,
+getUpdates (long poll), sendMessage, editMessageText, sendDocument / sendPhoto (multipart), getFile and the file
+download, answerCallbackQuery, setMyCommands; any other method answers ``true``. Tests inject failures
+(``fail_next``: 429 with retry_after, 400, or a slow answer for timeouts) and updates (``push_message``, ``push_update``).
+
+Stdlib only (``http.server`` in a thread, see bot_api_http.py): the request log is silenced because every URL
+holds the bot token.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
+from typing import Any
+
+from tests.fakes.bot_api_http import handler_class
+
+BOT_ID = 7000001
+BOT_USERNAME = "sutro_test_bot"
+
+
+@dataclass
+class Call:
+    """One Bot API request as received: scalar params as strings (as PTB sends them) and uploaded files."""
+
+    method: str
+    params: dict[str, str]
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    status: int = 200
+    at: float = 0.0
+    result: Any = None
+
+    def json_param(self, name: str) -> Any:
+        return json.loads(self.params[name]) if name in self.params else None
+
+
+@dataclass
+class Failure:
+    status: int
+    description: str
+    retry_after: int | None = None
+    delay_s: float = 0.0
+
+
+class FakeBotApi:
+    """Start with :meth:`start`; point PTB at :attr:`base_url` / :attr:`base_file_url`; :meth:`stop` at the end."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.calls: list[Call] = []
+        self.poll_offsets: list[int] = []  # the offset of every getUpdates: confirms updates up to offset - 1
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids = itertools.count(1000)
+        self._file_ids = itertools.count(1)
+        self._files: dict[str, bytes] = {}
+        self._failures: dict[str, list[Failure]] = {}
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-bot-api", daemon=True)
+
+    # -- lifecycle --------------------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/file/bot"
+
+    def start(self) -> FakeBotApi:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        self._server.shutdown()
+        self._server.server_close()
+
+    # -- what tests inject ------------------------------------------------------------------------------
+    def fail_next(
+        self,
+        method: str,
+        status: int,
+        description: str = "",
+        *,
+        retry_after: int | None = None,
+        delay_s: float = 0.0,
+    ) -> None:
+        """The next call of ``method`` fails with ``status`` (429 with retry_after, 400 …) or is answered late."""
+        text = description or {429: "Too Many Requests: retry later", 400: "Bad Request: injected"}.get(
+            status, "error"
+        )
+        with self._cond:
+            self._failures.setdefault(method, []).append(Failure(status, text, retry_after, delay_s))
+
+    def add_file(self, content: bytes) -> str:
+        """Store a file the bot can fetch with getFile; returns its file_id."""
+        file_id = f"file-{next(self._file_ids)}"
+        self._files[file_id] = content
+        return file_id
+
+    def file_content(self, file_id: str) -> bytes | None:
+        return self._files.get(file_id)
+
+    def push_update(self, body: dict[str, Any]) -> int:
+        """Queue an update (``body`` = {"message": …}); returns its update_id."""
+        with self._cond:
+            update_id = next(self._update_ids)
+            self._updates.append({"update_id": update_id, **body})
+            self._cond.notify_all()
+        return update_id
+
+    def message(
+        self,
+        *,
+        chat_id: int,
+        user_id: int,
+        text: str | None = None,
+        thread_id: int | None = None,
+        date: float | None = None,
+        sender_chat_id: int | None = None,
+        username: str = "member",
+        document: tuple[str, bytes] | None = None,
+        caption: str | None = None,
+        entities: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """A Message dict as Telegram would send it (a ``bot_command`` entity added for a leading ``/word``)."""
+        chat_type = "private" if chat_id > 0 else "supergroup"
+        msg: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(date if date is not None else time.time()),
+            "chat": {
+                "id": chat_id,
+                "type": chat_type,
+                **({"is_forum": True} if thread_id else {}),
+                **({"title": "Sutro"} if chat_id < 0 else {"first_name": username}),
+            },
+            "from": {"id": user_id, "is_bot": False, "first_name": username, "username": username},
+        }
+        if thread_id is not None:
+            msg.update(message_thread_id=thread_id, is_topic_message=True)
+        if sender_chat_id is not None:
+            msg["sender_chat"] = {"id": sender_chat_id, "type": "supergroup", "title": "Sutro"}
+        for key, value, ents_key in (("text", text, "entities"), ("caption", caption, "caption_entities")):
+            if value is None:
+                continue
+            msg[key] = value
+            ents = list(entities or []) if key == "text" else []
+            if value.startswith("/"):
+                ents.insert(0, {"type": "bot_command", "offset": 0, "length": len(value.split()[0])})
+            if ents:
+                msg[ents_key] = ents
+        if document is not None:
+            name, content = document
+            file_id = self.add_file(content)
+            msg["document"] = {
+                "file_id": file_id,
+                "file_unique_id": file_id + "u",
+                "file_name": name,
+                "file_size": len(content),
+            }
+        return msg
+
+    def push_message(self, **kwargs: Any) -> dict[str, Any]:
+        msg = self.message(**kwargs)
+        self.push_update({"message": msg})
+        return msg
+
+    # -- what tests read back ---------------------------------------------------------------------------
+    def delivered(self, method: str | None = None, chat_id: int | None = None) -> list[Call]:
+        """Successful calls, optionally of one method and to one chat."""
+        with self._cond:
+            return [
+                c
+                for c in self.calls
+                if c.status == 200
+                and (method is None or c.method == method)
+                and (chat_id is None or c.params.get("chat_id") == str(chat_id))
+            ]
+
+    def wait_for(self, predicate: Any, timeout: float = 5.0) -> list[Call]:
+        """Block until ``predicate(calls)`` is true (calls = successful ones); returns them. Fails on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                ok = [c for c in self.calls if c.status == 200]
+                if predicate(ok):
+                    return ok
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(
+                        f"timed out; calls were: {[(c.method, c.params.get('text')) for c in ok]}"
+                    )
+                self._cond.wait(left)
+
+    # -- the API ----------------------------------------------------------------------------------------
+    def handle(
+        self, method: str, params: dict[str, str], files: dict[str, tuple[str, bytes]]
+    ) -> tuple[int, dict[str, Any]]:
+        with self._cond:
+            failures = self._failures.get(method)
+            failure = failures.pop(0) if failures else None
+        if failure is not None and failure.delay_s:
+            time.sleep(failure.delay_s)
+        call = Call(method, params, files, at=time.monotonic())
+        if failure is not None and failure.status != 200:
+            call.status = failure.status
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": failure.status,
+                "description": failure.description,
+            }
+            if failure.retry_after is not None:
+                body["parameters"] = {"retry_after": failure.retry_after}
+            self._record(call)
+            return failure.status, body
+        if method == "getUpdates":
+            result: Any = self._get_updates(params)
+            if not result:  # empty long polls are noise in the record
+                return 200, {"ok": True, "result": result}
+        else:
+            result = self._answer(method, params, files)
+        call.result = result
+        self._record(call)
+        return 200, {"ok": True, "result": result}
+
+    def _record(self, call: Call) -> None:
+        with self._cond:
+            self.calls.append(call)
+            self._cond.notify_all()
+
+    def _get_updates(self, params: dict[str, str]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset", "0") or 0)
+        self.poll_offsets.append(offset)
+        deadline = time.monotonic() + float(params.get("timeout", "0") or 0)
+        with self._cond:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            while not self._updates and not self._stopping and time.monotonic() < deadline:
+                self._cond.wait(deadline - time.monotonic())
+            return list(self._updates)
+
+    def _sent(self, params: dict[str, str], **extra: Any) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        msg: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"},
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Sutro", "username": BOT_USERNAME},
+        }
+        if params.get("message_thread_id"):
+            msg.update(message_thread_id=int(params["message_thread_id"]), is_topic_message=True)
+        msg.update(extra)
+        return msg
+
+    def _answer(self, method: str, params: dict[str, str], files: dict[str, tuple[str, bytes]]) -> Any:
+        if method == "getMe":
+            return {
+                "id": BOT_ID,
+                "is_bot": True,
+                "first_name": "Sutro",
+                "username": BOT_USERNAME,
+                "can_join_groups": True,
+                "can_read_all_group_messages": True,
+                "supports_inline_queries": False,
+            }
+        if method in ("sendMessage", "editMessageText"):
+            msg = self._sent(params, text=params.get("text", ""))
+            if method == "editMessageText":
+                msg["message_id"] = int(params["message_id"])
+            return msg
+        if method in ("sendDocument", "sendPhoto"):
+            field_name = "document" if method == "sendDocument" else "photo"
+            name, content = files.get(field_name, ("", b""))
+            file_id = self.add_file(content)
+            if method == "sendPhoto":
+                return self._sent(
+                    params,
+                    photo=[
+                        {"file_id": file_id, "file_unique_id": file_id + "u", "width": 640, "height": 480}
+                    ],
+                )
+            return self._sent(
+                params, document={"file_id": file_id, "file_unique_id": file_id + "u", "file_name": name}
+            )
+        if method == "getFile":
+            file_id = params["file_id"]
+            return {
+                "file_id": file_id,
+                "file_unique_id": file_id + "u",
+                "file_size": len(self._files[file_id]),
+                "file_path": f"documents/{file_id}",
+            }
+        return True
