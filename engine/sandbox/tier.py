@@ -103,7 +103,8 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
     argv = [bwrap, *ns, "--die-with-parent", "--new-session", "--clearenv"]
     for key, value in (("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"), ("MKL_NUM_THREADS", "1")):
         argv += ["--setenv", key, value]
-    argv += ["--ro-bind", "/usr", "/usr"]
+    # /tmp first: a tmpfs mounted after the prefix binds would hide a venv or checkout that lives under /tmp.
+    argv += ["--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
     for link in ("lib", "lib64", "bin"):
         target = Path("/" + link)
         if target.is_symlink():
@@ -124,8 +125,6 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
         "/proc",
         "--dev",
         "/dev",
-        "--tmpfs",
-        "/tmp",
         "--perms",
         "1777",
         "--size",

@@ -9,7 +9,7 @@ from engine.sandbox import judge as judge_module
 from engine.sandbox import judge_solve, run_generate, run_trusted_limited
 from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused
-from engine.sandbox.tier import TierReport
+from engine.sandbox.tier import TierReport, argv_prefix
 from engine.sandbox.trusted import LimitExceeded
 from tests.engine.sandbox.conftest import submission
 
@@ -104,3 +104,13 @@ def test_trusted_callable_runs_limited() -> None:
     with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$"):
         run_trusted_limited("numpy:ones", [10**9], Limits(memory_bytes=256 * 1024 * 1024))
     assert np.isclose(run_trusted_limited("math:sqrt", [2.0]), 2**0.5)
+
+
+def test_bwrap_mounts_tmp_before_binding_prefixes() -> None:
+    """A checkout or venv under /tmp (as on CI) must not be hidden by the sandbox's own /tmp tmpfs."""
+    argv = argv_prefix(TierReport("A", True, 1, True, None), Limits())
+    tmpfs_at = next(i for i in range(len(argv) - 1) if argv[i] == "--tmpfs" and argv[i + 1] == "/tmp")
+    for i in range(len(argv) - 1):
+        if argv[i] in ("--ro-bind", "--dir", "--bind") and argv[i + 1].startswith("/tmp/"):
+            assert i > tmpfs_at, f"{argv[i]} {argv[i + 1]} comes before the /tmp tmpfs and would be hidden"
+    assert argv.count("/tmp") == 1
