@@ -17,7 +17,7 @@ from rich.table import Table as RichTable
 
 from bot.app import build_context
 from bot.commands import COMMANDS
-from bot.commands.base import Attachment, Command, Reply, UsageError
+from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
 from bot.commands.tokens import parse_tokens
 from bot.dispatch import execute
 from engine.version import __version__
@@ -57,6 +57,23 @@ def _render(console: Console, reply: Reply) -> None:
         console.print(rich_table)
 
 
+def _execute_with_progress(command: Command, inv: Invocation, console: Console, *, show: bool) -> tuple[Reply, int]:
+    """Run the command; on a terminal, a spinner on stderr shows its progress lines (and percent when known)."""
+    ctx = build_context()
+    try:
+        if not show:
+            return execute(ctx, command, inv)
+        with console.status(f"{command.name} …") as spinner:
+
+            def progress(message: str, fraction: float | None = None) -> None:
+                spinner.update(message + (f" ({fraction:.0%})" if fraction is not None else ""))
+
+            inv.progress = progress
+            return execute(ctx, command, inv)
+    finally:
+        ctx.close()
+
+
 def _setup_logging() -> None:
     """Operator log on stderr at WARNING (tracebacks of incidents); httpx kept quiet so no token leaks."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -84,9 +101,8 @@ def _make_click_command(command: Command) -> click.Command:
                 if not inv.args:
                     raise UsageError("missing file argument", hint=f"usage: sutro {command.name} {command.usage}")
                 inv.attachments.append(_read_input(inv.args[0]))
-            if not as_json and sys.stderr.isatty():
-                inv.progress = lambda message, fraction=None: err_console.print(f"… {message}", style="dim")
-            reply, status = execute(build_context(), command, inv)
+            show = not as_json and err_console.is_terminal
+            reply, status = _execute_with_progress(command, inv, err_console, show=show)
         except UsageError as err:
             reply, status = Reply(text=err.one_line(), ok=False, data={"ok": False, "error": err.one_line()}), 2
         if as_json:

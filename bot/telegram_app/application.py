@@ -21,9 +21,9 @@ from telegram.ext import Application, ApplicationBuilder, CommandHandler, Messag
 
 from bot.commands.base import Command, UsageError
 from bot.context import AppContext
-from bot.settings import Settings
 from bot.jobs.board import JobBoard
 from bot.jobs.process import ProcessRunner
+from bot.settings import Settings
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.redaction import protect_secret

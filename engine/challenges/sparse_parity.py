@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-
 FloatArray = npt.NDArray[np.float64]
 
 

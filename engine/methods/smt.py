@@ -14,7 +14,6 @@ import numpy as np
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import check_subsets
 
-
 METHOD_NAME = "smt"
 
 
