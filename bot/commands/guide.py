@@ -36,7 +36,7 @@ def command_table_markdown(commands: list[Command] | tuple[Command, ...]) -> str
     for c in commands:
         where = " + ".join(w for w, on in (("chat", c.telegram), ("terminal", c.cli)) if on)
         admin = " (admins only)" if c.admin_only else ""
-        synopsis = f"{c.name} {c.usage}".strip()
+        synopsis = f"{c.name} {c.usage}".strip().replace("|", "\\|")  # a bare | would split the table cell
         lines.append(f"| `{synopsis}` | {where} | {c.summary}{admin} |")
     return "\n".join(lines)
 
