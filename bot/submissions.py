@@ -1,9 +1,9 @@
-"""Judge a member's submission — IR text, a Python ``generate()`` or a numpy ``solve()`` — store it once, log it.
+"""Judge a submission (IR text, a Python ``generate()`` or a numpy ``solve()``), store it once, log it.
 
 The one entry point other parts call (``/submit``, ``/idea``): :func:`judge_submission`. Submitted code never
 runs in the calling process: IR text is scored by the trusted scorer in a resource-limited child
-(``engine.ir.verdict:score_or_reject`` through ``run_trusted_limited``); ``generate()`` runs in the sandbox and
-only its IR text comes back, to be scored the same way; ``solve()`` is judged with remote arrays
+(``engine.ir.verdict:score_or_reject`` through ``run_trusted_limited``); ``generate()`` runs in the sandbox
+and only its IR text comes back, to be scored the same way; ``solve()`` is judged with remote arrays
 (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the parent). Every answer goes through
 :func:`bot.recording.record_once`, keyed by kind + challenge + label + parameters + normalised code + metric
 versions, so the same submission returns its stored result unless ``force``. Design: design/sandbox.md.
@@ -70,10 +70,12 @@ def _ir_challenge_name(challenge: str | None, text: str, *, what: str) -> str:
 
 
 def _output_mismatch(challenge: str, text: str) -> str | None:
-    """"your generate() returned 12 outputs, matmul_4x4 needs 16" when the output line has the wrong count."""
+    """One line ("your generate() returned 12 outputs, matmul_4x4 needs 16") or None when the count fits."""
     _, last = statement_ends(text)
     if last is None:
-        return "your generate() returned no IR program (it needs an input line, instructions and an output line)"
+        return (
+            "your generate() returned no IR program (it needs an input line, instructions and an output line)"
+        )
     n_out = len([t for t in last.split(",") if t.strip()])
     needed = ir_challenge(challenge).n_outputs
     if n_out != needed:
@@ -99,10 +101,18 @@ def _checked_tier(ctx: AppContext) -> TierReport:
 
 
 def _judge_ir(
-    ctx: AppContext, text: str, challenge: str | None, label: str, member: str, force: bool, progress: Progress
+    ctx: AppContext,
+    text: str,
+    challenge: str | None,
+    label: str,
+    member: str,
+    force: bool,
+    progress: Progress,
 ) -> Recorded:
     name = _ir_challenge_name(challenge, text, what="this program")
-    request = NormalisedRequest(challenge=name, kind="ir", subject=label, code=text, metric_versions=(METRIC,))
+    request = NormalisedRequest(
+        challenge=name, kind="ir", subject=label, code=text, metric_versions=(METRIC,)
+    )
 
     def compute() -> RunResult:
         progress(f"scoring the IR program on {name}", None)
@@ -112,7 +122,13 @@ def _judge_ir(
 
 
 def _judge_generate(
-    ctx: AppContext, code: str, challenge: str | None, label: str, member: str, force: bool, progress: Progress
+    ctx: AppContext,
+    code: str,
+    challenge: str | None,
+    label: str,
+    member: str,
+    force: bool,
+    progress: Progress,
 ) -> Recorded:
     flags = lint(code, "generate").flags
     tier = _checked_tier(ctx)
@@ -152,7 +168,13 @@ def _judge_generate(
 
 
 def _judge_solve(
-    ctx: AppContext, code: str, challenge: str | None, label: str, member: str, force: bool, progress: Progress
+    ctx: AppContext,
+    code: str,
+    challenge: str | None,
+    label: str,
+    member: str,
+    force: bool,
+    progress: Progress,
 ) -> Recorded:
     if challenge is not None and challenge != SOLVE_CHALLENGE:
         raise UsageError(
@@ -196,7 +218,9 @@ def judge_submission(
     (wrong answer, limits, a broken generator) come back as a stored result with ``ok=False``.
     """
     if not code.strip():
-        raise UsageError("the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)")
+        raise UsageError(
+            "the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)"
+        )
     kind = detect_kind(code)
     judge = {"ir": _judge_ir, "generate": _judge_generate, "solve": _judge_solve}[kind]
     return judge(ctx, code, challenge, label, member, force, progress or _quiet)
