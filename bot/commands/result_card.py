@@ -1,8 +1,8 @@
 """The stored-result part of a result card: each metric against the challenge's baseline and its record.
 
-Shared by ``run`` and ``submit``: after :func:`bot.recording.record_once` the run is in storage, so the same rows
-the sprint-log entry shows (``tools.result_rows``: value, change vs baseline, change vs record — lower is better)
-are read back for the card, plus one line for the challenge's primary metric.
+Shared by ``run`` and ``submit``: after :func:`bot.recording.record_once` the run is in storage, so the rows
+the sprint-log entry shows (``tools.result_rows``: value, change vs baseline, change vs record; lower is
+better) are read back for the card, plus one line for the challenge's primary metric.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def primary_metric(challenge: str) -> str | None:
 
 
 def record_line(challenge: str, rows: list[Row]) -> str | None:
-    """ "dally@1 133783: −2,000 (−1.5%) vs the record" for the primary metric; None without a stored record."""
+    """One line for the primary metric ("dally@1 133783: −2000 (−1.5%) vs the record …"), or None."""
     primary = primary_metric(challenge)
     row = next((r for r in rows if r[0] == primary), None)
     if row is None:

@@ -1,9 +1,10 @@
 """``submit``: judge a member's IR program, ``generate()`` or ``solve()`` safely, store it once and log it.
 
-``sutro submit PATH [--challenge NAME] [--name LABEL] [--force] [--json]``; in the chat ``/submit [challenge]
-[name=LABEL]`` with an attached document or pasted code (a pasted block or an uncaptioned .py/.ir file is routed
-here too). The work is :func:`bot.submissions.judge_submission`; this module is the card: pass/fail and accuracy,
-the metric panel (name@version and how each was measured), the sandbox tier, the run id or stored-result note.
+``sutro submit PATH [--challenge NAME] [--name LABEL] [--force] [--json]``; in the chat ``/submit
+[challenge] [name=LABEL]`` with an attached document or pasted code (a pasted block or an uncaptioned .py/.ir
+file is routed here too). The work is :func:`bot.submissions.judge_submission`; this module is the card:
+pass/fail and accuracy, the metric panel (name@version and how each was measured), the sandbox tier, the run
+id or stored-result note.
 """
 
 from __future__ import annotations
