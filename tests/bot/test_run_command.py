@@ -81,6 +81,7 @@ def test_compat_missing_file_is_one_line(tmp_path: Path):
 
 
 def test_progress_is_reported_through_the_invocation():
+    from bot.app import build_context
     from bot.commands.base import Invocation
     from bot.commands.run import run
 
@@ -91,6 +92,6 @@ def test_progress_is_reported_through_the_invocation():
         options={"epochs": "1"},
         progress=lambda message, fraction=None: seen.append(message),
     )
-    reply = run(None, inv)  # type: ignore[arg-type]
+    reply = run(build_context(), inv)
     assert reply.data["method"] == "local_update"
     assert any("running local_update" in m for m in seen) and any("sgd" in m for m in seen)
