@@ -1,4 +1,4 @@
-"""``sutro submit`` through the real CLI: IR text, a generate() and solve() files judged in the sandbox, stored
+"""``sutro submit`` through the real CLI: IR text, generate() and solve() files judged in the sandbox, stored
 once, logged, and every refusal in one line. Expected costs come from reference/expected.tsv."""
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from bot.settings import Settings
 from engine.result import RunResult
 from engine.sandbox.tier import TierReport, probe_tier
 from storage.runs import get_run
-from tests.engine.sandbox.conftest import submission
 from tests.reference_data import REFERENCE
 from tools.run_request import NormalisedRequest
 
@@ -43,7 +42,7 @@ def one_json(output: str) -> dict:  # type: ignore[type-arg]
 
 @pytest.fixture
 def sandboxed() -> TierReport:
-    """The machine's tier; at tier D submitted code is refused, so the code-running tests check that instead."""
+    """The machine's tier; at tier D submitted code is refused, so code-running tests check that instead."""
     tier = probe_tier()
     if not tier.runs_submissions:
         code, out = submit(str(HERE / "tiled_matmul_generate.py"), "--json")
@@ -82,7 +81,8 @@ def test_generate_building_the_tiled_matmul_scores_like_its_direct_counterpart(s
     generated = one_json(out)
     assert code == 0 and generated["kind"] == "generate" and generated["challenge"] == "matmul_16x16"
     assert generated["tier"] == sandboxed.tier
-    direct = one_json(CliRunner().invoke(main, ["score", str(IR / "matmul__tiled_16x16.ir"), "--json"]).output)
+    scored = CliRunner().invoke(main, ["score", str(IR / "matmul__tiled_16x16.ir"), "--json"])
+    direct = one_json(scored.output)
     assert generated["metrics"]["dally@1"] == direct["cost"] == 133783
 
 
@@ -126,7 +126,7 @@ def test_wrong_solve_fails_on_accuracy_and_is_stored_once(sandboxed: TierReport)
     [
         (b"x = 1\n", "could not tell what this submission is"),
         (b"def solve(x, y, n_bits, k_sparse):\n    return [\n", "line 2"),
-        (b"import os\ndef generate():\n    return ''\n", "line 1: your code imports os, which is not allowed"),
+        (b"import os\ndef generate():\n    return ''\n", "line 1: your code imports os, which is not"),
         (b"def solve(x, y, n, k):\n    pass\ndef generate():\n    pass\n", "both solve() and generate()"),
         (b"\xff\xfe\x00binary", "not a text file"),
         (b"   \n", "the submission is empty"),
