@@ -71,6 +71,9 @@ async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None
             chat_id=GROUP, user_id=MEMBER, caption="/submit matmul_4x4 name=naive", document=("p.ir", program)
         )
         calls = await until(fake, any_text("naive (ir) on matmul_4x4"), timeout=30)
+        # the command and its code in one message: arguments on the first line, the program below
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/submit matmul_1x1 name=tiny\n1,2\nmul 3,1,2\n3")
+        calls = await until(fake, any_text("tiny (ir) on matmul_1x1"), timeout=30)
     replies = texts(calls)
     [ir_card] = [t for t in replies if "naive.ir (ir) on matmul_4x4" in t]
     [solve_card] = [t for t in replies if solve_answer in t and "queued" not in t and "started" not in t]
@@ -81,4 +84,6 @@ async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None
         assert "solution.py (solve) on sparse_parity: passed, accuracy 100.0%" in solve_card
         assert f"sandbox tier {tier.tier}" in solve_card and "none self-reported" in solve_card
     assert "1,316" in named_card and "run #" in named_card
+    [inline_card] = [t for t in replies if "tiny (ir) on matmul_1x1" in t]
+    assert "passed" in inline_card and "dally@1 5:" in inline_card  # cost 5: engine.md §1.1's worked example
     assert any(c.method == "getFile" for c in calls)
