@@ -72,7 +72,8 @@ async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None
         )
         calls = await until(fake, any_text("naive (ir) on matmul_4x4"), timeout=30)
         # the command and its code in one message: arguments on the first line, the program below
-        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/submit matmul_1x1 name=tiny\n1,2\nmul 3,1,2\n3")
+        inline = "/submit matmul_1x1 name=tiny\n1,2\nmul 3,1,2\n3"
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=inline)
         calls = await until(fake, any_text("tiny (ir) on matmul_1x1"), timeout=30)
     replies = texts(calls)
     [ir_card] = [t for t in replies if "naive.ir (ir) on matmul_4x4" in t]
