@@ -134,11 +134,11 @@ def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
                 f"{key} vs sgd: {_fmt(base_steps[key])} -> {_fmt(per_step[key])} "
                 f"({_change(per_step[key], base_steps[key])})"
             )
-    stored = stored_rows(ctx, recorded) if result.ok else []
-    if stored and (line := record_line(result.challenge, stored)):
+    if (line := record_line(ctx, recorded)) is not None:
         lines.append(line)
-        if any(r[2] or r[3] for r in stored):
-            tables.append(comparison_table(stored))
+    stored = stored_rows(ctx, recorded) if result.ok else []
+    if any(r[2] or r[3] for r in stored):
+        tables.append(comparison_table(stored))
     lines.append(provenance_line(recorded))
     data = {
         "method": name,

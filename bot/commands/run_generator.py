@@ -102,11 +102,11 @@ def run_generator_reply(ctx: AppContext, inv: Invocation) -> Reply:
                 ],
             )
         )
-    rows = stored_rows(ctx, recorded) if result.ok else []
-    if rows and (line := record_line(name, rows)):
+    if (line := record_line(ctx, recorded)) is not None:
         lines.append(line)
-        if any(r[2] or r[3] for r in rows):
-            tables.append(comparison_table(rows))
+    rows = stored_rows(ctx, recorded) if result.ok else []
+    if any(r[2] or r[3] for r in rows):
+        tables.append(comparison_table(rows))
     lines.append(provenance_line(recorded))
     data = {
         "method": generator,
