@@ -20,6 +20,7 @@ from bot.commands import (
     serve,
     show,
     status,
+    submit,
 )
 from bot.commands.base import Command
 
@@ -27,6 +28,7 @@ COMMANDS: tuple[Command, ...] = (
     guide.START,
     guide.HELP,
     run.COMMAND,
+    submit.COMMAND,
     score.COMMAND,
     challenges.COMMAND,
     leaderboard.COMMAND,
