@@ -6,11 +6,15 @@ without them, and a bad database URL or missing Docs credentials is reported by 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.settings import Settings
 from storage.database import SessionFactory
+from tools.config.events import ConfigEvents
+from tools.config.store import ToolConfig
 from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
 
@@ -24,11 +28,15 @@ class AppContext:
 
     rescorers: new metric (``dally@2``) -> function re-scoring a stored run for it (wired by the composition root).
     jobs: the bot's job queue; None where commands run directly (the CLI, inside a worker process).
+    config_events: "tool setting changed" notices (shared by copies of the context: the digest reschedules).
+    digest_next: when the bot's scheduled digest job fires next (set by the Telegram app; None elsewhere).
     """
 
     settings: Settings
     jobs: JobBoard | None = None
     rescorers: dict[str, Rescorer] = field(default_factory=dict)
+    config_events: ConfigEvents = field(default_factory=ConfigEvents)
+    digest_next: Callable[[], datetime | None] | None = None
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
 
@@ -39,6 +47,12 @@ class AppContext:
 
             self._sessions = open_database(self.settings)
         return self._sessions
+
+    def tool_config(self) -> ToolConfig:
+        """The admin-editable tool settings (defaults seeded from settings; changes published to config_events)."""
+        from bot.services import config_seeds
+
+        return ToolConfig(self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish)
 
     def sprint_log(self) -> SprintLog:
         """The sprint log (builds the configured sink on first use)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.settings import Settings
 from storage.database import SessionFactory, database_url_for, make_engine, session_factory
 from storage.migrate import upgrade_to_head
@@ -27,3 +29,13 @@ def open_sprint_log(settings: Settings, sessions: SessionFactory) -> SprintLog:
         api_endpoint=settings.google_docs_endpoint or None,
     )
     return SprintLog(sessions, OutboxDelivery(sessions, sink))
+
+
+def config_seeds(settings: Settings) -> dict[str, Any]:
+    """Tool-setting defaults taken from the deployment's settings (an admin's /config override still wins)."""
+    return {
+        "sprint_log.document_id": settings.google_docs_document_id,
+        "sprint_log.sink": settings.sprint_log_sink,
+        "limits.queue_per_member": settings.job_queue_per_member,
+        "chats.allowed": list(settings.allowed_chats),
+    }
