@@ -49,10 +49,12 @@ class AppContext:
         return self._sessions
 
     def tool_config(self) -> ToolConfig:
-        """The admin-editable tool settings (defaults seeded from settings; changes published to config_events)."""
+        """The admin-editable tool settings (defaults seeded from settings; changes go to config_events)."""
         from bot.services import config_seeds
 
-        return ToolConfig(self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish)
+        return ToolConfig(
+            self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish
+        )
 
     def sprint_log(self) -> SprintLog:
         """The sprint log (builds the configured sink on first use)."""

@@ -1,7 +1,8 @@
-"""Build the weekly digest Reply (text, leaderboard tables, activity chart) from the stored runs and tool settings.
+"""Build the weekly digest Reply (text, leaderboard tables, activity chart) from the stored runs and tool
+settings.
 
-Shared by ``/digest`` (preview, post now) and the scheduled job (bot/telegram_app/digest_job.py). Which challenges
-appear and which metric ranks them come from the tool settings (``challenges.enabled``,
+Shared by ``/digest`` (preview, post now) and the scheduled job (bot/telegram_app/digest_job.py). Which
+challenges appear and which metric ranks them come from the tool settings (``challenges.enabled``,
 ``metric.primary.<challenge>``); the sprint-log link from ``sprint_log.sink`` / ``sprint_log.document_id``.
 """
 
@@ -41,7 +42,12 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
     scope = [(name, config.get(f"metric.primary.{name}")) for name in config.get("challenges.enabled")]
     with ctx.sessions()() as session:
         data = gather_week(
-            session, week=week, start=end - WEEK, end=end, challenges=scope, sprint_log=sprint_log_link(ctx, config)
+            session,
+            week=week,
+            start=end - WEEK,
+            end=end,
+            challenges=scope,
+            sprint_log=sprint_log_link(ctx, config),
         )
     digest = render_digest(data)
     chart = activity_chart_png(data.runs, week=week)

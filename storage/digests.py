@@ -1,7 +1,8 @@
-"""Keyword-only queries for the weekly digest: claim a week (at most once), mark it posted, and the week's runs.
+"""Keyword-only queries for the weekly digest: claim a week (at most once), mark it posted, and the week's
+runs.
 
-:func:`claim_week` inserts the week's row in its own transaction; the unique ``week`` column makes the insert fail
-for every process but the first, so two bot processes started by mistake cannot both post the same week.
+:func:`claim_week` inserts the week's row in its own transaction; the unique ``week`` column makes the insert
+fail for every process but the first, so two bot processes started by mistake cannot both post the same week.
 """
 
 from __future__ import annotations

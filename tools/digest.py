@@ -1,5 +1,5 @@
-"""The weekly digest as text (pure): new records with who beat whom and by how much, the leaderboard per enabled
-challenge, the most active members, failures worth a look, and the sprint-log link.
+"""The weekly digest as text (pure): new records with who beat whom and by how much, the leaderboard per
+enabled challenge, the most active members, failures worth a look, and the sprint-log link.
 
 The week is the half-open window ``[start, end)`` in UTC; every value carries its metric name and version, and
 lower is better for every metric (tools/records.py, tools/leaderboard.py).
@@ -63,7 +63,8 @@ def record_line(challenge: str, change: RecordChange) -> str:
     if p is None:
         return head + " — first record"
     share = f" ({(p.value - r.value) / abs(p.value) * 100:.1f}%)" if p.value else ""
-    return f"{head} beat {p.member} {format_value(p.value)} (#{p.run_id}) by {format_value(p.value - r.value)}{share}"
+    beaten = f"{p.member} {format_value(p.value)} (#{p.run_id})"
+    return f"{head} beat {beaten} by {format_value(p.value - r.value)}{share}"
 
 
 def most_active(runs: Sequence[WeekRun], top: int = TOP_MEMBERS) -> list[tuple[str, int]]:

@@ -1,8 +1,10 @@
-"""When the weekly digest is due: an APScheduler 3 CronTrigger with a day *name*, local time and IANA timezone.
+"""When the weekly digest is due: an APScheduler 3 CronTrigger with a day *name*, local time and IANA
+timezone.
 
-Day names only (``mon`` … ``sun``): APScheduler 3 reads ``day_of_week=0`` as Monday, ``from_crontab("… 1")`` as
-Tuesday, and PTB's ``run_daily(days=(0,))`` as Sunday (integrations.md §4) — names mean one thing everywhere.
-The trigger works in the configured zone, so 09:00 stays 09:00 local across daylight-saving changes.
+Day names only (``mon`` … ``sun``): APScheduler 3 reads ``day_of_week=0`` as Monday, ``from_crontab("… 1")``
+as Tuesday, and PTB's ``run_daily(days=(0,))`` as Sunday (integrations.md §4) — names mean one thing
+everywhere. The trigger works in the configured zone, so 09:00 stays 09:00 local across daylight-saving
+changes.
 
 A digest *slot* is one scheduled fire time; it is identified by the ISO week of the slot's local date
 (``2026-W48``), which is what is stored so a week is never posted twice.
@@ -19,7 +21,8 @@ from apscheduler.triggers.cron import CronTrigger
 
 @dataclass(frozen=True)
 class DigestSchedule:
-    """``day`` (mon…sun) at ``time`` (HH:MM) in ``timezone`` (IANA name); values already validated by the schema."""
+    """``day`` (mon…sun) at ``time`` (HH:MM) in ``timezone`` (IANA name); values already validated by the
+    schema."""
 
     day: str
     time: str

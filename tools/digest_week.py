@@ -1,4 +1,5 @@
-"""Collect one week's digest input from the database: records, standings, runs (the query side of tools/digest)."""
+"""Collect one week's digest input from the database: records, standings, runs (the query side of
+tools/digest)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ def gather_week(
 ) -> DigestInput:
     """The digest input for ``[start, end)``: ``challenges`` are (name, ranking metric) pairs, in order.
 
-    Records count only runs created before ``end``; a record set in the window names the record it beat even when
-    that one is older than the window. Standings are as of ``end``.
+    Records count only runs created before ``end``; a record set in the window names the record it beat even
+    when that one is older than the window. Standings are as of ``end``.
     """
     weeks = []
     for challenge, metric in challenges:
@@ -42,4 +43,3 @@ def gather_week(
         runs=runs_between(session, start=start, end=end),
         sprint_log=sprint_log,
     )
-

@@ -1,7 +1,7 @@
 """``config list|get KEY|set KEY VALUE|reset KEY|history [KEY]``: the admin-editable tool settings, audited.
 
-Admins only (the terminal user is a local admin): the dispatcher refuses anyone else before the handler runs, so a
-refused change is never stored nor recorded. Every change is stored with who, when, old and new value
+Admins only (the terminal user is a local admin): the dispatcher refuses anyone else before the handler runs,
+so a refused change is never stored nor recorded. Every change is stored with who, when, old and new value
 (tools/config/store.py) and takes effect without a restart (the digest is rescheduled at once).
 """
 
@@ -25,7 +25,13 @@ def _change_row(change: Change) -> list[str]:
 
 
 def _change_data(change: Change) -> dict[str, object]:
-    return {"key": change.key, "old": change.old, "new": change.new, "by": change.by, "at": change.at.isoformat()}
+    return {
+        "key": change.key,
+        "old": change.old,
+        "new": change.new,
+        "by": change.by,
+        "at": change.at.isoformat(),
+    }
 
 
 def run_config(ctx: AppContext, inv: Invocation) -> Reply:
@@ -44,7 +50,10 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
     who = inv.caller.name if inv.caller.user_id is None else f"{inv.caller.name} ({inv.caller.user_id})"
     if action == "list":
         settings = config.all()
-        rows = [[s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind] for s in settings]
+        rows = [
+            [s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind]
+            for s in settings
+        ]
         return Reply(
             text=f"{len(rows)} tool settings; change one with /config set KEY VALUE",
             tables=[Table(headers=["key", "value", "source", "accepts"], rows=rows)],
@@ -57,7 +66,11 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
         text = f"{len(changes)} change(s), newest first" if changes else "no changes yet"
         return Reply(
             text=text,
-            tables=[Table(headers=["when (UTC)", "key", "old", "new", "by"], rows=[_change_row(c) for c in changes])],
+            tables=[
+                Table(
+                    headers=["when (UTC)", "key", "old", "new", "by"], rows=[_change_row(c) for c in changes]
+                )
+            ],
             data={"ok": True, "changes": [_change_data(c) for c in changes]},
         )
     if not rest:

@@ -1,7 +1,8 @@
 """``status``: versions, sandbox tier, job queue depth, Docs outbox backlog, and the next weekly digest.
 
 The next digest is the bot's scheduled job when this runs inside the bot (``ctx.digest_next``); elsewhere (the
-terminal) it is computed from the same schedule settings, and says whether a bot would post it (chat, enabled).
+terminal) it is computed from the same schedule settings, and says whether a bot would post it (chat,
+enabled).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
     schedule = schedule_of(config)
     if ctx.digest_next is not None:
         upcoming = ctx.digest_next()
-        when = f"{upcoming:%a %Y-%m-%d %H:%M %Z}" if upcoming else "not scheduled (see digest.enabled, digest.chat_id)"
+        when = (
+            f"{upcoming:%a %Y-%m-%d %H:%M %Z}"
+            if upcoming
+            else "not scheduled (see digest.enabled, digest.chat_id)"
+        )
         data["next_digest"] = upcoming.isoformat() if upcoming else None
     elif not config.get("digest.enabled") or config.get("digest.chat_id") is None:
         when = "off (digest.enabled is false or digest.chat_id is none)"

@@ -1,19 +1,19 @@
-"""The scheduled weekly digest on PTB's JobQueue: schedule, reschedule on a config change, catch up at start-up,
-and post each ISO week at most once even when two bot processes run by mistake.
+"""The scheduled weekly digest on PTB's JobQueue: schedule, reschedule on a config change, catch up at
+start-up, and post each ISO week at most once even when two bot processes run by mistake.
 
-- Schedule: one job ``weekly-digest`` with an APScheduler CronTrigger built from day *names*, the configured time
-  and IANA timezone (tools/digest_schedule.py); ``replace_existing`` keeps it one job across reschedules.
-- Reschedule: a ``/config set digest.*`` in this process publishes a change event and the job is replaced at once
-  (hopping onto the event loop); a change made by another process (``sutro config set``) is picked up by a
-  once-a-minute :meth:`DigestPoster.sync`.
-- Catch-up: at start-up, if the latest slot passed less than :data:`CATCH_UP_WITHIN` ago and its week was never
-  claimed, it is posted once. (A longer outage skips that week: the next digest comes soon anyway, and a fresh
-  install does not post a stale digest for a week it never watched.)
-- At most once: the week is *claimed* (a row with a unique week column, committed) before anything is sent; the
-  process whose insert fails does not post. If Telegram certainly refused the message, the claim is released so a
-  later start can retry. If the process dies between claim and send, the week stays claimed and is not posted
-  automatically — we chose a possibly missing digest over a duplicate; ``/status`` shows the unconfirmed claim and
-  an admin can ``/digest post``.
+- Schedule: one job ``weekly-digest`` with an APScheduler CronTrigger built from day *names*, the configured
+  time and IANA timezone (tools/digest_schedule.py); ``replace_existing`` keeps it one job across reschedules.
+- Reschedule: a ``/config set digest.*`` in this process publishes a change event and the job is replaced at
+  once (hopping onto the event loop); a change made by another process (``sutro config set``) is picked up by
+  a once-a-minute :meth:`DigestPoster.sync`.
+- Catch-up: at start-up, if the latest slot passed less than :data:`CATCH_UP_WITHIN` ago and its week was
+  never claimed, it is posted once. (A longer outage skips that week: the next digest comes soon anyway, and a
+  fresh install does not post a stale digest for a week it never watched.)
+- At most once: the week is *claimed* (a row with a unique week column, committed) before anything is sent;
+  the process whose insert fails does not post. If Telegram certainly refused the message, the claim is
+  released so a later start can retry. If the process dies between claim and send, the week stays claimed and
+  is not posted automatically — we chose a possibly missing digest over a duplicate; ``/status`` shows the
+  unconfirmed claim and an admin can ``/digest post``.
 """
 
 from __future__ import annotations
@@ -46,9 +46,14 @@ MISFIRE_GRACE_S = 3600
 
 
 class DigestPoster:
-    """Owns the ``weekly-digest`` job of one Application. ``clock`` returns aware UTC time (tests replace it)."""
+    """Owns the ``weekly-digest`` job of one Application. ``clock``: aware UTC now (tests replace it)."""
 
-    def __init__(self, ctx: AppContext, app: Application, clock: Callable[[], datetime] = utcnow) -> None:  # type: ignore[type-arg]
+    def __init__(
+        self,
+        ctx: AppContext,
+        app: Application,  # type: ignore[type-arg]
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.ctx = ctx
         self.app = app
         self.clock = clock
@@ -59,7 +64,7 @@ class DigestPoster:
 
     # -- lifecycle --------------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Schedule from the current settings, listen for changes, then post a missed digest if there is one."""
+        """Schedule from the current settings, listen for changes, then post a missed digest if any."""
         self._loop = asyncio.get_running_loop()
         self._unsubscribe = self.ctx.config_events.subscribe(self._on_config_change)
         self.sync()
@@ -82,7 +87,7 @@ class DigestPoster:
         return schedule_of(config), chat_id, config.get("digest.topic_id")
 
     def sync(self) -> None:
-        """(Re)schedule the job if the settings changed since it was scheduled; remove it if the digest is off."""
+        """(Re)schedule the job if the settings changed since scheduling; none while the digest is off."""
         self.apply(self.wanted())
 
     def apply(self, wanted: tuple[DigestSchedule, int, int | None] | None) -> None:
@@ -146,7 +151,7 @@ class DigestPoster:
         return await self.post_slot(slot, reason="catch-up")
 
     async def post_slot(self, slot: datetime, *, reason: str) -> bool:
-        """Claim ``slot``'s week and post its digest; False when another process (or an earlier run) had it."""
+        """Claim ``slot``'s week and post its digest; False when another process or an earlier run had it."""
         wanted = self.wanted()
         if wanted is None:
             return False
@@ -183,8 +188,8 @@ class DigestPoster:
 
 
 async def send_digest(courier: Courier, reply: Reply) -> bool:
-    """Send the digest text, then its chart as a photo; True once the text message was delivered (a failed chart
-    after that is logged, not retried: the digest itself is out)."""
+    """Send the digest text, then its chart as a photo; True once the text message was delivered (a failed
+    chart after that is logged, not retried: the digest itself is out)."""
     out = render(reply)
     message = await courier.send_text(out.html)
     if message is None:

@@ -1,8 +1,9 @@
-"""The scheduled weekly digest in the real PTB Application against the local fake Bot API, on a controllable clock.
+"""The scheduled weekly digest in the real PTB Application against the local fake Bot API, on a controllable
+clock.
 
-The digest job's own clock (``DigestPoster.clock``) is set explicitly; the job is force-run with ``job.run(app)``
-instead of waiting for wall-clock time (integrations.md §1, §4). Two bots on one database share the SQLite file
-in the test's data directory.
+The digest job's own clock (``DigestPoster.clock``) is set explicitly; the job is force-run with
+``job.run(app)`` instead of waiting for wall-clock time (integrations.md §1, §4). Two bots on one database
+share the SQLite file in the test's data directory.
 """
 
 from __future__ import annotations
@@ -31,8 +32,14 @@ SLOT = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # Monday 09:00 UTC, ISO week 48
 def configure(fake: FakeBotApi, **values: str) -> None:
     """Store tool settings as an admin would (through the same store /config uses)."""
     config = build_context(settings_for(fake)).tool_config()
-    settings = {"digest.chat_id": str(GROUP), "digest.topic_id": str(TOPIC), "digest.day": "mon",
-                "digest.time": "09:00", "digest.timezone": "UTC", **values}
+    settings = {
+        "digest.chat_id": str(GROUP),
+        "digest.topic_id": str(TOPIC),
+        "digest.day": "mon",
+        "digest.time": "09:00",
+        "digest.timezone": "UTC",
+        **values,
+    }
     for key, value in settings.items():
         config.set(key, value, by="test")
 
@@ -40,8 +47,18 @@ def configure(fake: FakeBotApi, **values: str) -> None:
 def store_a_run(fake: FakeBotApi, when: datetime) -> None:
     sessions = build_context(settings_for(fake)).sessions()
     with sessions() as session:
-        record_run(session, challenge="matmul_4x4", kind="ir", subject="naive", ok=True,
-                   metrics={"dally@1": 42.0}, request_key="r1", member="alice", engine_version="t", created_at=when)
+        record_run(
+            session,
+            challenge="matmul_4x4",
+            kind="ir",
+            subject="naive",
+            ok=True,
+            metrics={"dally@1": 42.0},
+            request_key="r1",
+            member="alice",
+            engine_version="t",
+            created_at=when,
+        )
 
 
 @asynccontextmanager
@@ -91,9 +108,13 @@ async def test_two_bots_on_one_database_post_once(fake: FakeBotApi) -> None:
         bot.digest.clock = lambda: SLOT + timedelta(minutes=10)
     await asyncio.gather(first.start(poll_timeout_s=1), second.start(poll_timeout_s=1))
     try:
-        jobs = [b.digest.job() for b in (first, second)]
-        assert all(job is not None for job in jobs)
-        await asyncio.gather(*(job.run(bot.app) for job, bot in zip(jobs, (first, second))))  # both fire too
+        # both jobs fire for the same slot too
+        runs = []
+        for bot in (first, second):
+            job = bot.digest.job()
+            assert job is not None
+            runs.append(job.run(bot.app))
+        await asyncio.gather(*runs)
     finally:
         await asyncio.gather(first.stop(), second.stop())
     assert len(digests(fake)) == 1
@@ -105,8 +126,10 @@ async def test_the_scheduled_job_posts_its_week_once(fake: FakeBotApi) -> None:
     async with bot_at(fake, now) as bot:
         assert digests(fake) == []
         job = bot.digest.job()
-        assert job is not None and job.next_t is not None
-        assert job.next_t.astimezone(UTC) > datetime.now(UTC)  # scheduled in the real future (next Monday 09:00)
+        assert job is not None and job.next_t is not None and bot.app.job_queue is not None
+        assert job.next_t.astimezone(UTC) > datetime.now(
+            UTC
+        )  # scheduled in the real future (next Monday 09:00)
         assert job.next_t.strftime("%a %H:%M") == "Mon 09:00"
         bot.digest.clock = lambda: SLOT + timedelta(seconds=2)  # the moment it fires
         await job.run(bot.app)
@@ -140,6 +163,7 @@ async def test_config_set_digest_day_reschedules_at_once_and_non_admins_are_refu
         await until(fake, lambda calls: any("digest.day = fri (was mon)" in t for t in texts(calls)))
         after = bot.digest.next_time()
         assert after is not None and after.strftime("%a %H:%M %Z") == "Fri 09:00 CET"
+        assert bot.app.job_queue is not None
         assert [j.name for j in bot.app.job_queue.jobs() if j.name == "weekly-digest"] == ["weekly-digest"]
 
         fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/status")

@@ -1,5 +1,5 @@
-"""The digest schedule on an explicit clock: local time kept across daylight-saving changes, day names meaning the
-day they say (APScheduler's 0 = Monday and PTB's 0 = Sunday never enter), ISO weeks of slots."""
+"""The digest schedule on an explicit clock: local time kept across daylight-saving changes, day names meaning
+the day they say (APScheduler's 0 = Monday and PTB's 0 = Sunday never enter), ISO weeks of slots."""
 
 from __future__ import annotations
 
@@ -43,7 +43,9 @@ def test_a_slot_during_the_skipped_hour_still_fires_once_that_day() -> None:
 
 
 def test_day_names_mean_their_day() -> None:
-    monday = DigestSchedule("mon", "09:00", "UTC").next_slot(datetime(2026, 11, 22, 12, tzinfo=UTC))  # a Sunday
+    monday = DigestSchedule("mon", "09:00", "UTC").next_slot(
+        datetime(2026, 11, 22, 12, tzinfo=UTC)
+    )  # a Sunday
     assert monday == datetime(2026, 11, 23, 9, 0, tzinfo=UTC) and monday.weekday() == 0
     sunday = DigestSchedule("sun", "09:00", "UTC").next_slot(datetime(2026, 11, 22, 12, tzinfo=UTC))
     assert sunday == datetime(2026, 11, 29, 9, 0, tzinfo=UTC) and sunday.weekday() == 6
@@ -63,4 +65,6 @@ def test_week_of_uses_the_local_date() -> None:
     slot = schedule.next_slot(datetime(2026, 11, 21, tzinfo=UTC))
     assert slot.astimezone(UTC).strftime("%a") == "Sun"
     assert week_of(slot, schedule.zone) == "2026-W48"
-    assert week_of(datetime(2026, 11, 22, 14, 0, tzinfo=UTC), schedule.zone) == "2026-W47"  # 23:00 Sunday in Tokyo
+    assert (
+        week_of(datetime(2026, 11, 22, 14, 0, tzinfo=UTC), schedule.zone) == "2026-W47"
+    )  # 23:00 Sunday in Tokyo

@@ -1,5 +1,6 @@
-"""Tool configuration: every key's default validates and a bad value is refused with a one-line reason naming the
-key; changes are stored with who/when/old/new, take effect on the next read, and are published to subscribers."""
+"""Tool configuration: every key's default validates and a bad value is refused with a one-line reason naming
+the key; changes are stored with who/when/old/new, take effect on the next read, and are published to
+subscribers."""
 
 from __future__ import annotations
 
@@ -29,8 +30,12 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "limits.wall_s": ("30", 30.0, "-3", "must be a number ≥ 1"),
     "limits.memory_mib": ("512", 512, "512.5", "must be a whole number ≥ 64"),
     "limits.queue_per_member": ("5", 5, "0", "must be a whole number ≥ 1"),
-    "challenges.enabled": ("matmul_4x4, sparse_parity", ["matmul_4x4", "sparse_parity"], "sparse_parti",
-                           "unknown challenge 'sparse_parti' (did you mean sparse_parity?)"),
+    "challenges.enabled": (
+        "matmul_4x4, sparse_parity",
+        ["matmul_4x4", "sparse_parity"],
+        "sparse_parti",
+        "unknown challenge 'sparse_parti' (did you mean sparse_parity?)",
+    ),
     "methods.enabled": ("sgd,gf2", ["sgd", "gf2"], "sdg", "unknown method 'sdg'"),
     "chats.allowed": ("-100,-200", [-100, -200], "-100,abc", "comma-separated integer ids"),
     "assistant.model": ("claude-x", "claude-x", "  ", "must not be empty"),

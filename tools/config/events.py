@@ -1,7 +1,7 @@
 """A tiny publish/subscribe point for "tool setting KEY changed", shared by every copy of the app context.
 
-Subscribers are called in the thread that made the change (a command runs in a worker thread): a subscriber that
-touches an event loop must hop onto it (``loop.call_soon_threadsafe``).
+Subscribers are called in the thread that made the change (a command runs in a worker thread): a subscriber
+that touches an event loop must hop onto it (``loop.call_soon_threadsafe``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The effective tool configuration: stored override or default, changed through an audited, atomic write.
 
-Every ``set``/``reset`` writes the new value (or deletes the override) and its history row (who, when, old, new) in
-one transaction, then tells the subscribers (the digest scheduler reschedules at once). Reads always go to the
-database, so a change made by another process (``sutro config set`` in a terminal) is seen on the next read.
+Every ``set``/``reset`` writes the new value (or deletes the override) and its history row (who, when, old,
+new) in one transaction, then tells the subscribers (the digest scheduler reschedules at once). Reads always
+go to the database, so a change made by another process (``sutro config set`` in a terminal) is seen on the
+next read.
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ class ToolConfig:
 
     # -- changing ---------------------------------------------------------------------------------------
     def set(self, name: str, text: str, *, by: str) -> Change:
-        """Validate ``text`` for ``name``, store it as the override and record the change (one transaction)."""
+        """Validate ``text`` for ``name``, store it as the override and record the change (one
+        transaction)."""
         key = self.key(name)
         try:
             value = key.parse(text)
@@ -125,7 +127,11 @@ class ToolConfig:
                 row.updated_by = by
             session.add(
                 ToolConfigChange(
-                    key=key.name, old_value=old, new_value=None if reset else value, changed_by=by, changed_at=now
+                    key=key.name,
+                    old_value=old,
+                    new_value=None if reset else value,
+                    changed_by=by,
+                    changed_at=now,
                 )
             )
             session.commit()
@@ -139,12 +145,13 @@ def _effective(key: ConfigKey, row: ToolConfigValue | None) -> Setting:
         return Setting(key, key.default, False)
     try:
         return Setting(key, key.check(row.value), True)
-    except ValueError:  # stored before the schema changed (a removed challenge, a stricter rule): use the default
+    except (
+        ValueError
+    ):  # stored before the schema changed (a removed challenge, a stricter rule): use the default
         return Setting(key, key.default, False)
 
 
 def describe(value: Any) -> str:
-    """A value as shown to admins (the same text ``/config set`` accepts; ``(empty)`` for an empty text or list)."""
+    """A value as shown to admins (the same text ``/config set`` accepts; ``(empty)`` for an empty text or
+    list)."""
     return as_text(value) or "(empty)"
-
-

@@ -1,8 +1,8 @@
 """Parsers for the kinds of value an admin may type in ``/config set KEY VALUE`` (pure).
 
-Each parser turns the typed text into the stored JSON value or raises :class:`ValueError` with the reason, worded
-to follow the key's name ("must be one of mon, tue, …, sun"). Validation of an already-parsed value (a default, a
-stored value) goes through the same parser applied to its text form (:func:`as_text`).
+Each parser turns the typed text into the stored JSON value or raises :class:`ValueError` with the reason,
+worded to follow the key's name ("must be one of mon, tue, …, sun"). Validation of an already-parsed value (a
+default, a stored value) goes through the same parser applied to its text form (:func:`as_text`).
 """
 
 from __future__ import annotations
