@@ -39,6 +39,7 @@ class AppContext:
     digest_next: Callable[[], datetime | None] | None = None
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
+    _sprint_log_target: tuple[str, str] | None = None
 
     def sessions(self) -> SessionFactory:
         """The database session factory (opens and migrates the database on first use)."""
@@ -57,11 +58,23 @@ class AppContext:
         )
 
     def sprint_log(self) -> SprintLog:
-        """The sprint log (builds the configured sink on first use)."""
-        if self._sprint_log is None:
-            from bot.services import open_sprint_log
+        """The sprint log writing where the tool settings say now (``sprint_log.sink``/``document_id``).
 
-            self._sprint_log = open_sprint_log(self.settings, self.sessions())
+        Built on first use and rebuilt when an admin changed those settings (no restart); entries waiting in
+        the outbox are delivered by the new sink.
+        """
+        from bot.services import open_sprint_log
+
+        config = self.tool_config()
+        target = (config.get("sprint_log.sink"), config.get("sprint_log.document_id"))
+        if self._sprint_log is None or target != self._sprint_log_target:
+            old = self._sprint_log
+            self._sprint_log = open_sprint_log(
+                self.settings, self.sessions(), sink=target[0], document_id=target[1]
+            )
+            self._sprint_log_target = target
+            if old is not None:
+                old.close()
         return self._sprint_log
 
     def close(self) -> None:

@@ -19,16 +19,18 @@ def open_database(settings: Settings) -> SessionFactory:
     return session_factory(engine)
 
 
-def open_sprint_log(settings: Settings, sessions: SessionFactory) -> SprintLog:
-    """The sprint log writing to the configured sink through the database outbox."""
-    sink = make_sink(
-        settings.sprint_log_sink,
+def open_sprint_log(
+    settings: Settings, sessions: SessionFactory, *, sink: str | None = None, document_id: str | None = None
+) -> SprintLog:
+    """The sprint log writing to ``sink``/``document_id`` (default: the settings') through the outbox."""
+    chosen = make_sink(
+        sink if sink is not None else settings.sprint_log_sink,
         data_dir=settings.data_dir,
-        document_id=settings.google_docs_document_id,
+        document_id=document_id if document_id is not None else settings.google_docs_document_id,
         service_account_file=settings.google_service_account_file,
         api_endpoint=settings.google_docs_endpoint or None,
     )
-    return SprintLog(sessions, OutboxDelivery(sessions, sink))
+    return SprintLog(sessions, OutboxDelivery(sessions, chosen))
 
 
 def config_seeds(settings: Settings) -> dict[str, Any]:

@@ -63,3 +63,49 @@ def test_a_non_admin_is_refused_and_nothing_is_recorded() -> None:
     )
     assert status == 2 and reply.text == "/config is for admins only"
     assert ctx.tool_config().get("digest.day") == "mon" and ctx.tool_config().history() == []
+
+
+def test_the_primary_metric_setting_ranks_the_leaderboard_at_once() -> None:
+    from storage.runs import record_run
+
+    # alice leads on DMC (10 < 20), bob on ARD (30 < 50): the ranking metric decides who is first.
+    with build_context().sessions()() as session:
+        for member, dmc, ard in (("alice", 10.0, 50.0), ("bob", 20.0, 30.0)):
+            record_run(
+                session,
+                challenge="sparse_parity",
+                kind="method",
+                subject="sgd",
+                ok=True,
+                metrics={"dmc@1": dmc, "ard@1": ard},
+                request_key=member,
+                member=member,
+                engine_version="t",
+            )
+
+    def board() -> tuple[str, list[str]]:
+        [payload] = json.loads(sutro("leaderboard", "sparse_parity", "--json")[1])["boards"]
+        return payload["metric"], [row["member"] for row in payload["rows"]]
+
+    assert board() == ("dmc@1", ["alice", "bob"])
+    assert sutro("config", "set", "metric.primary.sparse_parity", "ard@1")[0] == 0
+    assert board() == ("ard@1", ["bob", "alice"])
+
+
+def test_a_sprint_log_setting_change_applies_without_a_restart() -> None:
+    ctx = build_context()
+    log = command_named("log")
+    assert log is not None
+    try:
+        reply, status = execute(ctx, log, Invocation("log", args=["first note"]))
+        assert status == 0 and "written to the markdown sprint log" in reply.text
+        ctx.tool_config().set("sprint_log.sink", "gdocs", by="local")  # no document id: the new sink refuses
+        reply, status = execute(ctx, log, Invocation("log", args=["second note"]))
+        assert status == 2 and "needs a document id" in reply.text
+        ctx.tool_config().reset("sprint_log.sink", by="local")
+        reply, status = execute(ctx, log, Invocation("log", args=["third note"]))
+        assert status == 0 and "markdown" in reply.text
+    finally:
+        ctx.close()
+    text = (ctx.settings.data_dir / "sprint-log.md").read_text()
+    assert "first note" in text and "third note" in text and "second note" not in text

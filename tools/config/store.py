@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from storage.database import SessionFactory
 from storage.tables import ToolConfigChange, ToolConfigValue
 from storage.timestamps import utcnow
-from tools.config.schema import ConfigKey, build_schema
+from tools.config.schema import PRIMARY_METRIC_PREFIX, ConfigKey, build_schema
 from tools.config.values import as_text
 from tools.errors import ToolError
 
@@ -84,6 +84,14 @@ class ToolConfig:
         with self._sessions() as session:
             rows = {r.key: r for r in session.exec(select(ToolConfigValue)).all()}
         return [_effective(key, rows.get(name)) for name, key in self.schema.items()]
+
+    def primary_metrics(self) -> dict[str, str]:
+        """challenge -> the metric that ranks it (``metric.primary.<challenge>``), for every challenge."""
+        return {
+            s.key.name.removeprefix(PRIMARY_METRIC_PREFIX): s.value
+            for s in self.all()
+            if s.key.name.startswith(PRIMARY_METRIC_PREFIX)
+        }
 
     def history(self, name: str | None = None, *, limit: int = 50) -> list[Change]:
         """Changes, newest first (of one key when ``name`` is given)."""
