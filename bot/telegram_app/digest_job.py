@@ -2,7 +2,7 @@
 start-up, and post each ISO week at most once even when two bot processes run by mistake.
 
 - Schedule: one job ``weekly-digest`` with an APScheduler CronTrigger built from day *names*, the configured
-  time and IANA timezone (tools/digest_schedule.py); ``replace_existing`` keeps it one job across reschedules.
+  time and IANA timezone (tools/digest_schedule.py); a reschedule removes the old job before adding the new.
 - Reschedule: a ``/config set digest.*`` in this process publishes a change event and the job is replaced at
   once (hopping onto the event loop); a change made by another process (``sutro config set``) is picked up by
   a once-a-minute :meth:`DigestPoster.sync`.
@@ -69,7 +69,7 @@ class DigestPoster:
         self._unsubscribe = self.ctx.config_events.subscribe(self._on_config_change)
         self.sync()
         assert self.app.job_queue is not None
-        self.app.job_queue.run_repeating(self._sync_job, interval=SYNC_EVERY_S, name="digest-config-sync")
+        self.app.job_queue.run_repeating(self.resync, interval=SYNC_EVERY_S, name="digest-config-sync")
         await self.catch_up()
 
     def stop(self) -> None:
@@ -130,7 +130,8 @@ class DigestPoster:
         if key.startswith("digest.") and self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.sync)
 
-    async def _sync_job(self, _context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def resync(self, _context: ContextTypes.DEFAULT_TYPE | None = None) -> None:
+        """The once-a-minute job: pick up a schedule change made by another process (read off the loop)."""
         self.apply(await asyncio.to_thread(self.wanted))
 
     # -- posting ----------------------------------------------------------------------------------------
