@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tools.digest_schedule import DigestSchedule, week_of
 
 BERLIN_SUNDAY_9 = DigestSchedule("sun", "09:00", "Europe/Berlin")
@@ -68,3 +71,34 @@ def test_week_of_uses_the_local_date() -> None:
     assert (
         week_of(datetime(2026, 11, 22, 14, 0, tzinfo=UTC), schedule.zone) == "2026-W47"
     )  # 23:00 Sunday in Tokyo
+
+
+ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Pacific/Chatham"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    day=st.sampled_from(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]),
+    hour=st.integers(0, 23),
+    minute=st.sampled_from([0, 15, 30, 59]),
+    zone=st.sampled_from(ZONES),
+    now=st.datetimes(
+        min_value=datetime(2025, 1, 1), max_value=datetime(2028, 12, 31), timezones=st.just(UTC)
+    ),
+)
+def test_slots_fall_on_the_named_day_at_the_local_time(
+    day: str, hour: int, minute: int, zone: str, now: datetime
+) -> None:
+    schedule = DigestSchedule(day, f"{hour:02d}:{minute:02d}", zone)
+    previous, upcoming = schedule.previous_slot(now), schedule.next_slot(now)
+    assert previous <= now < upcoming
+    for slot in (previous, upcoming):
+        local = slot.astimezone(schedule.zone)
+        assert local.strftime("%a").lower() == day
+        exists = (
+            local.replace(hour=hour, minute=minute).astimezone(UTC).astimezone(schedule.zone).hour == hour
+        )
+        if exists:  # a time skipped by a DST jump fires at the first valid time that day instead
+            assert (local.hour, local.minute) == (hour, minute)
+    assert timedelta(days=6) < upcoming - previous < timedelta(days=8)
+    assert schedule.next_slot(previous) == upcoming  # consecutive slots: nothing in between
