@@ -12,8 +12,8 @@ import asyncio
 from telegram import Bot
 
 from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands.digest_content import digest_reply
 from bot.context import AppContext
-from bot.digest_content import digest_reply
 from bot.telegram_app.delivery import Courier
 from storage.timestamps import utcnow
 from tools.errors import ToolError

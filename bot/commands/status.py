@@ -13,8 +13,8 @@ import numpy
 import telegram
 
 from bot.commands.base import Command, Invocation, Reply, Table
+from bot.commands.digest_content import schedule_of
 from bot.context import AppContext
-from bot.digest_content import schedule_of
 from engine.sandbox import probe_tier
 from engine.version import __version__
 from storage.digests import latest_digest

@@ -28,8 +28,8 @@ from datetime import datetime, timedelta
 from telegram.ext import Application, ContextTypes, Job
 
 from bot.commands.base import Reply
+from bot.commands.digest_content import digest_reply, schedule_of
 from bot.context import AppContext
-from bot.digest_content import digest_reply, schedule_of
 from bot.incidents import report_incident
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.render import render
