@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from storage.digests import WeekRun
-from tools.leaderboard import LEADERBOARD_HEADERS, LeaderboardRow, leaderboard_cells
+from tools.leaderboard import LeaderboardRow
 from tools.metric_format import format_value
 from tools.records import RecordChange
 
 TOP_MEMBERS = 5
 TOP_FAILURES = 5
 LEADERBOARD_ROWS = 5
+DIGEST_BOARD_HEADERS = ["#", "member", "method", "value", "run"]
+"""Narrow enough for a phone (the metric and version are in the table's title)."""
 
 
 @dataclass(frozen=True)
@@ -119,8 +121,11 @@ def render_digest(week: DigestInput) -> Digest:
     tables = [
         DigestTable(
             title=f"{c.challenge} — {c.metric}",
-            headers=LEADERBOARD_HEADERS,
-            rows=leaderboard_cells(c.leaderboard[:LEADERBOARD_ROWS]),
+            headers=DIGEST_BOARD_HEADERS,
+            rows=[
+                [str(r.rank), r.best.member, r.best.subject, format_value(r.best.value), f"#{r.best.run_id}"]
+                for r in c.leaderboard[:LEADERBOARD_ROWS]
+            ],
         )
         for c in week.challenges
         if c.leaderboard

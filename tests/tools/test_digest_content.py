@@ -105,10 +105,10 @@ def test_standings_activity_failures_and_link(week: Any) -> None:
     ]
     assert digest.text.endswith("Sprint log: https://docs.google.com/document/d/DOC/edit")
     sps_table = next(t for t in digest.tables if t.title == "sparse_parity_small — dally@1")
-    assert [(row[0], row[1], row[4], row[5]) for row in sps_table.rows] == [
-        ("1", "carol", "1000", "#4"),
-        ("2", "bob", "1200", "#2"),
-        ("3", "alice", "1500", "#1"),
+    assert sps_table.rows == [
+        ["1", "carol", "tiled", "1000", "#4"],
+        ["2", "bob", "naive", "1200", "#2"],
+        ["3", "alice", "naive", "1500", "#1"],
     ]
 
 
