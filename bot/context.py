@@ -6,6 +6,7 @@ without them, and a bad database URL or missing Docs credentials is reported by 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,6 +18,9 @@ from tools.config.events import ConfigEvents
 from tools.config.store import ToolConfig
 from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
+
+_OPENING = threading.Lock()
+"""Held while a context opens its database (migrations must not run in two threads of one process at once)."""
 
 if TYPE_CHECKING:
     from bot.jobs.board import JobBoard
@@ -42,11 +46,13 @@ class AppContext:
     _sprint_log_target: tuple[str, str] | None = None
 
     def sessions(self) -> SessionFactory:
-        """The database session factory (opens and migrates the database on first use)."""
-        if self._sessions is None:
-            from bot.services import open_database
+        """The database session factory, opened and migrated on first use by one thread at a time (commands
+        and the digest job call this from worker threads; Alembic's context is process-global)."""
+        with _OPENING:
+            if self._sessions is None:
+                from bot.services import open_database
 
-            self._sessions = open_database(self.settings)
+                self._sessions = open_database(self.settings)
         return self._sessions
 
     def tool_config(self) -> ToolConfig:

@@ -64,13 +64,23 @@ class DigestPoster:
 
     # -- lifecycle --------------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Schedule from the current settings, listen for changes, then post a missed digest if any."""
+        """Schedule from the current settings, listen for changes, then post a missed digest if any.
+
+        A failure here (database unreachable) is logged as an incident and does not keep the bot from
+        answering; the once-a-minute resync schedules the digest when the database is back.
+        """
         self._loop = asyncio.get_running_loop()
         self._unsubscribe = self.ctx.config_events.subscribe(self._on_config_change)
-        self.sync()
         assert self.app.job_queue is not None
         self.app.job_queue.run_repeating(self.resync, interval=SYNC_EVERY_S, name="digest-config-sync")
-        await self.catch_up()
+        try:
+            # open (and migrate) the database here, once: Alembic's migration context is process-global and
+            # not safe to run from two threads at once
+            self.ctx.sessions()
+            self.apply(await asyncio.to_thread(self.wanted))
+            await self.catch_up()
+        except Exception as exc:  # noqa: BLE001 - the bot must come up even when the digest cannot
+            report_incident(exc, where="scheduling the weekly digest at start-up")
 
     def stop(self) -> None:
         if self._unsubscribe is not None:
@@ -132,7 +142,12 @@ class DigestPoster:
 
     async def resync(self, _context: ContextTypes.DEFAULT_TYPE | None = None) -> None:
         """The once-a-minute job: pick up a schedule change made by another process (read off the loop)."""
-        self.apply(await asyncio.to_thread(self.wanted))
+        try:
+            wanted = await asyncio.to_thread(self.wanted)
+        except Exception as exc:  # noqa: BLE001 - keep the job alive; the next minute tries again
+            report_incident(exc, where="re-reading the digest schedule")
+            return
+        self.apply(wanted)
 
     # -- posting ----------------------------------------------------------------------------------------
     async def _on_fire(self, _context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -142,7 +157,7 @@ class DigestPoster:
 
     async def catch_up(self) -> bool:
         """Post the latest slot's digest if it passed less than CATCH_UP_WITHIN ago and was never claimed."""
-        wanted = self.wanted()
+        wanted = await asyncio.to_thread(self.wanted)
         if wanted is None:
             return False
         now = self.clock()
@@ -153,7 +168,7 @@ class DigestPoster:
 
     async def post_slot(self, slot: datetime, *, reason: str) -> bool:
         """Claim ``slot``'s week and post its digest; False when another process or an earlier run had it."""
-        wanted = self.wanted()
+        wanted = await asyncio.to_thread(self.wanted)
         if wanted is None:
             return False
         schedule, chat_id, topic_id = wanted

@@ -203,3 +203,18 @@ async def test_a_claim_left_by_a_crashed_sender_is_not_posted_again(fake: FakeBo
         calls = await until(fake, lambda calls: any("last digest" in t for t in texts(calls)))
     assert digests(fake) == []
     assert "2026-W48 claimed (scheduled)" in next(t for t in texts(calls) if "last digest" in t)
+
+
+async def test_the_bot_comes_up_when_the_digest_cannot_be_scheduled(fake: FakeBotApi) -> None:
+    # Nothing listens on port 1: the database is unreachable; the bot still answers what needs no database.
+    bot = build_bot(
+        build_context(settings_for(fake, database_url="postgresql+psycopg://nobody@127.0.0.1:1/none")),
+        commands=TEST_COMMANDS,
+    )
+    await bot.start(poll_timeout_s=1)
+    try:
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
+        await until(fake, lambda calls: any("challenge" in t for t in texts(calls)))
+        assert bot.digest.job() is None
+    finally:
+        await bot.stop()
