@@ -6,13 +6,21 @@ without them, and a bad database URL or missing Docs credentials is reported by 
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.settings import Settings
 from storage.database import SessionFactory
+from tools.config.events import ConfigEvents
+from tools.config.store import ToolConfig
 from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
+
+_OPENING = threading.Lock()
+"""Held while a context opens its database (migrations must not run in two threads of one process at once)."""
 
 if TYPE_CHECKING:
     from bot.jobs.board import JobBoard
@@ -24,28 +32,55 @@ class AppContext:
 
     rescorers: new metric (``dally@2``) -> function re-scoring a stored run for it (wired by the composition root).
     jobs: the bot's job queue; None where commands run directly (the CLI, inside a worker process).
+    config_events: "tool setting changed" notices (shared by copies of the context: the digest reschedules).
+    digest_next: when the bot's scheduled digest job fires next (set by the Telegram app; None elsewhere).
     """
 
     settings: Settings
     jobs: JobBoard | None = None
     rescorers: dict[str, Rescorer] = field(default_factory=dict)
+    config_events: ConfigEvents = field(default_factory=ConfigEvents)
+    digest_next: Callable[[], datetime | None] | None = None
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
+    _sprint_log_target: tuple[str, str] | None = None
 
     def sessions(self) -> SessionFactory:
-        """The database session factory (opens and migrates the database on first use)."""
-        if self._sessions is None:
-            from bot.services import open_database
+        """The database session factory, opened and migrated on first use by one thread at a time (commands
+        and the digest job call this from worker threads; Alembic's context is process-global)."""
+        with _OPENING:
+            if self._sessions is None:
+                from bot.services import open_database
 
-            self._sessions = open_database(self.settings)
+                self._sessions = open_database(self.settings)
         return self._sessions
 
-    def sprint_log(self) -> SprintLog:
-        """The sprint log (builds the configured sink on first use)."""
-        if self._sprint_log is None:
-            from bot.services import open_sprint_log
+    def tool_config(self) -> ToolConfig:
+        """The admin-editable tool settings (defaults seeded from settings; changes go to config_events)."""
+        from bot.services import config_seeds
 
-            self._sprint_log = open_sprint_log(self.settings, self.sessions())
+        return ToolConfig(
+            self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish
+        )
+
+    def sprint_log(self) -> SprintLog:
+        """The sprint log writing where the tool settings say now (``sprint_log.sink``/``document_id``).
+
+        Built on first use and rebuilt when an admin changed those settings (no restart); entries waiting in
+        the outbox are delivered by the new sink.
+        """
+        from bot.services import open_sprint_log
+
+        config = self.tool_config()
+        target = (config.get("sprint_log.sink"), config.get("sprint_log.document_id"))
+        if self._sprint_log is None or target != self._sprint_log_target:
+            old = self._sprint_log
+            self._sprint_log = open_sprint_log(
+                self.settings, self.sessions(), sink=target[0], document_id=target[1]
+            )
+            self._sprint_log_target = target
+            if old is not None:
+                old.close()
         return self._sprint_log
 
     def close(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.settings import Settings
 from storage.database import SessionFactory, database_url_for, make_engine, session_factory
 from storage.migrate import upgrade_to_head
@@ -17,13 +19,25 @@ def open_database(settings: Settings) -> SessionFactory:
     return session_factory(engine)
 
 
-def open_sprint_log(settings: Settings, sessions: SessionFactory) -> SprintLog:
-    """The sprint log writing to the configured sink through the database outbox."""
-    sink = make_sink(
-        settings.sprint_log_sink,
+def open_sprint_log(
+    settings: Settings, sessions: SessionFactory, *, sink: str | None = None, document_id: str | None = None
+) -> SprintLog:
+    """The sprint log writing to ``sink``/``document_id`` (default: the settings') through the outbox."""
+    chosen = make_sink(
+        sink if sink is not None else settings.sprint_log_sink,
         data_dir=settings.data_dir,
-        document_id=settings.google_docs_document_id,
+        document_id=document_id if document_id is not None else settings.google_docs_document_id,
         service_account_file=settings.google_service_account_file,
         api_endpoint=settings.google_docs_endpoint or None,
     )
-    return SprintLog(sessions, OutboxDelivery(sessions, sink))
+    return SprintLog(sessions, OutboxDelivery(sessions, chosen))
+
+
+def config_seeds(settings: Settings) -> dict[str, Any]:
+    """Tool-setting defaults taken from the deployment's settings (an admin's /config override still wins)."""
+    return {
+        "sprint_log.document_id": settings.google_docs_document_id,
+        "sprint_log.sink": settings.sprint_log_sink,
+        "limits.queue_per_member": settings.job_queue_per_member,
+        "chats.allowed": list(settings.allowed_chats),
+    }

@@ -129,3 +129,27 @@ class ToolConfigChange(SQLModel, table=True):
     new_value: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
     changed_by: str = Field(max_length=200)
     changed_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+DIGEST_CLAIMED = "claimed"
+DIGEST_POSTED = "posted"
+
+
+class DigestPost(SQLModel, table=True):
+    """The weekly digest of one ISO week (``2026-W47``), claimed before it is sent so it is posted at most once.
+
+    ``week`` is unique: of two bot processes racing for the same week, the second insert fails and that process
+    does not post. state: ``claimed`` (sending, or the sender died mid-send) then ``posted``.
+    """
+
+    __tablename__ = "digest_posts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    week: str = Field(unique=True, max_length=10)
+    slot_at: datetime = Field(sa_type=UTCDateTime)
+    state: str = Field(default=DIGEST_CLAIMED, max_length=20)
+    reason: str = Field(max_length=20)
+    claimed_by: str = Field(max_length=200)
+    claimed_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    posted_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    chat_id: int | None = Field(default=None, sa_type=BigInteger)

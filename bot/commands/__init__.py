@@ -8,6 +8,8 @@ from __future__ import annotations
 from bot.commands import (
     challenges,
     compare,
+    config,
+    digest,
     guide,
     leaderboard,
     log,
@@ -39,6 +41,8 @@ COMMANDS: tuple[Command, ...] = (
     queue.QUEUE,
     queue.CANCEL,
     log.COMMAND,
+    digest.COMMAND,
+    config.COMMAND,
     rescore.COMMAND,
     status.COMMAND,
     serve.COMMAND,

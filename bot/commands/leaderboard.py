@@ -12,9 +12,10 @@ from tools.leaderboard import LEADERBOARD_HEADERS, leaderboard_cells, rank_best
 def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
     tables: list[Table] = []
     data: list[dict[str, object]] = []
+    primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
     with ctx.sessions()() as session:
         for challenge, metric in resolve_scope(
-            session, inv.args[0] if inv.args else None, inv.options.get("metric")
+            session, inv.args[0] if inv.args else None, inv.options.get("metric"), primary
         ):
             if metric is None:
                 continue

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sqlmodel import Session
 
 from engine.challenges import CHALLENGES
@@ -14,24 +16,30 @@ def challenge_names(session: Session) -> list[str]:
     return sorted(set(CHALLENGES.names()) | set(stored_challenges(session)))
 
 
-def resolve_metric(session: Session, challenge: str, metric: str | None) -> str | None:
-    """``metric`` checked against the stored ones; default: the challenge's primary metric, else the first stored."""
+def resolve_metric(
+    session: Session, challenge: str, metric: str | None, primary: Mapping[str, str] | None = None
+) -> str | None:
+    """``metric`` checked against the stored ones; default: the challenge's primary metric (``primary``, the
+    admins' ``metric.primary.<challenge>`` settings, else the registry's), else the first stored."""
     stored = stored_metrics(session, challenge=challenge)
     if metric:
         return choose("metric", metric, stored)
-    if challenge in CHALLENGES and CHALLENGES.get(challenge).primary_metric in stored:
-        return CHALLENGES.get(challenge).primary_metric
+    chosen = (primary or {}).get(challenge)
+    if chosen is None and challenge in CHALLENGES:
+        chosen = CHALLENGES.get(challenge).primary_metric
+    if chosen in stored:
+        return chosen
     return stored[0] if stored else None
 
 
 def resolve_scope(
-    session: Session, challenge: str | None, metric: str | None
+    session: Session, challenge: str | None, metric: str | None, primary: Mapping[str, str] | None = None
 ) -> list[tuple[str, str | None]]:
     """(challenge, metric) pairs: the named challenge, or every challenge with stored runs (with ``metric``, only
     those that have it; none having it is an unknown-metric error)."""
     if challenge:
         name = choose("challenge", challenge, challenge_names(session))
-        return [(name, resolve_metric(session, name, metric))]
+        return [(name, resolve_metric(session, name, metric, primary))]
     names = stored_challenges(session)
     if metric:
         having = [n for n in names if metric in stored_metrics(session, challenge=n)]
@@ -39,7 +47,7 @@ def resolve_scope(
             everything = {m for n in names for m in stored_metrics(session, challenge=n)}
             choose("metric", metric, everything)  # raises with "did you mean"
         return [(n, metric) for n in having]
-    return [(n, resolve_metric(session, n, None)) for n in names]
+    return [(n, resolve_metric(session, n, None, primary)) for n in names]
 
 
 def parse_run_id(token: str, *, usage: str) -> int:

@@ -1,4 +1,9 @@
-"""``status``: versions and the job queue's depth (other parts add their lines: sandbox tier, Docs backlog, …)."""
+"""``status``: versions, sandbox tier, job queue depth, Docs outbox backlog, and the next weekly digest.
+
+The next digest is the bot's scheduled job when this runs inside the bot (``ctx.digest_next``); elsewhere (the
+terminal) it is computed from the same schedule settings, and says whether a bot would post it (chat,
+enabled).
+"""
 
 from __future__ import annotations
 
@@ -8,18 +13,59 @@ import numpy
 import telegram
 
 from bot.commands.base import Command, Invocation, Reply, Table
+from bot.commands.digest_content import schedule_of
 from bot.context import AppContext
+from engine.sandbox import probe_tier
 from engine.version import __version__
+from storage.digests import latest_digest
+from storage.outbox import backlog_size
+from storage.timestamps import utcnow
+
+
+def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
+    config = ctx.tool_config()
+    schedule = schedule_of(config)
+    if ctx.digest_next is not None:
+        upcoming = ctx.digest_next()
+        when = (
+            f"{upcoming:%a %Y-%m-%d %H:%M %Z}"
+            if upcoming
+            else "not scheduled (see digest.enabled, digest.chat_id)"
+        )
+        data["next_digest"] = upcoming.isoformat() if upcoming else None
+    elif not config.get("digest.enabled") or config.get("digest.chat_id") is None:
+        when = "off (digest.enabled is false or digest.chat_id is none)"
+        data["next_digest"] = None
+    else:
+        upcoming = schedule.next_slot(utcnow())
+        when = f"{upcoming:%a %Y-%m-%d %H:%M %Z} (when the bot runs)"
+        data["next_digest"] = upcoming.isoformat()
+    rows = [["next digest", when], ["digest schedule", schedule.describe()]]
+    with ctx.sessions()() as session:
+        last = latest_digest(session)
+        backlog = backlog_size(session)
+    if last is not None:
+        rows.append(["last digest", f"{last.week} {last.state} ({last.reason})"])
+        data["last_digest"] = {"week": last.week, "state": last.state}
+    rows.append(["Docs outbox backlog", str(backlog)])
+    data["outbox_backlog"] = backlog
+    return rows
 
 
 def show_status(ctx: AppContext, inv: Invocation) -> Reply:
+    tier = probe_tier()
     rows = [
         ["sutro", __version__],
         ["python", platform.python_version()],
         ["numpy", numpy.__version__],
         ["python-telegram-bot", telegram.__version__],
+        ["sandbox tier", tier.description],
     ]
-    data: dict[str, object] = {"version": __version__, "python": platform.python_version()}
+    data: dict[str, object] = {
+        "version": __version__,
+        "python": platform.python_version(),
+        "sandbox_tier": tier.tier,
+    }
     if ctx.jobs is not None:
         active = ctx.jobs.active()
         running = sum(j.state == "running" for j in active)
@@ -28,12 +74,13 @@ def show_status(ctx: AppContext, inv: Invocation) -> Reply:
         data.update(jobs_running=running, jobs_queued=len(active) - running)
     else:
         rows.append(["job queue", "none (commands run directly)"])
+    rows += _digest_rows(ctx, data)
     return Reply(text=f"sutro {__version__}", tables=[Table(headers=["what", "value"], rows=rows)], data=data)
 
 
 COMMAND = Command(
     name="status",
-    summary="Versions and queue depth",
+    summary="Versions, sandbox tier, queue depth, Docs backlog, next digest",
     usage="",
     handler=show_status,
     background=False,

@@ -24,6 +24,7 @@ from bot.context import AppContext
 from bot.jobs.board import JobBoard
 from bot.jobs.process import ProcessRunner
 from bot.settings import Settings
+from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.redaction import protect_secret
@@ -71,6 +72,7 @@ class TelegramBot:
     app: Application  # type: ignore[type-arg]
     board: JobBoard
     menu: list[BotCommand]
+    digest: DigestPoster
 
     webhook: Webhook | None = None
 
@@ -80,6 +82,7 @@ class TelegramBot:
         await self.app.bot.set_my_commands(self.menu)
         await self.board.start()
         await self.app.start()
+        await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(
@@ -103,6 +106,7 @@ class TelegramBot:
         assert self.app.updater is not None
         if self.app.updater.running:
             await self.app.updater.stop()
+        self.digest.stop()
         await self.board.stop()
         if self.app.running:
             await self.app.stop()
@@ -166,4 +170,6 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
     app.add_error_handler(door.on_error, block=False)
-    return TelegramBot(app=app, board=board, menu=menu, webhook=webhook)
+    digest = DigestPoster(door.ctx, app)
+    door.ctx.digest_next = digest.next_time
+    return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)

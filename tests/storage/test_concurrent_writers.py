@@ -113,5 +113,10 @@ def test_processes_starting_together_on_a_fresh_sqlite_file_all_migrate(tmp_path
     with engine.connect() as connection:
         from sqlalchemy import text
 
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001"]
+        from alembic.script import ScriptDirectory
+
+        from storage.migrate import alembic_config
+
+        head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head]
     engine.dispose()

@@ -1,0 +1,111 @@
+"""``config list|get KEY|set KEY VALUE|reset KEY|history [KEY]``: the admin-editable tool settings, audited.
+
+Admins only (the terminal user is a local admin): the dispatcher refuses anyone else before the handler runs,
+so a refused change is never stored nor recorded. Every change is stored with who, when, old and new value
+(tools/config/store.py) and takes effect without a restart (the digest is rescheduled at once).
+"""
+
+from __future__ import annotations
+
+from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.context import AppContext
+from tools.config.store import Change, describe
+
+USAGE = "list | get KEY | set KEY VALUE | reset KEY | history [KEY]"
+ACTIONS = ("list", "get", "set", "reset", "history")
+
+
+def _usage(message: str) -> UsageError:
+    return UsageError(message, hint=f"usage: config {USAGE}")
+
+
+def _change_row(change: Change) -> list[str]:
+    new = "(reset to default)" if change.new is None else describe(change.new)
+    return [f"{change.at:%Y-%m-%d %H:%M}", change.key, describe(change.old), new, change.by]
+
+
+def _change_data(change: Change) -> dict[str, object]:
+    return {
+        "key": change.key,
+        "old": change.old,
+        "new": change.new,
+        "by": change.by,
+        "at": change.at.isoformat(),
+    }
+
+
+def run_config(ctx: AppContext, inv: Invocation) -> Reply:
+    args = list(inv.args)
+    if inv.options:  # ``set digest.day=mon`` is accepted as ``set digest.day mon``
+        if len(inv.options) != 1 or (args[:1] != ["set"]):
+            raise _usage("use KEY VALUE, not KEY=VALUE, except in a single 'set'")
+        [(key, value)] = inv.options.items()
+        args += [key, value]
+    if not args:
+        args = ["list"]
+    action, rest = args[0], args[1:]
+    if action not in ACTIONS:
+        raise _usage(f"unknown config action '{action}'")
+    config = ctx.tool_config()
+    who = inv.caller.name if inv.caller.user_id is None else f"{inv.caller.name} ({inv.caller.user_id})"
+    if action == "list":
+        settings = config.all()
+        rows = [
+            [s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind]
+            for s in settings
+        ]
+        return Reply(
+            text=f"{len(rows)} tool settings; change one with /config set KEY VALUE",
+            tables=[Table(headers=["key", "value", "source", "accepts"], rows=rows)],
+            data={"ok": True, "settings": {s.key.name: s.value for s in settings}},
+        )
+    if action == "history":
+        if len(rest) > 1:
+            raise _usage("history takes at most one KEY")
+        changes = config.history(rest[0] if rest else None)
+        text = f"{len(changes)} change(s), newest first" if changes else "no changes yet"
+        return Reply(
+            text=text,
+            tables=[
+                Table(
+                    headers=["when (UTC)", "key", "old", "new", "by"], rows=[_change_row(c) for c in changes]
+                )
+            ],
+            data={"ok": True, "changes": [_change_data(c) for c in changes]},
+        )
+    if not rest:
+        raise _usage(f"config {action} needs a KEY")
+    key = rest[0]
+    if action == "get":
+        setting = config.setting(key)
+        source = "set by an admin" if setting.overridden else "default"
+        return Reply(
+            text=f"{key} = {describe(setting.value)} ({source}) — {setting.key.description} "
+            f"Accepts: {setting.key.kind}; default {describe(setting.key.default)}.",
+            data={"ok": True, "key": key, "value": setting.value, "overridden": setting.overridden},
+        )
+    if action == "reset":
+        change = config.reset(key, by=who)
+        return Reply(
+            text=f"{key} reset to its default {describe(change.new)} (was {describe(change.old)})",
+            data={"ok": True, **_change_data(change)},
+        )
+    if len(rest) < 2:
+        raise _usage(f"config set {key} needs a VALUE")
+    change = config.set(key, " ".join(rest[1:]), by=who)
+    return Reply(
+        text=f"{key} = {describe(change.new)} (was {describe(change.old)})",
+        data={"ok": True, **_change_data(change)},
+    )
+
+
+COMMAND = Command(
+    name="config",
+    summary="Admin tool settings: list, get, set, reset, history (audited)",
+    usage=USAGE,
+    handler=run_config,
+    details="Keys: sprint_log.*, digest.*, metric.primary.<challenge>, limits.*, challenges.enabled, "
+    "methods.enabled, chats.allowed, assistant.*. Every change records who, when, old and new.",
+    admin_only=True,
+    background=False,
+)

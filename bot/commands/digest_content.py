@@ -1,0 +1,78 @@
+"""Build the weekly digest Reply (text, leaderboard tables, activity chart) from the stored runs and tool
+settings.
+
+Shared by ``/digest`` (preview, post now) and the scheduled job (bot/telegram_app/digest_job.py). Which
+challenges appear and which metric ranks them come from the tool settings (``challenges.enabled``,
+``metric.primary.<challenge>``); the sprint-log link from ``sprint_log.sink`` / ``sprint_log.document_id``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.commands.base import OutFile, Reply, Table
+from bot.context import AppContext
+from tools.config.store import ToolConfig
+from tools.digest import render_digest
+from tools.digest_chart import activity_chart_png
+from tools.digest_schedule import DigestSchedule, week_of
+from tools.digest_week import gather_week
+from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
+
+WEEK = timedelta(days=7)
+
+
+def schedule_of(config: ToolConfig) -> DigestSchedule:
+    """The digest schedule as the tool settings say now."""
+    return DigestSchedule(config.get("digest.day"), config.get("digest.time"), config.get("digest.timezone"))
+
+
+def sprint_log_link(ctx: AppContext, config: ToolConfig) -> str:
+    document_id = config.get("sprint_log.document_id")
+    if config.get("sprint_log.sink") == "gdocs" and document_id:
+        return f"https://docs.google.com/document/d/{document_id}/edit"
+    return str(ctx.settings.data_dir / SPRINT_LOG_FILE)
+
+
+def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
+    """The digest of the week ending at ``end`` (aware): the 7 days before it."""
+    config = ctx.tool_config()
+    schedule = schedule_of(config)
+    week = week_of(end, schedule.zone)
+    scope = [(name, config.get(f"metric.primary.{name}")) for name in config.get("challenges.enabled")]
+    with ctx.sessions()() as session:
+        data = gather_week(
+            session,
+            week=week,
+            start=end - WEEK,
+            end=end,
+            challenges=scope,
+            sprint_log=sprint_log_link(ctx, config),
+        )
+    digest = render_digest(data)
+    chart = activity_chart_png(data.runs, week=week)
+    return Reply(
+        text=digest.text,
+        tables=[Table(headers=t.headers, rows=t.rows, title=t.title) for t in digest.tables],
+        files=[OutFile(name=f"digest-{week}.png", content=chart, mime="image/png")],
+        data={
+            "ok": True,
+            "week": week,
+            "start": data.start.isoformat(),
+            "end": data.end.isoformat(),
+            "runs": len(data.runs),
+            "records": [
+                {
+                    "challenge": c.challenge,
+                    "run": r.record.run_id,
+                    "member": r.record.member,
+                    "value": r.record.value,
+                    "beat_run": r.previous.run_id if r.previous else None,
+                    "beat_member": r.previous.member if r.previous else None,
+                    "improvement": r.improvement,
+                }
+                for c in data.challenges
+                for r in c.records
+            ],
+        },
+    )

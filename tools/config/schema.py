@@ -1,0 +1,166 @@
+"""The schema of every admin-editable tool setting: name, meaning, default and parser (pure).
+
+Keys are grouped by a dotted prefix (``digest.day``). One ``metric.primary.<challenge>`` key exists per
+registered challenge, and its parser accepts only the metrics that challenge's track measures. Defaults may be
+*seeded* from the deployment's settings (environment / ``.env``) by the caller — this module never reads
+settings itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.challenges import CHALLENGES
+from engine.ir.scoring import METRIC as DALLY
+from engine.methods import METHODS
+from engine.metrics.bytedmd import BYTEDMD
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from tools.config import values as v
+
+TRACK_METRICS: dict[str, tuple[str, ...]] = {
+    "ir": (DALLY,),
+    "numpy": (DMC, ARD, ARD_PER_READ, BYTEDMD),
+}
+"""The metrics each challenge track stores (engine/ir/scoring.py; engine/methods/runner.py)."""
+
+PRIMARY_METRIC_PREFIX = "metric.primary."
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """One setting: ``parse`` turns admin text into the stored value or raises ValueError with the reason."""
+
+    name: str
+    description: str
+    default: Any
+    parse: v.Parser
+    kind: str
+
+    def check(self, value: Any) -> Any:
+        """``value`` (a default or a stored value) re-validated through the parser."""
+        return self.parse(v.as_text(value))
+
+
+def _metrics_of(challenge: str) -> tuple[str, ...]:
+    entry = CHALLENGES.get(challenge)
+    known = TRACK_METRICS.get(entry.track, ())
+    return tuple(dict.fromkeys((entry.primary_metric, *known)))
+
+
+def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]:
+    """Every key in display order; ``seeds`` (key -> value, e.g. from settings) replace built-in defaults."""
+    challenges = CHALLENGES.names()
+    methods = METHODS.names()
+    keys = [
+        ConfigKey(
+            "sprint_log.document_id",
+            "Google Doc id of the sprint log (between /d/ and /edit).",
+            "",
+            v.text_value,
+            "text",
+        ),
+        ConfigKey(
+            "sprint_log.sink",
+            "Where sprint-log entries go: markdown or gdocs.",
+            "markdown",
+            v.one_of(("markdown", "gdocs")),
+            "markdown|gdocs",
+        ),
+        ConfigKey("digest.enabled", "Post the weekly digest on schedule.", True, v.boolean, "true|false"),
+        ConfigKey("digest.day", "Day of the weekly digest.", "mon", v.one_of(v.DAY_NAMES), "mon…sun"),
+        ConfigKey(
+            "digest.time", "Local time of the weekly digest (24-hour HH:MM).", "09:00", v.clock_time, "HH:MM"
+        ),
+        ConfigKey(
+            "digest.timezone",
+            "IANA timezone of digest.day and digest.time.",
+            "UTC",
+            v.timezone_name,
+            "IANA name",
+        ),
+        ConfigKey(
+            "digest.chat_id",
+            "Chat the digest is posted to (none = not posted).",
+            None,
+            v.optional_chat_id,
+            "chat id|none",
+        ),
+        ConfigKey(
+            "digest.topic_id",
+            "Forum topic (message_thread_id) of the digest; none = main thread.",
+            None,
+            v.optional_chat_id,
+            "topic id|none",
+        ),
+        *(
+            ConfigKey(
+                f"{PRIMARY_METRIC_PREFIX}{name}",
+                f"Metric that ranks {name}.",
+                CHALLENGES.get(name).primary_metric,
+                v.one_of(_metrics_of(name)),
+                "|".join(_metrics_of(name)),
+            )
+            for name in challenges
+        ),
+        ConfigKey(
+            "limits.cpu_s",
+            "CPU seconds one run may use.",
+            60.0,
+            v.number(minimum=1, integer=False),
+            "seconds",
+        ),
+        ConfigKey(
+            "limits.wall_s",
+            "Wall-clock seconds one run may take.",
+            120.0,
+            v.number(minimum=1, integer=False),
+            "seconds",
+        ),
+        ConfigKey(
+            "limits.memory_mib",
+            "Memory one run may use (MiB).",
+            1024,
+            v.number(minimum=64, integer=True),
+            "MiB",
+        ),
+        ConfigKey(
+            "limits.queue_per_member",
+            "Most queued or running jobs per member.",
+            3,
+            v.number(minimum=1, integer=True),
+            "count",
+        ),
+        ConfigKey(
+            "challenges.enabled",
+            "Challenges members may run (comma-separated, or all).",
+            list(challenges),
+            v.name_list(challenges, what="challenge"),
+            "names|all",
+        ),
+        ConfigKey(
+            "methods.enabled",
+            "Built-in methods members may run (comma-separated, or all).",
+            list(methods),
+            v.name_list(methods, what="method"),
+            "names|all",
+        ),
+        ConfigKey("chats.allowed", "Chat ids the bot answers in (comma-separated).", [], v.id_list, "ids"),
+        ConfigKey(
+            "assistant.model", "Claude model used by /idea.", "claude-sonnet-4-5", v.nonempty_text, "text"
+        ),
+        ConfigKey(
+            "assistant.monthly_budget_usd",
+            "Most the assistant may spend per month (USD).",
+            20.0,
+            v.number(minimum=0, integer=False),
+            "USD",
+        ),
+    ]
+    schema = {key.name: key for key in keys}
+    for name, value in (seeds or {}).items():
+        if name in schema and value is not None:
+            key = schema[name]
+            schema[name] = ConfigKey(key.name, key.description, key.check(value), key.parse, key.kind)
+    return schema

@@ -1,0 +1,145 @@
+"""Parsers for the kinds of value an admin may type in ``/config set KEY VALUE`` (pure).
+
+Each parser turns the typed text into the stored JSON value or raises :class:`ValueError` with the reason,
+worded to follow the key's name ("must be one of mon, tue, …, sun"). Validation of an already-parsed value (a
+default, a stored value) goes through the same parser applied to its text form (:func:`as_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+Parser = Callable[[str], Any]
+
+DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""Day names as APScheduler 3's CronTrigger reads them (never numbers: see integrations.md §4)."""
+
+_TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+NONE_WORDS = {"none", "-", ""}
+
+
+def as_text(value: Any) -> str:
+    """The text an admin would type for ``value`` (lists comma-separated, None as ``none``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def text_value(text: str) -> str:
+    return text.strip()
+
+
+def nonempty_text(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty")
+    return text.strip()
+
+
+def boolean(text: str) -> bool:
+    word = text.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise ValueError("must be true or false (also yes/no, on/off)")
+
+
+def one_of(choices: Iterable[str]) -> Parser:
+    options = tuple(choices)
+
+    def parse(text: str) -> str:
+        word = text.strip().lower()
+        if word not in options:
+            raise ValueError("must be one of " + ", ".join(options))
+        return word
+
+    return parse
+
+
+def clock_time(text: str) -> str:
+    """``HH:MM`` on a 24-hour clock, normalised to two-digit hours (``9:05`` -> ``09:05``)."""
+    match = _TIME.match(text.strip())
+    if not match:
+        raise ValueError("must be a 24-hour time HH:MM, e.g. 09:00")
+    return f"{int(match.group(1)):02d}:{match.group(2)}"
+
+
+def timezone_name(text: str) -> str:
+    """An IANA timezone name known to :mod:`zoneinfo` (``Europe/Berlin``, ``UTC``)."""
+    name = text.strip()
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        import difflib
+
+        close = difflib.get_close_matches(name, sorted(available_timezones()), n=1, cutoff=0.6)
+        hint = f" — did you mean {close[0]}?" if close else ", e.g. Europe/Berlin or UTC"
+        raise ValueError(f"must be an IANA timezone name{hint}") from None
+    return name
+
+
+def number(*, minimum: float, integer: bool) -> Parser:
+    kind = "a whole number" if integer else "a number"
+
+    def parse(text: str) -> float | int:
+        try:
+            value: float | int = int(text.strip()) if integer else float(text.strip())
+        except ValueError:
+            raise ValueError(f"must be {kind} ≥ {minimum:g}") from None
+        if value < minimum or value != value:  # NaN fails the second test
+            raise ValueError(f"must be {kind} ≥ {minimum:g}")
+        return value
+
+    return parse
+
+
+def optional_chat_id(text: str) -> int | None:
+    """A Telegram chat or topic id (an integer, negative for groups) or ``none``."""
+    if text.strip().lower() in NONE_WORDS:
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ValueError("must be a Telegram id (an integer such as -1001234567890) or none") from None
+
+
+def id_list(text: str) -> list[int]:
+    """Comma-separated integer ids; empty or ``none`` is the empty list."""
+    if text.strip().lower() in NONE_WORDS:
+        return []
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise ValueError("must be comma-separated integer ids, e.g. -1001,-1002 (or none)") from None
+
+
+def name_list(known: Iterable[str], *, what: str) -> Parser:
+    """Comma-separated names, each one of ``known`` (``all`` = every known name, ``none`` = empty)."""
+    names = tuple(known)
+
+    def parse(text: str) -> list[str]:
+        word = text.strip().lower()
+        if word == "all":
+            return list(names)
+        if word in NONE_WORDS:
+            return []
+        chosen = [part.strip() for part in text.split(",") if part.strip()]
+        for name in chosen:
+            if name not in names:
+                import difflib
+
+                close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                raise ValueError(f"has unknown {what} '{name}'{hint}; known: " + ", ".join(names))
+        return list(dict.fromkeys(chosen))
+
+    return parse

@@ -1,0 +1,133 @@
+"""The weekly digest as text (pure): new records with who beat whom and by how much, the leaderboard per
+enabled challenge, the most active members, failures worth a look, and the sprint-log link.
+
+The week is the half-open window ``[start, end)`` in UTC; every value carries its metric name and version, and
+lower is better for every metric (tools/records.py, tools/leaderboard.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from storage.digests import WeekRun
+from tools.leaderboard import LeaderboardRow
+from tools.metric_format import format_value
+from tools.records import RecordChange
+
+TOP_MEMBERS = 5
+TOP_FAILURES = 5
+LEADERBOARD_ROWS = 5
+DIGEST_BOARD_HEADERS = ["#", "member", "method", "value", "run"]
+"""Narrow enough for a phone (the metric and version are in the table's title)."""
+
+
+@dataclass(frozen=True)
+class ChallengeWeek:
+    """One enabled challenge: records set during the week and the standing at its end."""
+
+    challenge: str
+    metric: str
+    records: list[RecordChange]
+    leaderboard: list[LeaderboardRow]
+
+
+@dataclass(frozen=True)
+class DigestInput:
+    week: str
+    start: datetime
+    end: datetime
+    challenges: list[ChallengeWeek]
+    runs: list[WeekRun]
+    sprint_log: str
+
+
+@dataclass(frozen=True)
+class DigestTable:
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+@dataclass(frozen=True)
+class Digest:
+    """The rendered digest: a message and one leaderboard table per challenge with results."""
+
+    text: str
+    tables: list[DigestTable] = field(default_factory=list)
+
+
+def record_line(challenge: str, change: RecordChange) -> str:
+    r, p = change.record, change.previous
+    head = f"• {challenge} {r.metric}: {r.member} {format_value(r.value)} ({r.subject}, #{r.run_id})"
+    if p is None:
+        return head + " — first record"
+    share = f" ({(p.value - r.value) / abs(p.value) * 100:.1f}%)" if p.value else ""
+    beaten = f"{p.member} {format_value(p.value)} (#{p.run_id})"
+    return f"{head} beat {beaten} by {format_value(p.value - r.value)}{share}"
+
+
+def most_active(runs: Sequence[WeekRun], top: int = TOP_MEMBERS) -> list[tuple[str, int]]:
+    """(member, runs) by most runs, then name."""
+    counts = Counter(r.member for r in runs)
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]
+
+
+def notable_failures(runs: Sequence[WeekRun], top: int = TOP_FAILURES) -> list[tuple[WeekRun, int]]:
+    """Failed runs, newest first, one per (member, challenge, subject, reason) with how often it happened."""
+    groups: dict[tuple[str, str, str, str], list[WeekRun]] = {}
+    for run in runs:
+        if not run.ok:
+            reason = (run.failure or "failed").strip().splitlines()[0][:120] if run.failure else "failed"
+            groups.setdefault((run.member, run.challenge, run.subject, reason), []).append(run)
+    newest = sorted(groups.values(), key=lambda g: (g[-1].created_at, g[-1].run_id), reverse=True)
+    return [(group[-1], len(group)) for group in newest[:top]]
+
+
+def _failure_line(run: WeekRun, count: int) -> str:
+    reason = (run.failure or "failed").strip().splitlines()[0][:120] if run.failure else "failed"
+    times = f" ×{count}" if count > 1 else ""
+    return f"• #{run.run_id} {run.member} {run.challenge}/{run.subject}{times}: {reason}"
+
+
+def render_digest(week: DigestInput) -> Digest:
+    """The digest message for ``week`` (plain text, first line a summary) and its leaderboard tables."""
+    records = [(c.challenge, r) for c in week.challenges for r in c.records]
+    records.sort(key=lambda item: (item[1].record.created_at, item[1].record.run_id))
+    lines = [
+        f"Weekly digest {week.week}: {len(week.runs)} run(s), {len(records)} new record(s) "
+        f"({week.start:%a %d %b %H:%M} – {week.end:%a %d %b %Y %H:%M} UTC); lower is better",
+        "",
+        f"New records ({len(records)}):" if records else "New records: none this week",
+        *(record_line(challenge, change) for challenge, change in records),
+        "",
+    ]
+    active = most_active(week.runs)
+    if active:
+        lines.append("Most active: " + ", ".join(f"{m} {n} run{'s' if n != 1 else ''}" for m, n in active))
+    else:
+        lines.append("Most active: nobody ran anything this week")
+    failures = notable_failures(week.runs)
+    failed_total = sum(not r.ok for r in week.runs)
+    lines.append("")
+    if failures:
+        lines.append(f"Failures worth a look ({failed_total} failed run(s)):")
+        lines += [_failure_line(run, count) for run, count in failures]
+    else:
+        lines.append("Failures worth a look: none")
+    lines += ["", f"Sprint log: {week.sprint_log}"]
+    tables = [
+        DigestTable(
+            title=f"{c.challenge} — {c.metric}",
+            headers=DIGEST_BOARD_HEADERS,
+            rows=[
+                [str(r.rank), r.best.member, r.best.subject, format_value(r.best.value), f"#{r.best.run_id}"]
+                for r in c.leaderboard[:LEADERBOARD_ROWS]
+            ],
+        )
+        for c in week.challenges
+        if c.leaderboard
+    ]
+    return Digest(text="\n".join(lines), tables=tables)

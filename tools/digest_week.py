@@ -1,0 +1,45 @@
+"""Collect one week's digest input from the database: records, standings, runs (the query side of
+tools/digest)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlmodel import Session
+
+from storage.digests import runs_between
+from storage.scores import scored_runs
+from tools.digest import ChallengeWeek, DigestInput
+from tools.leaderboard import rank_best
+from tools.records import record_history
+
+
+def gather_week(
+    session: Session,
+    *,
+    week: str,
+    start: datetime,
+    end: datetime,
+    challenges: Sequence[tuple[str, str]],
+    sprint_log: str,
+) -> DigestInput:
+    """The digest input for ``[start, end)``: ``challenges`` are (name, ranking metric) pairs, in order.
+
+    Records count only runs created before ``end``; a record set in the window names the record it beat even
+    when that one is older than the window. Standings are as of ``end``.
+    """
+    weeks = []
+    for challenge, metric in challenges:
+        scores = [s for s in scored_runs(session, challenge=challenge, metric=metric) if s.created_at < end]
+        records = [c for c in record_history(scores) if c.record.created_at >= start]
+        if scores:
+            weeks.append(ChallengeWeek(challenge, metric, records, rank_best(scores)))
+    return DigestInput(
+        week=week,
+        start=start,
+        end=end,
+        challenges=weeks,
+        runs=runs_between(session, start=start, end=end),
+        sprint_log=sprint_log,
+    )
