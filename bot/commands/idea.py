@@ -19,7 +19,7 @@ from bot.idea.limits import BudgetExhausted, MonthlyBudget, check_rate
 from storage.ideas import create_idea, fail, get_idea, propose
 from tools.assistant.toolbox import Toolbox
 
-USAGE = "TEXT | --run ID | --discard ID | --revise ID TEXT [--yes]"
+USAGE = "TEXT [--revise ID] [--yes] / --run ID / --discard ID"
 
 
 def _idea_id(inv: Invocation, key: str) -> int:

@@ -17,7 +17,7 @@ from engine.errors import EngineError
 from engine.methods import run_method
 from engine.result import RunResult
 from storage.ideas import claim_for_run, discard, finish_run, get_idea
-from storage.tables import IDEA_PROPOSED, Idea
+from storage.tables import Idea
 from tools.assistant.spec import ExperimentSpec, Submission, spec_from_stored
 from tools.run_request import NormalisedRequest
 
@@ -52,7 +52,9 @@ def _run_method(ctx: AppContext, sub: Submission, label: str, member: str, progr
     request = NormalisedRequest(challenge=sub.challenge, kind="method", subject=name, params=params)
 
     def compute() -> RunResult:
-        return run_method(name, params, progress=progress)
+        result = run_method(name, params, progress=progress)
+        result.extra = {**result.extra, "sandbox": "registered method (engine code; no submitted code runs)"}
+        return result
 
     return record_once(ctx, request, compute, member=member)
 
@@ -81,10 +83,12 @@ def _outcome(recorded: Recorded) -> str:
 
 def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Progress) -> Reply:
     """Run idea ``idea_id`` once, on ``approver``'s say-so; the result card links back to the idea."""
-    with ctx.sessions()() as session:
-        idea = get_idea(session, idea_id=idea_id)
-        if idea.status != IDEA_PROPOSED or not claim_for_run(session, idea_id=idea_id, approver=approver):
-            return _not_proposed(_idea(ctx, idea_id))
+    _idea(ctx, idea_id)  # an unknown id is a one-line error before anything else
+    with ctx.sessions()() as session:  # one write transaction at a time: sessions are never nested here
+        claimed = claim_for_run(session, idea_id=idea_id, approver=approver)
+    idea = _idea(ctx, idea_id)
+    if not claimed:
+        return _not_proposed(idea)
     spec = spec_from_stored(idea.spec, idea.code)
     progress(f"running idea #{idea_id}, approved by {approver}", None)
     try:
@@ -102,7 +106,7 @@ def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Prog
         finish_run(session, idea_id=idea_id, run_id=recorded.stored.id, outcome=outcome)
     _log_outcome(ctx, idea, approver, outcome, recorded.stored.id)
     card = submission_card(ctx, recorded, _label(idea_id, spec))
-    card.text = f"idea #{idea_id} ({spec.title}), approved by {approver}\n{card.text}"
+    card.text = f"idea #{idea_id} ({spec.title}), approved by {approver}: ran {spec.submission.describe()}\n{card.text}"
     card.data = {**(card.data or {}), "idea_id": idea_id, "ran_now": True}
     return card
 

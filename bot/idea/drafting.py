@@ -8,18 +8,23 @@ a failed check goes back to the model as an error tool result, so it can fix the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import anthropic
 
+from bot.commands.base import Progress
 from bot.idea.config import AssistantConfig
 from bot.idea.limits import MonthlyBudget
 from tools.assistant.contract import ContractCheck, check_submission
 from tools.assistant.prompt import PROPOSE_TOOL, TOOLS, system_prompt
 from tools.assistant.spec import ExperimentSpec, SpecError, spec_from
 from tools.assistant.toolbox import Toolbox
+
+
+def _quiet(message: str, fraction: float | None = None) -> None:
+    """Progress sink when the caller passes none."""
+
 
 FINISH_NUDGE = f"Please finish by calling {PROPOSE_TOOL} with the experiment card and its checked submission."
 
@@ -93,7 +98,7 @@ def draft_experiment(
     idea: str,
     *,
     budget: MonthlyBudget,
-    progress: Callable[[str, float | None], None] = lambda line, fraction=None: None,
+    progress: Progress = _quiet,
 ) -> Draft:
     """Run the loop for ``idea`` until a spec passes its contract check (at most ``config.max_turns`` replies).
 

@@ -17,13 +17,21 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
-from telegram.ext import Application, ApplicationBuilder, CommandHandler, MessageHandler, filters
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.commands.base import Command, UsageError
 from bot.context import AppContext
-from bot.settings import Settings
 from bot.jobs.board import JobBoard
 from bot.jobs.process import ProcessRunner
+from bot.settings import Settings
+from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.redaction import protect_secret
@@ -165,5 +173,6 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     app.add_handler(MessageHandler(new_messages & filters.Document.ALL, door.on_document, block=False))
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
+    app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
     return TelegramBot(app=app, board=board, menu=menu, webhook=webhook)

@@ -41,7 +41,7 @@ def _bad(message: str) -> ContractCheck:
 def _check_method(sub: Submission) -> ContractCheck:
     if sub.challenge != NUMPY_CHALLENGE:
         return _bad(f"registered methods run on {NUMPY_CHALLENGE}, not {sub.challenge}")
-    if sub.method not in METHODS:
+    if sub.method is None or sub.method not in METHODS:
         return _bad(f"unknown method '{sub.method}'; registered: {', '.join(METHODS.names())}")
     method = METHODS.get(sub.method)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.challenges import CHALLENGES
+from engine.challenges.ir_track import IRChallenge
 from engine.methods import METHODS
 from engine.methods.params import SPECS
 
@@ -49,7 +50,7 @@ def challenge_lines() -> list[str]:
     for name in CHALLENGES.names():
         c = CHALLENGES.get(name)
         line = f"{name} ({c.track}, primary metric {c.primary_metric}): {c.summary}"
-        if hasattr(c, "n_inputs"):
+        if isinstance(c, IRChallenge):
             line += (
                 f" — IR with {c.n_inputs} inputs ({c.inputs_what}), {c.n_outputs} outputs ({c.outputs_what})"
             )
