@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, UsageError
 from bot.context import AppContext
-from bot.idea.approval import discard_idea, run_approved
-from bot.idea.card import card_buttons, card_text
-from bot.idea.config import NO_KEY, assistant_config
-from bot.idea.drafting import AssistantFailed, draft_experiment
-from bot.idea.limits import BudgetExhausted, MonthlyBudget, check_rate
+
+# modules, not names: bot.idea imports bot.commands.base, whose package imports this module (a cycle either way)
+from bot.idea import approval, card, drafting, limits
+from bot.idea import config as assistant
 from storage.ideas import create_idea, fail, get_idea, propose
 from tools.assistant.toolbox import Toolbox
 
@@ -53,11 +52,11 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
     text = _text(inv)
     if not text:
         raise UsageError("what is the idea?", hint="e.g. /idea try flipping each bit once")
-    config = assistant_config(ctx)
+    config = assistant.assistant_config(ctx)
     if config.api_key is None:
-        raise NO_KEY
+        raise assistant.NO_KEY
     sessions = ctx.sessions()
-    check_rate(sessions, member=inv.caller.name, per_hour=config.rate_per_hour)
+    limits.check_rate(sessions, member=inv.caller.name, per_hour=config.rate_per_hour)
     prompt = _prompt(ctx, inv, text)
     with sessions() as session:
         idea_id = create_idea(
@@ -65,10 +64,10 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
         ).id
     assert idea_id is not None
     toolbox = Toolbox(sessions, dev_override=ctx.settings.dev_allow_unsandboxed)
-    budget = MonthlyBudget(sessions, config.monthly_budget_tokens)
+    budget = limits.MonthlyBudget(sessions, config.monthly_budget_tokens)
     try:
-        draft = draft_experiment(config, toolbox, prompt, budget=budget, progress=inv.progress)
-    except (AssistantFailed, BudgetExhausted) as err:
+        draft = drafting.draft_experiment(config, toolbox, prompt, budget=budget, progress=inv.progress)
+    except (drafting.AssistantFailed, limits.BudgetExhausted) as err:
         with sessions() as session:
             fail(session, idea_id=idea_id, failure=err.one_line(), tokens=0)
         return Reply(
@@ -82,12 +81,12 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
             code=draft.spec.submission.code,
             tokens=draft.tokens,
         )
-    card = card_text(idea_id, draft.spec, draft.check.message)
+    text_card = card.card_text(idea_id, draft.spec, draft.check.message)
     ctx.sprint_log().append_entry(
         author=inv.caller.name,
         kind="idea",
         title=f"idea #{idea_id}: {draft.spec.title}",
-        body=f"{text}\n\n{card}",
+        body=f"{text}\n\n{text_card}",
     )
     data = {
         "idea_id": idea_id,
@@ -99,20 +98,20 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
         "turns": draft.turns,
     }
     if inv.caller.user_id is None:
-        card += f"\nto run it: sutro idea --run {idea_id}   (discard: sutro idea --discard {idea_id})"
-    return Reply(text=card, data=data, buttons=card_buttons(idea_id))
+        text_card += f"\nto run it: sutro idea --run {idea_id}   (discard: sutro idea --discard {idea_id})"
+    return Reply(text=text_card, data=data, buttons=card.card_buttons(idea_id))
 
 
 def idea(ctx: AppContext, inv: Invocation) -> Reply:
     who = inv.caller.name
     if "run" in inv.options:
-        return run_approved(ctx, _idea_id(inv, "run"), approver=who, progress=inv.progress)
+        return approval.run_approved(ctx, _idea_id(inv, "run"), approver=who, progress=inv.progress)
     if "discard" in inv.options:
-        return discard_idea(ctx, _idea_id(inv, "discard"), who=who)
+        return approval.discard_idea(ctx, _idea_id(inv, "discard"), who=who)
     proposal = propose_idea(ctx, inv)
     if "yes" not in inv.flags or not proposal.ok or proposal.data is None:
         return proposal
-    outcome = run_approved(ctx, int(proposal.data["idea_id"]), approver=who, progress=inv.progress)
+    outcome = approval.run_approved(ctx, int(proposal.data["idea_id"]), approver=who, progress=inv.progress)
     outcome.text = f"{proposal.text}\n\napproved with --yes\n{outcome.text}"
     outcome.data = {**(outcome.data or {}), "proposal": proposal.data}
     return outcome

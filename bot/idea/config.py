@@ -1,16 +1,22 @@
-"""The assistant's configuration, read in ONE place so the /config store can take it over (tool configuration).
+"""The assistant's configuration, read in ONE place (:func:`assistant_config`) so the /config store (tool
+configuration: assistant.model, assistant.monthly_budget) can take it over; until then the values come from
+Settings (``SUTRO_ANTHROPIC_*``, ``SUTRO_IDEA_*``).
 
-Until then the values come from Settings (``SUTRO_ANTHROPIC_*``, ``SUTRO_IDEA_*``).
+Refusals are ToolErrors (one line, exit status 2), so this module needs nothing from bot.commands (whose package
+imports the idea command).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.commands.base import UsageError
-from bot.context import AppContext
+from tools.errors import ToolError
 
-NO_KEY = UsageError(
+if TYPE_CHECKING:
+    from bot.context import AppContext
+
+NO_KEY = ToolError(
     "/idea needs ANTHROPIC_API_KEY (SUTRO_ANTHROPIC_API_KEY); everything else works without it",
     hint="set SUTRO_ANTHROPIC_API_KEY in the environment or .env and restart",
 )

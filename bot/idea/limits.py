@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.commands.base import UsageError
 from storage.database import SessionFactory
 from storage.ideas import add_usage, ideas_since, month_key, tokens_used
 from storage.timestamps import utcnow
+from tools.errors import ToolError
 
 
 class BudgetExhausted(Exception):
@@ -51,7 +51,7 @@ def check_rate(sessions: SessionFactory, *, member: str, per_hour: int) -> None:
     with sessions() as session:
         count = ideas_since(session, member=member, since=utcnow() - timedelta(hours=1))
     if count >= per_hour:
-        raise UsageError(
+        raise ToolError(
             f"you asked for {count} ideas in the last hour (limit {per_hour})",
             hint="try again later; /run and /score are not limited by this",
         )

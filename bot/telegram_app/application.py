@@ -140,6 +140,8 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     if not token:
         raise NO_TOKEN
     protect_secret(token)
+    if settings.anthropic_api_key is not None and settings.anthropic_api_key.get_secret_value().strip():
+        protect_secret(settings.anthropic_api_key.get_secret_value().strip())
     webhook = webhook_from(settings)
     if webhook is not None:
         protect_secret(webhook.secret)

@@ -3,6 +3,8 @@ Messages API, and the approved run goes through the job board's worker process i
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from sqlmodel import select
 
@@ -20,7 +22,7 @@ from tests.bot.telegram_harness import (
     settings_for,
     until,
 )
-from tests.fakes.anthropic_server import FakeAnthropic, tool_use_message
+from tests.fakes.anthropic_server import API_KEY, FakeAnthropic, tool_use_message
 from tests.fakes.bot_api import Call, FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
@@ -34,7 +36,10 @@ def _has(fragment: str, count: int = 1):  # noqa: ANN202
     return lambda calls: len(_sent(calls, fragment)) >= count
 
 
-async def test_idea_card_button_press_runs_once(fake: FakeBotApi, anthropic_fake: FakeAnthropic) -> None:
+async def test_idea_card_button_press_runs_once(
+    fake: FakeBotApi, anthropic_fake: FakeAnthropic, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     anthropic_fake.script += [
         tool_use_message(("list_methods", {})),
         tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE)),
@@ -81,6 +86,9 @@ async def test_idea_card_button_press_runs_once(fake: FakeBotApi, anthropic_fake
         ("idea", "idea #1 ran: one membership query per bit"),
     ]
     assert IDEA in entries[0].body and entries[2].run_id == 1
+    assert (
+        "/v1/messages" in caplog.text and API_KEY not in caplog.text
+    )  # the SDK logged its requests, not the key
 
 
 async def test_discard_and_a_press_from_outside_the_group(
