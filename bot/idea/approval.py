@@ -101,6 +101,10 @@ def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Prog
         return Reply(
             text=f"idea #{idea_id}: {outcome}", ok=False, data={"idea_id": idea_id, "ran_now": False}
         )
+    except Exception:  # an internal error: the idea is not left "running" (dispatch reports the incident)
+        with ctx.sessions()() as session:
+            finish_run(session, idea_id=idea_id, run_id=None, outcome="stopped by an internal error")
+        raise
     outcome = _outcome(recorded)
     with ctx.sessions()() as session:
         finish_run(session, idea_id=idea_id, run_id=recorded.stored.id, outcome=outcome)

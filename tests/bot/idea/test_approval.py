@@ -106,3 +106,22 @@ def test_unknown_and_malformed_idea_ids(anthropic_fake: FakeAnthropic) -> None:
     assert (status, reply.text) == (2, "no idea #42 — the number is on the idea's card")
     assert call(ctx, "--run", "abc")[0].text.startswith("--run needs an idea number, not 'abc'")
     assert anthropic_fake.requests == []
+
+
+def test_a_spec_that_cannot_run_any_more_is_closed_with_the_reason(anthropic_fake: FakeAnthropic) -> None:
+    from storage.ideas import create_idea, propose
+
+    ctx = context(anthropic_fake)
+    stale = {**FLIP_EACH_BIT_ONCE, "method": "km_max"}  # e.g. a method renamed after the card was made
+    spec = {k: stale[k] for k in ("title", "hypothesis", "change", "baseline", "seeds")}
+    spec["submission"] = {"form": "method", "challenge": "sparse_parity", "method": "km_max", "params": {}}
+    with ctx.sessions()() as session:
+        idea_id = create_idea(session, member="ada", text="x").id
+        assert idea_id is not None
+        propose(session, idea_id=idea_id, spec=spec, code=None, tokens=0)
+    reply, status = call(ctx, "--run", str(idea_id))
+    assert status == 1 and reply.text.startswith(f"idea #{idea_id}: not run: unknown method 'km_max'")
+    with ctx.sessions()() as session:
+        idea = get_idea(session, idea_id=idea_id)
+    assert idea.status == "ran" and idea.run_id is None and idea.outcome == reply.text.split(": ", 1)[1]
+    assert _runs(ctx) == []
