@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from bot.context import AppContext
+from bot.rescoring import ir_rescorer
 from bot.settings import Settings
+from engine.ir.scoring import METRIC as IR_METRIC
 
 
 def build_context(settings: Settings | None = None) -> AppContext:
-    """Create the application's services from settings (environment and ``.env`` when ``settings`` is None)."""
+    """Create the application's services from settings (environment and ``.env`` when ``settings`` is None).
+
+    rescorers: the IR scorer's current metric (``dally@1``) re-scores stored IR and generate() runs from
+    their stored code (``sutro rescore dally@0 dally@1``).
+    """
     settings = settings or Settings()
-    return AppContext(settings=settings)
+    rescorers = {IR_METRIC: ir_rescorer(dev_override=settings.dev_allow_unsandboxed)}
+    return AppContext(settings=settings, rescorers=rescorers)

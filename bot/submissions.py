@@ -28,7 +28,8 @@ from tools.run_request import NormalisedRequest
 
 SCORER = "engine.ir.verdict:score_or_reject"
 SOLVE_CHALLENGE = "sparse_parity"
-SOLVE_PARAMS = {"n_bits": 20, "k_sparse": 3, "instances": 3}
+SOLVE_N_BITS, SOLVE_K_SPARSE, SOLVE_INSTANCES = 20, 3, 3
+SOLVE_PARAMS = {"n_bits": SOLVE_N_BITS, "k_sparse": SOLVE_K_SPARSE, "instances": SOLVE_INSTANCES}
 SOLVE_METRICS = (DMC, ARD, ARD_PER_READ)
 TRUSTED_NOTE = "IR text scored by the trusted scorer in a resource-limited process (no submitted code runs)"
 
@@ -195,7 +196,13 @@ def _judge_solve(
     def compute() -> RunResult:
         progress(f"judging solve() on {SOLVE_PARAMS['instances']} hidden instances (remote arrays)", None)
         return judge_solve(
-            code, **SOLVE_PARAMS, tier=tier, dev_override=ctx.settings.dev_allow_unsandboxed, label=label
+            code,
+            n_bits=SOLVE_N_BITS,
+            k_sparse=SOLVE_K_SPARSE,
+            instances=SOLVE_INSTANCES,
+            tier=tier,
+            dev_override=ctx.settings.dev_allow_unsandboxed,
+            label=label,
         )
 
     return record_once(ctx, request, compute, member=member, force=force)

@@ -45,5 +45,9 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 COMMAND = Command(
-    name="compare", summary="Metric deltas of two runs and where the cost moved", usage=USAGE, handler=compare
+    name="compare",
+    summary="Metric deltas of two runs and where the cost moved",
+    usage=USAGE,
+    handler=compare,
+    background=False,
 )

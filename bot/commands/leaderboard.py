@@ -57,4 +57,5 @@ COMMAND = Command(
     usage="[CHALLENGE] [--metric NAME@VERSION]",
     handler=show_leaderboard,
     value_options={"metric": "metric and version to rank by (default: the challenge's primary metric)"},
+    background=False,
 )

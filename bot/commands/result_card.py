@@ -1,8 +1,9 @@
 """The stored-result part of a result card: each metric against the challenge's baseline and its record.
 
 Shared by ``run`` and ``submit``: after :func:`bot.recording.record_once` the run is in storage, so the rows
-the sprint-log entry shows (``tools.result_rows``: value, change vs baseline, change vs record; lower is
-better) are read back for the card, plus one line for the challenge's primary metric.
+the sprint-log entry shows (``tools.result_rows``: value, change vs baseline, change vs the record when it was
+stored; lower is better) are read back for the card, plus one line comparing the challenge's primary metric
+with the current record (the best other valid stored run).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from bot.context import AppContext
 from bot.recording import Recorded, baseline_subject
 from engine.challenges import CHALLENGES
 from storage.runs import get_run
+from storage.scores import scored_runs
+from tools.metric_format import format_change, format_value
 from tools.result_rows import result_rows
 
 Row = tuple[str, str, str, str]
@@ -29,16 +32,29 @@ def primary_metric(challenge: str) -> str | None:
     return CHALLENGES.get(challenge).primary_metric if challenge in CHALLENGES else None
 
 
-def record_line(challenge: str, rows: list[Row]) -> str | None:
-    """One line for the primary metric ("dally@1 133783: −2000 (−1.5%) vs the record …"), or None."""
-    primary = primary_metric(challenge)
-    row = next((r for r in rows if r[0] == primary), None)
-    if row is None:
+def record_line(ctx: AppContext, recorded: Recorded) -> str | None:
+    """The primary metric against the current record (the best other valid stored run, lower is better):
+    "dally@1 133783: −206921 (−60.7%) vs the record for matmul_16x16"; None when the run has no such value."""
+    result = recorded.result
+    primary = primary_metric(result.challenge)
+    if not result.ok or primary is None or primary not in result.metrics:
         return None
-    metric, value, _, vs_record = row
-    if not vs_record:
-        return f"{metric} {value}: first stored result for {challenge}"
-    return f"{metric} {value}: {vs_record} vs the record for {challenge}"
+    value = float(result.metrics[primary])
+    with ctx.sessions()() as session:
+        others = [
+            s.value
+            for s in scored_runs(session, challenge=result.challenge, metric=primary)
+            if s.run_id != recorded.stored.id
+        ]
+    shown = f"{primary} {format_value(value)}"
+    if not others:
+        return f"{shown}: first stored result for {result.challenge}"
+    record = min(others)
+    if value < record:
+        return (
+            f"{shown}: new record for {result.challenge}, {format_change(value, record)} vs the previous one"
+        )
+    return f"{shown}: {format_change(value, record)} vs the record for {result.challenge}"
 
 
 def comparison_table(rows: list[Row]) -> Table:

@@ -1,8 +1,12 @@
-"""``run``: run a built-in sparse-parity method fully traced, or evaluate a local ``solve()`` file (``--compat spc``).
+"""``run``: a sparse-parity method fully traced, an IR challenge's built-in generator, or a local ``solve()``.
 
-``sutro run local_update n=20`` → accuracy, wall time, the metric panel (each value with its name@version and scope)
-and, for training methods, the change against ``sgd`` on the same seed. ``sutro run solve=PATH --compat spc`` →
-the group's sparse-parity-challenge evaluation (per-seed and mean accuracy/dmc).
+``sutro run local_update n=20`` → accuracy, wall time, the metric panel (each value with its name@version and
+scope) and, for training methods, the change against ``sgd`` on the same seed. ``sutro run matmul_16x16
+generator=tiled`` → the generator's program scored (``run_generator.py``). Both are stored once (the same
+method + normalised parameters + metric versions returns the stored result unless ``--force``), logged to the
+sprint log, and the card shows the run id and the change against the challenge's record. ``sutro run
+solve=PATH --compat spc`` → the group's sparse-parity-challenge evaluation (per-seed and mean accuracy/dmc; a
+local check, not stored).
 """
 
 from __future__ import annotations
@@ -11,13 +15,22 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands.result_card import comparison_table, record_line, stored_rows
+from bot.commands.run_generator import is_ir_challenge, run_generator_reply, unknown_subject
 from bot.context import AppContext
+from bot.recording import lookup, provenance_line, record_once, result_of
 from engine.compat import spc
 from engine.methods import METHODS, run_method
+from engine.methods.params import parse_params
+from engine.metrics.bytedmd import BYTEDMD
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
 from engine.version import __version__
+from tools.run_request import NormalisedRequest
 
-USAGE = "METHOD [key=value ...] | solve=PATH --compat spc"
+USAGE = "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc"
+METHOD_METRICS = (ARD, ARD_PER_READ, DMC, BYTEDMD)
+"""The metric versions a traced method run computes (part of its stored request)."""
 COMPAT_MODES = ("spc",)
 ONE_STEP_KEYS = ("ard@1 (one step)", "ard_per_read@1 (one step)", "dmc@1 (one step)")
 WHOLE_RUN_NOTE = (
@@ -38,15 +51,36 @@ def _change(new: float, old: float) -> str:
     return f"{(new - old) / old:+.2%}" if old else "n/a"
 
 
-def run_method_reply(inv: Invocation) -> Reply:
+def method_request(name: str, params: dict[str, Any]) -> NormalisedRequest:
+    """The stored request of a method run: its validated, defaulted parameters and the metric versions."""
+    values = parse_params(params, METHODS.get(name).defaults)
+    return NormalisedRequest(
+        challenge="sparse_parity", kind="method", subject=name, params=values, metric_versions=METHOD_METRICS
+    )
+
+
+def _sgd_on_same_seed(ctx: AppContext, params: dict[str, Any]) -> RunResult:
+    """sgd with the same parameters: its stored result when there is one, else run now (not stored)."""
+    stored = lookup(ctx, method_request("sgd", params))
+    return result_of(stored.run) if stored is not None else run_method("sgd", params)
+
+
+def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     name, params = inv.args[0], dict(inv.options)
-    result = run_method(name, params, progress=inv.progress)
+    recorded = record_once(
+        ctx,
+        method_request(name, params),
+        lambda: run_method(name, params, progress=inv.progress),
+        member=inv.caller.name,
+        force="force" in inv.flags,
+    )
+    result = recorded.result
     tables = [Table(headers=["metric", "value", "scope"], rows=_metric_rows(result), title="metrics")]
     vs_sgd: dict[str, Any] | None = None
     base: RunResult | None = None
     if result.extra.get("method_kind") == "training" and name != "sgd":
         inv.progress("running sgd on the same seed for comparison", None)
-        base = run_method("sgd", params)
+        base = _sgd_on_same_seed(ctx, params)
         vs_sgd = {
             key: {
                 "sgd": base.metrics[key],
@@ -87,9 +121,8 @@ def run_method_reply(inv: Invocation) -> Reply:
     if result.extra.get("found") is not None:
         lines.append(f"secret {result.extra.get('secret')}, found {result.extra.get('found')}")
     if "steps" in result.counts:
-        lines.append(
-            f"{result.counts['steps']} steps, {result.counts['epochs']} epochs, {result.counts['events']:,} events"
-        )
+        counts = result.counts
+        lines.append(f"{counts['steps']} steps, {counts['epochs']} epochs, {counts['events']:,} events")
     if result.extra.get("note"):
         lines.append(str(result.extra["note"]))
     if result.extra.get("method_kind") == "training":
@@ -101,6 +134,12 @@ def run_method_reply(inv: Invocation) -> Reply:
                 f"{key} vs sgd: {_fmt(base_steps[key])} -> {_fmt(per_step[key])} "
                 f"({_change(per_step[key], base_steps[key])})"
             )
+    if (line := record_line(ctx, recorded)) is not None:
+        lines.append(line)
+    stored = stored_rows(ctx, recorded) if result.ok else []
+    if any(r[2] or r[3] for r in stored):
+        tables.append(comparison_table(stored))
+    lines.append(provenance_line(recorded))
     data = {
         "method": name,
         "params": result.params,
@@ -117,6 +156,8 @@ def run_method_reply(inv: Invocation) -> Reply:
         "engine_version": result.engine_version,
         "secret": result.extra.get("secret"),
         "found": result.extra.get("found"),
+        "run_id": recorded.stored.id,
+        "reused": recorded.stored.reused,
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok)
 
@@ -180,19 +221,31 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError("which method?", hint="methods: " + ", ".join(METHODS.names()))
     if len(inv.args) > 1:
         raise UsageError(f"unexpected argument '{inv.args[1]}'", hint="parameters are key=value, e.g. n=20")
-    # Later: a name registered as an IR challenge will dispatch to its generators (and results will be stored);
-    # that belongs here, before the method lookup.
-    return run_method_reply(inv)
+    name = inv.args[0]
+    if is_ir_challenge(name):
+        return run_generator_reply(ctx, inv)
+    if name not in METHODS:
+        raise unknown_subject(name, METHODS.names())
+    return run_method_reply(ctx, inv)
 
 
 COMMAND = Command(
     name="run",
-    summary="Run a sparse-parity method fully traced (accuracy, wall time, ard/dmc/bytedmd), or check a solve() file",
+    summary=(
+        "Run a sparse-parity method fully traced (accuracy, wall time, ard/dmc/bytedmd), a challenge's "
+        "built-in IR generator, or check a solve() file; stored and logged"
+    ),
     usage=USAGE,
     handler=run,
     details=(
         "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m. "
-        "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard does."
+        "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
+        "Every run is stored and logged; the same request returns its stored result unless --force. "
+        "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
+        "does."
     ),
     value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
+    flag_options={
+        "force": "run again even if this exact request was run before (otherwise the stored result)"
+    },
 )

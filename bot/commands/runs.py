@@ -55,5 +55,9 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 COMMAND = Command(
-    name="runs", summary="Recent runs (yours only with 'mine')", usage="[mine]", handler=list_runs
+    name="runs",
+    summary="Recent runs (yours only with 'mine')",
+    usage="[mine]",
+    handler=list_runs,
+    background=False,
 )

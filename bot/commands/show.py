@@ -52,4 +52,5 @@ COMMAND = Command(
     summary="One run in full: parameters, code, provenance, metrics",
     usage=USAGE,
     handler=show_run,
+    background=False,
 )

@@ -68,11 +68,11 @@ def submission_card(ctx: AppContext, recorded: Recorded, label: str) -> Reply:
     flags = result.extra.get("review_flags") or []
     if flags:
         lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
-    rows = stored_rows(ctx, recorded) if result.ok else []
-    if rows and (line := record_line(result.challenge, rows)):
+    if (line := record_line(ctx, recorded)) is not None:
         lines.append(line)
-        if any(r[2] or r[3] for r in rows):
-            tables.append(comparison_table(rows))
+    rows = stored_rows(ctx, recorded) if result.ok else []
+    if any(r[2] or r[3] for r in rows):
+        tables.append(comparison_table(rows))
     lines.append(provenance_line(recorded))
     data = {
         "ok": result.ok,

@@ -9,6 +9,7 @@ the idea no longer ``proposed`` and is told what became of it; nothing runs twic
 from __future__ import annotations
 
 from bot.commands.base import Progress, Reply, UsageError
+from bot.commands.run import method_request
 from bot.commands.submit import submission_card
 from bot.context import AppContext
 from bot.recording import Recorded, record_once
@@ -19,7 +20,6 @@ from engine.result import RunResult
 from storage.ideas import claim_for_run, discard, finish_run, get_idea
 from storage.tables import Idea
 from tools.assistant.spec import ExperimentSpec, Submission, spec_from_stored
-from tools.run_request import NormalisedRequest
 
 
 def _idea(ctx: AppContext, idea_id: int) -> Idea:
@@ -46,23 +46,22 @@ def _label(idea_id: int, spec: ExperimentSpec) -> str:
     return f"idea #{idea_id}: {spec.title}"[:200]
 
 
-def _run_method(ctx: AppContext, sub: Submission, label: str, member: str, progress: Progress) -> Recorded:
-    name = sub.method or ""
-    params = {k: v for k, v in sub.params.items()}
-    request = NormalisedRequest(challenge=sub.challenge, kind="method", subject=name, params=params)
+def _run_method(ctx: AppContext, sub: Submission, member: str, progress: Progress) -> Recorded:
+    """A registered method through the same stored request as ``/run`` (so the same run is shared, not repeated)."""
+    name, params = sub.method or "", dict(sub.params)
 
     def compute() -> RunResult:
         result = run_method(name, params, progress=progress)
         result.extra = {**result.extra, "sandbox": "registered method (engine code; no submitted code runs)"}
         return result
 
-    return record_once(ctx, request, compute, member=member)
+    return record_once(ctx, method_request(name, params), compute, member=member)
 
 
 def _run(ctx: AppContext, idea_id: int, spec: ExperimentSpec, member: str, progress: Progress) -> Recorded:
     sub = spec.submission
     if sub.form == "method":
-        return _run_method(ctx, sub, _label(idea_id, spec), member, progress)
+        return _run_method(ctx, sub, member, progress)
     return judge_submission(
         ctx,
         sub.code or "",

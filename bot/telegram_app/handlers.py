@@ -97,7 +97,11 @@ class ChatFrontDoor:
         if word is None:
             return
         name, rest = word
-        await self._serve(message, name, rest, [])
+        attachments: list[Attachment] = []
+        command = self.commands.get(name)
+        if command is not None and command.file_arg:  # /submit or /score with the code in the same message
+            rest, attachments = code_after_command(message, rest)
+        await self._serve(message, name, rest, attachments)
 
     async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -206,7 +210,21 @@ async def download(message: Message) -> Attachment:
     return Attachment(name=name, content=bytes(content))
 
 
-def pasted_code(message: Message) -> list[Attachment]:
+def code_after_command(message: Message, rest: str) -> tuple[str, list[Attachment]]:
+    """``/submit matmul_4x4`` followed by code in the same message: the arguments (first line only) and the
+    code as an attachment (a ``pre`` block, a ``` fence, or the following lines when they look like code)."""
+    head, _, body = rest.partition("\n")
+    if not body.strip():
+        return rest, []
+    attachments = pasted_code(message, whole_text=False)
+    if not attachments and (name := looks_like_code(body)) is not None:
+        attachments = [Attachment(name=name, content=body.encode())]
+    if not attachments:
+        return rest, []
+    return head.split("```")[0].strip(), attachments
+
+
+def pasted_code(message: Message, *, whole_text: bool = True) -> list[Attachment]:
     """Code blocks in a text message: ``pre`` entities, ``` fences, or a whole message that looks like code."""
     text = message.text or ""
     blocks = [
@@ -214,6 +232,6 @@ def pasted_code(message: Message) -> list[Attachment]:
     ]
     if not blocks:
         blocks = fenced_blocks(text)
-    if not blocks and looks_like_code(text):
+    if not blocks and whole_text and looks_like_code(text):
         blocks = [("", text)]
     return [Attachment(name=code_file_name(lang, code), content=code.encode()) for lang, code in blocks]

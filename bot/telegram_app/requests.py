@@ -12,6 +12,10 @@ import shlex
 _COMMAND = re.compile(r"^/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s|$)")
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.S)
 _PYTHON = re.compile(r"^\s*def (solve|generate)\s*\(", re.M)
+_ADDRESSES = re.compile(r"^\s*\d+(\s*,\s*\d+)*\s*$")
+_DALLY_OP = re.compile(
+    r"^\s*(add|sub|mul|copy|and|or|xor|not|set|div|cmp|select|abs)\s+\d+(\s*,\s*-?\w+)*\s*$", re.I
+)
 _IR_LINE = re.compile(r"^\s*(%?[A-Za-z_][\w.]*\s*=\s*[a-z_]+\b|(load|store|read|write|ret|return)\b)", re.M)
 
 
@@ -42,13 +46,24 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 def looks_like_code(text: str) -> str | None:
     """``"solution.py"`` / ``"program.ir"`` if unfenced text looks like a submission, else None.
 
-    Python: a top-level ``def solve(`` or ``def generate(``. IR: at least two lines shaped like IR statements.
+    Python: a top-level ``def solve(`` or ``def generate(``. IR: at least two lines shaped like IR statements,
+    or a Dally IR program (engine.md §1.1): an input-address line, ``op d,a,b`` lines, an output-address line.
     """
     if _PYTHON.search(text):
         return "solution.py"
+    if looks_like_dally_ir(text):
+        return "program.ir"
     if len(_IR_LINE.findall(text)) >= 2 and not text.lstrip().startswith("/"):
         return "program.ir"
     return None
+
+
+def looks_like_dally_ir(text: str) -> bool:
+    """Address lines first and last (``1,2`` … ``3``), only ``op d,a[,b]`` lines between (``;`` splits)."""
+    lines = [line for line in re.split(r"[;\n]", text) if line.strip()]
+    if len(lines) < 3 or not (_ADDRESSES.match(lines[0]) and _ADDRESSES.match(lines[-1])):
+        return False
+    return all(_DALLY_OP.match(line) for line in lines[1:-1])
 
 
 def code_file_name(language: str, code: str) -> str:

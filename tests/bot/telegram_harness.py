@@ -56,9 +56,13 @@ def settings_for(fake: FakeBotApi, **overrides: Any) -> Settings:
 
 
 @asynccontextmanager
-async def running_bot(fake: FakeBotApi, **overrides: Any) -> AsyncIterator[Any]:
-    """Start the bot as ``sutro serve`` does (short long-poll), stop it the same way on exit."""
-    bot = build_bot(build_context(settings_for(fake, **overrides)), commands=TEST_COMMANDS)
+async def running_bot(
+    fake: FakeBotApi, *, commands: tuple[Command, ...] = TEST_COMMANDS, **overrides: Any
+) -> AsyncIterator[Any]:
+    """Start the bot as ``sutro serve`` does (short long-poll), stop it the same way on exit.
+
+    ``commands``: the test registry (fixtures replace ``submit``) unless a test passes the real COMMANDS."""
+    bot = build_bot(build_context(settings_for(fake, **overrides)), commands=commands)
     await bot.start(poll_timeout_s=1)
     try:
         yield bot
