@@ -57,7 +57,18 @@ def main() -> None:
     engine = make_engine(f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.db'}")
     upgrade_to_head(engine)
     sessions = session_factory(engine)
-    config = AssistantConfig(API_KEY, fake.base_url, "bench", 10**12, 10.0, 0, 10**6, 4)
+    config = AssistantConfig(
+        api_key=API_KEY,
+        base_url=fake.base_url,
+        model="bench",
+        monthly_budget_tokens=10**12,
+        monthly_budget_usd=1e9,
+        usd_per_mtok=(3.0, 15.0),
+        timeout_s=10.0,
+        max_retries=0,
+        rate_per_hour=10**6,
+        max_turns=4,
+    )
     client = anthropic.Anthropic(api_key=API_KEY, base_url=fake.base_url, max_retries=0)
 
     def bare() -> None:
@@ -72,7 +83,12 @@ def main() -> None:
             ]
         )
         draft_experiment(
-            config, Toolbox(sessions), "flip", budget=MonthlyBudget(sessions, config.monthly_budget_tokens)
+            config,
+            Toolbox(sessions),
+            "flip",
+            budget=MonthlyBudget(
+                sessions, config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok
+            ),
         )
 
     base, full = _median(bare, repeat), _median(loop, repeat)

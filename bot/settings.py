@@ -113,6 +113,16 @@ class Settings(BaseSettings):
         default=2_000_000,
         description="Input + output tokens /idea may use per calendar month (UTC), all members.",
     )
+    anthropic_monthly_budget_usd: float = Field(
+        default=20.0,
+        description="Most /idea may spend per calendar month (USD), from the token prices below.",
+    )
+    anthropic_usd_per_mtok_input: float = Field(
+        default=3.0, description="Price of a million input tokens (USD)."
+    )
+    anthropic_usd_per_mtok_output: float = Field(
+        default=15.0, description="Price of a million output tokens (USD)."
+    )
     anthropic_timeout_s: float = Field(
         default=60.0, description="Timeout of one Messages API request (seconds)."
     )

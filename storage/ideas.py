@@ -127,8 +127,8 @@ def add_usage(session: Session, *, month: str, input_tokens: int, output_tokens:
     session.commit()
 
 
-def tokens_used(session: Session, *, month: str) -> int:
-    """Input + output tokens used in ``month``."""
+def tokens_used(session: Session, *, month: str) -> tuple[int, int]:
+    """(input, output) tokens used in ``month``."""
     session.expire_all()  # another process may have added usage since this session last looked
     row = session.get(AssistantUsage, month)
-    return 0 if row is None else int(row.input_tokens + row.output_tokens)
+    return (0, 0) if row is None else (int(row.input_tokens), int(row.output_tokens))

@@ -64,7 +64,9 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
         ).id
     assert idea_id is not None
     toolbox = Toolbox(sessions, dev_override=ctx.settings.dev_allow_unsandboxed)
-    budget = limits.MonthlyBudget(sessions, config.monthly_budget_tokens)
+    budget = limits.MonthlyBudget(
+        sessions, config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok
+    )
     try:
         draft = drafting.draft_experiment(config, toolbox, prompt, budget=budget, progress=inv.progress)
     except (drafting.AssistantFailed, limits.BudgetExhausted) as err:

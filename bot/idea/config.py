@@ -24,12 +24,17 @@ NO_KEY = ToolError(
 
 @dataclass(frozen=True)
 class AssistantConfig:
-    """api_key: None when not configured. base_url: None = the SDK's default endpoint. Budget in tokens/month."""
+    """api_key: None when not configured. base_url: None = the SDK's default endpoint.
+
+    Budget per calendar month (UTC): tokens and money (USD, from the per-million-token prices); either ends it.
+    """
 
     api_key: str | None
     base_url: str | None
     model: str
     monthly_budget_tokens: int
+    monthly_budget_usd: float
+    usd_per_mtok: tuple[float, float]  # (input, output)
     timeout_s: float
     max_retries: int
     rate_per_hour: int
@@ -46,6 +51,8 @@ def assistant_config(ctx: AppContext) -> AssistantConfig:
         base_url=s.anthropic_base_url or None,
         model=s.anthropic_model,
         monthly_budget_tokens=s.anthropic_monthly_budget_tokens,
+        monthly_budget_usd=s.anthropic_monthly_budget_usd,
+        usd_per_mtok=(s.anthropic_usd_per_mtok_input, s.anthropic_usd_per_mtok_output),
         timeout_s=s.anthropic_timeout_s,
         max_retries=s.anthropic_max_retries,
         rate_per_hour=s.idea_rate_per_hour,

@@ -148,6 +148,21 @@ def test_budget_exhausted_mid_draft_and_for_the_next_idea(anthropic_fake: FakeAn
     assert len(fake.requests) == 1  # the second idea never reached the API
 
 
+def test_money_budget_priced_per_million_tokens(anthropic_fake: FakeAnthropic) -> None:
+    fake = anthropic_fake
+    # 100,000 input tokens at $3/MTok + 20,000 output tokens at $15/MTok = $0.30 + $0.30 = $0.60 ≥ $0.50
+    fake.script += [tool_use_message(("list_methods", {}), tokens=(100_000, 20_000))]
+    ctx = context(
+        fake,
+        anthropic_monthly_budget_usd=0.5,
+        anthropic_usd_per_mtok_input=3.0,
+        anthropic_usd_per_mtok_output=15.0,
+    )
+    reply, status = call(ctx, *IDEA.split())
+    assert status == 1 and "is used up ($0.60 of $0.50)" in reply.text
+    assert len(fake.requests) == 1
+
+
 def test_no_key_configured(anthropic_fake: FakeAnthropic) -> None:
     reply, status = call(context(anthropic_fake, anthropic_api_key=None), *IDEA.split())
     assert status == 2
