@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -25,34 +25,49 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="SUTRO_", env_file=".env", extra="ignore")
 
-    data_dir: Path = Field(default_factory=default_data_dir, description="Where the database, logs and sprint log live.")
-    database_url: str = Field(default="", description="SQLAlchemy URL; empty = SQLite file in the data directory.")
+    data_dir: Path = Field(
+        default_factory=default_data_dir, description="Where the database, logs and sprint log live."
+    )
+    database_url: str = Field(
+        default="", description="SQLAlchemy URL; empty = SQLite file in the data directory."
+    )
     sprint_log_sink: Literal["markdown", "gdocs"] = Field(
-        default="markdown", description="Where sprint-log entries go: markdown (file in the data directory) or gdocs."
+        default="markdown",
+        description="Where sprint-log entries go: markdown (file in the data directory) or gdocs.",
     )
     google_docs_document_id: str = Field(
-        default="", description="Sprint-log Google Doc id (between /d/ and /edit in its URL); needed for gdocs."
+        default="",
+        description="Sprint-log Google Doc id (between /d/ and /edit in its URL); needed for gdocs.",
     )
     google_service_account_file: Path | None = Field(
-        default=None, description="Service-account JSON key; share the document with its client_email as Editor."
+        default=None,
+        description="Service-account JSON key; share the document with its client_email as Editor.",
     )
     google_docs_endpoint: str = Field(
         default="", description="Docs API endpoint override (tests and proxies); empty = Google's."
     )
     telegram_bot_token: SecretStr | None = Field(default=None, description="Bot token from @BotFather.")
-    allowed_chats: list[int] = Field(default_factory=list, description="Chat ids the bot answers in (deny by default).")
-    admin_ids: list[int] = Field(default_factory=list, description="Telegram user ids allowed to run admin commands.")
+    allowed_chats: list[int] = Field(
+        default_factory=list, description="Chat ids the bot answers in (deny by default)."
+    )
+    admin_ids: list[int] = Field(
+        default_factory=list, description="Telegram user ids allowed to run admin commands."
+    )
     dev_allow_unsandboxed: bool = Field(
-        default=False, description="Development only: run submitted code even when no sandbox tier is available."
+        default=False,
+        description="Development only: run submitted code even when no sandbox tier is available.",
     )
     allowed_users: list[int] = Field(
-        default_factory=list, description="User ids the bot answers anywhere, e.g. in a private chat (deny by default)."
+        default_factory=list,
+        description="User ids the bot answers anywhere, e.g. in a private chat (deny by default).",
     )
     trust_anonymous_admins: bool = Field(
-        default=True, description="Treat a message sent as the chat itself (anonymous group admin) as from an admin."
+        default=True,
+        description="Treat a message sent as the chat itself (anonymous group admin) as from an admin.",
     )
     telegram_base_url: str = Field(
-        default="https://api.telegram.org/bot", description="Bot API base URL; tests point it at a local fake server."
+        default="https://api.telegram.org/bot",
+        description="Bot API base URL; tests point it at a local fake server.",
     )
     telegram_base_file_url: str = Field(
         default="https://api.telegram.org/file/bot", description="Bot API file download base URL."
@@ -66,13 +81,57 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(
         default=None, description="Secret Telegram sends with each webhook call; required in webhook mode."
     )
-    telegram_timeout_s: float = Field(default=10.0, description="Connect/read/write timeout of Bot API calls (seconds).")
+    telegram_timeout_s: float = Field(
+        default=10.0, description="Connect/read/write timeout of Bot API calls (seconds)."
+    )
     telegram_stale_after_s: float = Field(
-        default=300.0, description="Commands older than this (seconds) when the bot sees them are skipped, not run."
+        default=300.0,
+        description="Commands older than this (seconds) when the bot sees them are skipped, not run.",
     )
     telegram_progress_interval_s: float = Field(
         default=2.0, description="Least time between two edits of a job's progress message (seconds)."
     )
-    job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
-    job_queue_per_member: int = Field(default=3, description="Most queued or running jobs one member may have.")
+    job_workers: int = Field(
+        default=2, description="Worker processes running queued commands at the same time."
+    )
+    job_queue_per_member: int = Field(
+        default=3, description="Most queued or running jobs one member may have."
+    )
     job_rate_per_minute: int = Field(default=10, description="Most jobs one member may submit per minute.")
+    anthropic_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("SUTRO_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY", "anthropic_api_key"),
+        description="Anthropic API key for /idea (SUTRO_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY); nothing else needs it.",
+    )
+    anthropic_base_url: str = Field(
+        default="", description="Messages API base URL; empty = Anthropic's (tests: a fake)."
+    )
+    anthropic_model: str = Field(
+        default="claude-sonnet-5-5", description="Model /idea uses (until /config owns it)."
+    )
+    anthropic_monthly_budget_tokens: int = Field(
+        default=2_000_000,
+        description="Input + output tokens /idea may use per calendar month (UTC), all members.",
+    )
+    anthropic_monthly_budget_usd: float = Field(
+        default=20.0,
+        description="Most /idea may spend per calendar month (USD), from the token prices below.",
+    )
+    anthropic_usd_per_mtok_input: float = Field(
+        default=3.0, description="Price of a million input tokens (USD)."
+    )
+    anthropic_usd_per_mtok_output: float = Field(
+        default=15.0, description="Price of a million output tokens (USD)."
+    )
+    anthropic_timeout_s: float = Field(
+        default=60.0, description="Timeout of one Messages API request (seconds)."
+    )
+    anthropic_max_retries: int = Field(
+        default=2, description="Retries of a Messages API request on 429/529 overload and connection errors."
+    )
+    idea_rate_per_hour: int = Field(
+        default=5, description="Most /idea requests one member may make per hour."
+    )
+    idea_max_turns: int = Field(
+        default=8, description="Most assistant replies (tool-use rounds) for one /idea."
+    )

@@ -153,3 +153,49 @@ class DigestPost(SQLModel, table=True):
     claimed_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     posted_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     chat_id: int | None = Field(default=None, sa_type=BigInteger)
+
+
+IDEA_DRAFTING = "drafting"
+IDEA_PROPOSED = "proposed"
+IDEA_RUNNING = "running"
+IDEA_RAN = "ran"
+IDEA_DISCARDED = "discarded"
+IDEA_FAILED = "failed"
+
+
+class Idea(SQLModel, table=True):
+    """One ``/idea``: the member's text, the assistant's experiment spec and code, and what became of it.
+
+    status: drafting (the assistant is working) -> proposed (card shown) -> running (a person pressed Run it; claimed
+    atomically so a second press does nothing) -> ran; or discarded, or failed (the assistant gave no valid spec).
+    spec: the experiment card (hypothesis, change, baseline, challenge, form, params, seeds) as the model proposed it.
+    tokens: input + output tokens the assistant used for this idea (the monthly budget counts them).
+    """
+
+    __tablename__ = "ideas"
+
+    id: int | None = Field(default=None, primary_key=True)
+    member_id: int = Field(foreign_key="members.id", index=True)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    status: str = Field(default=IDEA_DRAFTING, index=True, max_length=20)
+    spec: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    code: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    failure: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    tokens: int = 0
+    approved_by: str | None = Field(default=None, max_length=200)
+    approved_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    run_id: int | None = Field(default=None, foreign_key="runs.id")
+    outcome: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    member: Member = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+
+
+class AssistantUsage(SQLModel, table=True):
+    """Tokens the assistant used in one calendar month (UTC, ``YYYY-MM``): the monthly budget reads this."""
+
+    __tablename__ = "assistant_usage"
+
+    month: str = Field(primary_key=True, max_length=7)
+    input_tokens: int = Field(default=0, sa_type=BigInteger)
+    output_tokens: int = Field(default=0, sa_type=BigInteger)
+    requests: int = 0

@@ -94,6 +94,15 @@ class OutFile:
     mime: str = "application/octet-stream"
 
 
+@dataclass(frozen=True)
+class Button:
+    """An action offered under a reply: Telegram shows an inline button whose press sends ``data`` back
+    (``idea:run:7``); the CLI ignores buttons (its commands take the same action as options)."""
+
+    label: str
+    data: str
+
+
 @dataclass
 class Reply:
     """What a command answers.
@@ -103,6 +112,7 @@ class Reply:
     data: the machine-readable answer (the CLI prints it for ``--json``); must be JSON-serialisable.
     files: charts and long outputs.
     ok: False when the request was understood but did not succeed (a rejected program): exit status 1.
+    buttons: actions offered under the text (inline buttons in the chat), e.g. an idea's Run it / Discard.
     """
 
     text: str = ""
@@ -110,6 +120,7 @@ class Reply:
     data: dict[str, Any] | None = None
     files: list[OutFile] = field(default_factory=list)
     ok: bool = True
+    buttons: list[Button] = field(default_factory=list)
 
 
 Handler = Callable[["AppContext", Invocation], Reply]

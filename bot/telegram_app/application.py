@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
-from telegram.ext import Application, ApplicationBuilder, CommandHandler, MessageHandler, filters
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.commands.base import Command, UsageError
 from bot.context import AppContext
@@ -25,6 +32,7 @@ from bot.jobs.board import JobBoard
 from bot.jobs.process import ProcessRunner
 from bot.settings import Settings
 from bot.telegram_app.digest_job import DigestPoster
+from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.redaction import protect_secret
@@ -136,6 +144,8 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     if not token:
         raise NO_TOKEN
     protect_secret(token)
+    if settings.anthropic_api_key is not None and settings.anthropic_api_key.get_secret_value().strip():
+        protect_secret(settings.anthropic_api_key.get_secret_value().strip())
     webhook = webhook_from(settings)
     if webhook is not None:
         protect_secret(webhook.secret)
@@ -169,6 +179,7 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     app.add_handler(MessageHandler(new_messages & filters.Document.ALL, door.on_document, block=False))
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
+    app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
     digest = DigestPoster(door.ctx, app)
     door.ctx.digest_next = digest.next_time

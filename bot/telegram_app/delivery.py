@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from telegram import Bot, InputFile, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
@@ -80,21 +80,28 @@ class Courier:
             )
         return kwargs
 
-    async def send_text(self, text_html: str) -> Message | None:
-        """Send an HTML message; if Telegram cannot parse it, send the same text without markup."""
+    async def send_text(
+        self, text_html: str, *, markup: InlineKeyboardMarkup | None = None
+    ) -> Message | None:
+        """Send an HTML message (with inline buttons when ``markup``); if Telegram cannot parse it, send the same
+        text without markup."""
         try:
             return await self._call(
                 "a message",
-                lambda: self.bot.send_message(text=text_html, parse_mode=ParseMode.HTML, **self._where()),
+                lambda: self.bot.send_message(
+                    text=text_html, parse_mode=ParseMode.HTML, reply_markup=markup, **self._where()
+                ),
             )
         except BadRequest as err:
             log.warning("HTML message refused (%s); sending plain text", err.message)
             plain = html.unescape(_TAG.sub("", text_html))
-            return await self._plain(plain)
+            return await self._plain(plain, markup)
 
-    async def _plain(self, text: str) -> Message | None:
+    async def _plain(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
         try:
-            return await self._call("a message", lambda: self.bot.send_message(text=text, **self._where()))
+            return await self._call(
+                "a message", lambda: self.bot.send_message(text=text, reply_markup=markup, **self._where())
+            )
         except BadRequest as err:
             report_incident(err, where=f"sending a message to chat {self.chat_id}")
             return None

@@ -12,10 +12,10 @@ import logging
 import time
 from datetime import UTC, datetime
 
-from telegram import Message, MessageEntity, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.ext import ContextTypes
 
-from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
+from bot.commands.base import Attachment, Button, Command, Invocation, Reply, UsageError
 from bot.commands.guide import unknown_command
 from bot.commands.tokens import parse_tokens
 from bot.context import AppContext
@@ -23,6 +23,7 @@ from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
 from bot.jobs.board import JobBoard
 from bot.telegram_app.access import Sender, decide
+from bot.telegram_app.buttons import press_button
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.progress import ProgressMessage
 from bot.telegram_app.render import render
@@ -60,13 +61,20 @@ def courier_for(message: Message) -> Courier:
 
 
 async def send_reply(courier: Courier, reply: Reply) -> None:
-    """Text first, then charts as photos, then documents."""
+    """Text first (with the reply's buttons as an inline keyboard), then charts as photos, then documents."""
     out = render(reply)
-    await courier.send_text(out.html)
+    await courier.send_text(out.html, markup=keyboard(out.buttons))
     for photo in out.photos:
         await courier.send_file(photo, photo=True)
     for document in out.documents:
         await courier.send_file(document, photo=False)
+
+
+def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
+    """One row of inline buttons; a press sends the button's data back as a callback query."""
+    if not buttons:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data) for b in buttons]])
 
 
 class ChatFrontDoor:
@@ -114,6 +122,13 @@ class ChatFrontDoor:
         if attachments:
             await self._serve(message, self._paste_command_name(), "", attachments)
 
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A press of an inline button under a card (``idea:run:7``): checked like a message, then the command."""
+        query = update.callback_query
+        if query is None or not isinstance(query.message, Message):
+            return
+        await press_button(self, query, query.message)
+
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback with an incident id; tell the member one line with that id."""
         error = context.error or RuntimeError("unknown error")
@@ -155,12 +170,12 @@ class ChatFrontDoor:
             await courier.send_text(err.one_line())
             return
         if command.background:
-            await self._run_queued(courier, command, inv)
+            await self.run_queued(courier, command, inv)
         else:
             reply, _status = await asyncio.to_thread(execute, self.ctx, command, inv)
             await send_reply(courier, reply)
 
-    async def _run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None:
+    async def run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None:
         progress = ProgressMessage(courier, self.progress_interval_s)
         try:
             job = self.board.submit(command, inv, on_progress=progress.report)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from bot.commands.base import OutFile, Reply, Table
+from bot.commands.base import Button, OutFile, Reply, Table
 
 MESSAGE_LIMIT = 4096
 PHONE_WIDTH = 40
@@ -22,11 +22,12 @@ PHONE_WIDTH = 40
 
 @dataclass
 class ChatMessages:
-    """What to send for one Reply, in order: the text message, then photos, then documents."""
+    """What to send for one Reply, in order: the text message (with its buttons), then photos, then documents."""
 
     html: str
     photos: list[OutFile] = field(default_factory=list)
     documents: list[OutFile] = field(default_factory=list)
+    buttons: list[Button] = field(default_factory=list)
 
 
 def table_text(table: Table) -> str:
@@ -98,4 +99,4 @@ def render(reply: Reply) -> ChatMessages:
         summary = reply.text.splitlines()[0] if reply.text else "result"
         text = html.escape(summary[:300], quote=False) + "\n(full output attached: reply.txt)"
         documents.insert(0, OutFile(name="reply.txt", content=plain_text(reply).encode(), mime="text/plain"))
-    return ChatMessages(html=text, photos=photos, documents=documents)
+    return ChatMessages(html=text, photos=photos, documents=documents, buttons=list(reply.buttons))

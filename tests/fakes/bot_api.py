@@ -177,6 +177,24 @@ class FakeBotApi:
         self.push_update({"message": msg})
         return msg
 
+    def push_button_press(
+        self, *, card: dict[str, Any], user_id: int, data: str, username: str = "member"
+    ) -> str:
+        """A member pressing an inline button under ``card`` (a message the bot sent: a sendMessage result).
+
+        Returns the callback query id (the bot should answer it with answerCallbackQuery).
+        """
+        query_id = f"cbq{next(self._message_ids)}"
+        query = {
+            "id": query_id,
+            "from": {"id": user_id, "is_bot": False, "first_name": username, "username": username},
+            "message": card,
+            "chat_instance": "ci-1",
+            "data": data,
+        }
+        self.push_update({"callback_query": query})
+        return query_id
+
     # -- what tests read back ---------------------------------------------------------------------------
     def delivered(self, method: str | None = None, chat_id: int | None = None) -> list[Call]:
         """Successful calls, optionally of one method and to one chat."""
@@ -276,6 +294,8 @@ class FakeBotApi:
             }
         if method in ("sendMessage", "editMessageText"):
             msg = self._sent(params, text=params.get("text", ""))
+            if params.get("reply_markup"):
+                msg["reply_markup"] = json.loads(params["reply_markup"])
             if method == "editMessageText":
                 msg["message_id"] = int(params["message_id"])
             return msg

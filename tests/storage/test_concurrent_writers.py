@@ -111,6 +111,7 @@ def test_processes_starting_together_on_a_fresh_sqlite_file_all_migrate(tmp_path
         assert proc.returncode == 0, err
     engine = make_engine(url)
     with engine.connect() as connection:
+        from alembic.script import ScriptDirectory
         from sqlalchemy import text
 
         from alembic.script import ScriptDirectory

@@ -1,0 +1,138 @@
+"""``idea``: the assistant turns a plain-language idea into an experiment card with runnable code; a person
+approves it before anything runs.
+
+``sutro idea "try flipping each bit once"`` → the card (hypothesis, the one change, baseline, challenge and
+parameters, seeds, checked code) and its id. In the chat the card has Run it / Edit / Discard buttons; on the
+terminal: ``sutro idea --run ID`` (or ``--yes`` to approve the new card at once), ``--discard ID``, and
+``--revise ID "what to change"`` for a new card built on an earlier one.
+"""
+
+from __future__ import annotations
+
+from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.context import AppContext
+
+# modules, not names: bot.idea imports bot.commands.base, whose package imports this module (a cycle either way)
+from bot.idea import approval, card, drafting, limits
+from bot.idea import config as assistant
+from storage.ideas import create_idea, fail, get_idea, propose
+from tools.assistant.toolbox import Toolbox
+
+USAGE = "TEXT [--revise ID] [--yes] / --run ID / --discard ID"
+
+
+def _idea_id(inv: Invocation, key: str) -> int:
+    raw = inv.options[key]
+    if not raw.lstrip("#").isdigit():
+        raise UsageError(
+            f"--{key} needs an idea number, not '{raw}'", hint="the number is on the idea's card"
+        )
+    return int(raw.lstrip("#"))
+
+
+def _text(inv: Invocation) -> str:
+    """The idea as typed (``key=value`` words are part of the text here, not options)."""
+    words = inv.args + [f"{k}={v}" for k, v in inv.options.items() if k not in COMMAND.value_options]
+    return " ".join(words).strip()
+
+
+def _prompt(ctx: AppContext, inv: Invocation, text: str) -> str:
+    if "revise" not in inv.options:
+        return text
+    with ctx.sessions()() as session:
+        old = get_idea(session, idea_id=_idea_id(inv, "revise"))
+    return (
+        f"Earlier idea #{old.id}: {old.text}\nYour card for it: {old.spec}\nIts code:\n{old.code or '(none)'}\n\n"
+        f"Revise that experiment as follows: {text}"
+    )
+
+
+def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
+    """Draft a card for the idea in ``inv``; stored as proposed (or failed, with the reason)."""
+    text = _text(inv)
+    if not text:
+        raise UsageError("what is the idea?", hint="e.g. /idea try flipping each bit once")
+    config = assistant.assistant_config(ctx)
+    if config.api_key is None:
+        raise assistant.NO_KEY
+    sessions = ctx.sessions()
+    limits.check_rate(sessions, member=inv.caller.name, per_hour=config.rate_per_hour)
+    prompt = _prompt(ctx, inv, text)
+    with sessions() as session:
+        idea_id = create_idea(
+            session, member=inv.caller.name, text=text, telegram_user_id=inv.caller.user_id
+        ).id
+    assert idea_id is not None
+    toolbox = Toolbox(sessions, dev_override=ctx.settings.dev_allow_unsandboxed)
+    budget = limits.MonthlyBudget(
+        sessions, config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok
+    )
+    try:
+        draft = drafting.draft_experiment(config, toolbox, prompt, budget=budget, progress=inv.progress)
+    except (drafting.AssistantFailed, limits.BudgetExhausted) as err:
+        with sessions() as session:
+            fail(session, idea_id=idea_id, failure=err.one_line(), tokens=0)
+        return Reply(
+            text=f"idea #{idea_id}: {err.one_line()}", ok=False, data={"idea_id": idea_id, "ok": False}
+        )
+    with sessions() as session:
+        propose(
+            session,
+            idea_id=idea_id,
+            spec=draft.spec.to_dict(),
+            code=draft.spec.submission.code,
+            tokens=draft.tokens,
+        )
+    text_card = card.card_text(idea_id, draft.spec, draft.check.message)
+    ctx.sprint_log().append_entry(
+        author=inv.caller.name,
+        kind="idea",
+        title=f"idea #{idea_id}: {draft.spec.title}",
+        body=f"{text}\n\n{text_card}",
+    )
+    data = {
+        "idea_id": idea_id,
+        "status": "proposed",
+        "spec": draft.spec.to_dict(),
+        "code": draft.spec.submission.code,
+        "check": draft.check.message,
+        "tokens": draft.tokens,
+        "turns": draft.turns,
+    }
+    if inv.caller.user_id is None:
+        text_card += f"\nto run it: sutro idea --run {idea_id}   (discard: sutro idea --discard {idea_id})"
+    return Reply(text=text_card, data=data, buttons=card.card_buttons(idea_id))
+
+
+def idea(ctx: AppContext, inv: Invocation) -> Reply:
+    who = inv.caller.name
+    if "run" in inv.options:
+        return approval.run_approved(ctx, _idea_id(inv, "run"), approver=who, progress=inv.progress)
+    if "discard" in inv.options:
+        return approval.discard_idea(ctx, _idea_id(inv, "discard"), who=who)
+    proposal = propose_idea(ctx, inv)
+    if "yes" not in inv.flags or not proposal.ok or proposal.data is None:
+        return proposal
+    outcome = approval.run_approved(ctx, int(proposal.data["idea_id"]), approver=who, progress=inv.progress)
+    outcome.text = f"{proposal.text}\n\napproved with --yes\n{outcome.text}"
+    outcome.data = {**(outcome.data or {}), "proposal": proposal.data}
+    return outcome
+
+
+COMMAND = Command(
+    name="idea",
+    summary="Claude turns your idea into an experiment card with runnable code; it runs only after approval",
+    usage=USAGE,
+    handler=idea,
+    details=(
+        "The assistant (needs SUTRO_ANTHROPIC_API_KEY) reads the challenges, methods, leaderboards and past runs, "
+        "dry-runs its code in the sandbox, and answers with a card. Nothing runs until someone presses Run it "
+        "(terminal: --run ID, or --yes). A monthly token budget and a per-member hourly limit apply."
+    ),
+    value_options={
+        "run": "approve and run idea ID (once; a second approval does nothing)",
+        "discard": "discard idea ID",
+        "revise": "draft a new card from idea ID with the change described in TEXT",
+    },
+    flag_options={"yes": "approve the new card at once and run it (terminal)"},
+)

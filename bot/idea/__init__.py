@@ -1,0 +1,3 @@
+"""``/idea``: the assistant drafts an experiment (``drafting.py``, the tool-use loop over ``tools.assistant``), a person
+approves it, and the approved run goes through the normal stored path (``approval.py``). Configuration is read in
+one place (``config.py``); limits in ``limits.py``; the card text in ``card.py``."""

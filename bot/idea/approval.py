@@ -1,0 +1,136 @@
+"""After a person presses Run it (or ``sutro idea --run ID``): claim the idea atomically, run its submission through
+the normal stored path, link the run, and log the outcome.
+
+Code forms go through :func:`bot.submissions.judge_submission` (the sandbox, like any member's code); a registered
+method runs through :func:`engine.methods.run_method` inside :func:`bot.recording.record_once`. A second press finds
+the idea no longer ``proposed`` and is told what became of it; nothing runs twice.
+"""
+
+from __future__ import annotations
+
+from bot.commands.base import Progress, Reply, UsageError
+from bot.commands.run import method_request
+from bot.commands.submit import submission_card
+from bot.context import AppContext
+from bot.recording import Recorded, record_once
+from bot.submissions import judge_submission
+from engine.errors import EngineError
+from engine.methods import run_method
+from engine.result import RunResult
+from storage.ideas import claim_for_run, discard, finish_run, get_idea
+from storage.tables import Idea
+from tools.assistant.spec import ExperimentSpec, Submission, spec_from_stored
+
+
+def _idea(ctx: AppContext, idea_id: int) -> Idea:
+    with ctx.sessions()() as session:
+        return get_idea(session, idea_id=idea_id)
+
+
+def _not_proposed(idea: Idea) -> Reply:
+    """What a second press (or a press on a discarded idea) answers."""
+    what = {
+        "running": f"is already running (approved by {idea.approved_by})",
+        "ran": f"already ran as run #{idea.run_id} (approved by {idea.approved_by})"
+        if idea.run_id
+        else f"already ran: {idea.outcome}",
+        "discarded": "was discarded",
+        "failed": f"has no runnable spec: {idea.failure}",
+        "drafting": "is still being drafted",
+    }.get(idea.status, f"is {idea.status}")
+    data = {"idea_id": idea.id, "status": idea.status, "run_id": idea.run_id, "ran_now": False}
+    return Reply(text=f"idea #{idea.id} {what} — not run again", data=data)
+
+
+def _label(idea_id: int, spec: ExperimentSpec) -> str:
+    return f"idea #{idea_id}: {spec.title}"[:200]
+
+
+def _run_method(ctx: AppContext, sub: Submission, member: str, progress: Progress) -> Recorded:
+    """A registered method through the same stored request as ``/run`` (so the same run is shared, not repeated)."""
+    name, params = sub.method or "", dict(sub.params)
+
+    def compute() -> RunResult:
+        result = run_method(name, params, progress=progress)
+        result.extra = {**result.extra, "sandbox": "registered method (engine code; no submitted code runs)"}
+        return result
+
+    return record_once(ctx, method_request(name, params), compute, member=member)
+
+
+def _run(ctx: AppContext, idea_id: int, spec: ExperimentSpec, member: str, progress: Progress) -> Recorded:
+    sub = spec.submission
+    if sub.form == "method":
+        return _run_method(ctx, sub, member, progress)
+    return judge_submission(
+        ctx,
+        sub.code or "",
+        challenge=sub.challenge,
+        label=_label(idea_id, spec),
+        member=member,
+        progress=progress,
+    )
+
+
+def _outcome(recorded: Recorded) -> str:
+    result = recorded.result
+    metrics = ", ".join(f"{k} {v:,.6g}" for k, v in sorted(result.metrics.items()))
+    verdict = "passed" if result.ok else f"failed: {result.failure or 'no reason recorded'}"
+    acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
+    return f"run #{recorded.stored.id} {verdict}{acc}" + (f"; {metrics}" if metrics else "")
+
+
+def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Progress) -> Reply:
+    """Run idea ``idea_id`` once, on ``approver``'s say-so; the result card links back to the idea."""
+    _idea(ctx, idea_id)  # an unknown id is a one-line error before anything else
+    with ctx.sessions()() as session:  # one write transaction at a time: sessions are never nested here
+        claimed = claim_for_run(session, idea_id=idea_id, approver=approver)
+    idea = _idea(ctx, idea_id)
+    if not claimed:
+        return _not_proposed(idea)
+    spec = spec_from_stored(idea.spec, idea.code)
+    progress(f"running idea #{idea_id}, approved by {approver}", None)
+    try:
+        recorded = _run(ctx, idea_id, spec, approver, progress)
+    except (EngineError, UsageError) as err:
+        outcome = f"not run: {err.one_line()}"
+        with ctx.sessions()() as session:
+            finish_run(session, idea_id=idea_id, run_id=None, outcome=outcome)
+        _log_outcome(ctx, idea, approver, outcome, None)
+        return Reply(
+            text=f"idea #{idea_id}: {outcome}", ok=False, data={"idea_id": idea_id, "ran_now": False}
+        )
+    except Exception:  # an internal error: the idea is not left "running" (dispatch reports the incident)
+        with ctx.sessions()() as session:
+            finish_run(session, idea_id=idea_id, run_id=None, outcome="stopped by an internal error")
+        raise
+    outcome = _outcome(recorded)
+    with ctx.sessions()() as session:
+        finish_run(session, idea_id=idea_id, run_id=recorded.stored.id, outcome=outcome)
+    _log_outcome(ctx, idea, approver, outcome, recorded.stored.id)
+    card = submission_card(ctx, recorded, _label(idea_id, spec))
+    card.text = f"idea #{idea_id} ({spec.title}), approved by {approver}: ran {spec.submission.describe()}\n{card.text}"
+    card.data = {**(card.data or {}), "idea_id": idea_id, "ran_now": True}
+    return card
+
+
+def _log_outcome(ctx: AppContext, idea: Idea, approver: str, outcome: str, run_id: int | None) -> None:
+    ctx.sprint_log().append_entry(
+        author=approver,
+        kind="idea",
+        title=f"idea #{idea.id} ran: {idea.spec.get('title', '')}",
+        body=f"approved by {approver} for {idea.member.name}; {outcome}",
+        run_id=run_id,
+    )
+
+
+def discard_idea(ctx: AppContext, idea_id: int, *, who: str) -> Reply:
+    """Discard a proposed idea (nothing runs); a non-proposed one is left as it is."""
+    with ctx.sessions()() as session:
+        done = discard(session, idea_id=idea_id)
+    if not done:
+        return _not_proposed(_idea(ctx, idea_id))
+    return Reply(
+        text=f"idea #{idea_id} discarded by {who}; nothing ran",
+        data={"idea_id": idea_id, "status": "discarded"},
+    )

@@ -1,0 +1,60 @@
+"""The assistant's configuration, read in ONE place (:func:`assistant_config`) so the /config store (tool
+configuration: assistant.model, assistant.monthly_budget) can take it over; until then the values come from
+Settings (``SUTRO_ANTHROPIC_*``, ``SUTRO_IDEA_*``).
+
+Refusals are ToolErrors (one line, exit status 2), so this module needs nothing from bot.commands (whose package
+imports the idea command).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tools.errors import ToolError
+
+if TYPE_CHECKING:
+    from bot.context import AppContext
+
+NO_KEY = ToolError(
+    "/idea needs ANTHROPIC_API_KEY (SUTRO_ANTHROPIC_API_KEY); everything else works without it",
+    hint="set SUTRO_ANTHROPIC_API_KEY in the environment or .env and restart",
+)
+
+
+@dataclass(frozen=True)
+class AssistantConfig:
+    """api_key: None when not configured. base_url: None = the SDK's default endpoint.
+
+    Budget per calendar month (UTC): tokens and money (USD, from the per-million-token prices); either ends it.
+    """
+
+    api_key: str | None
+    base_url: str | None
+    model: str
+    monthly_budget_tokens: int
+    monthly_budget_usd: float
+    usd_per_mtok: tuple[float, float]  # (input, output)
+    timeout_s: float
+    max_retries: int
+    rate_per_hour: int
+    max_turns: int
+    max_tokens_per_reply: int = 4096
+
+
+def assistant_config(ctx: AppContext) -> AssistantConfig:
+    """The assistant settings in force now."""
+    s = ctx.settings
+    key = s.anthropic_api_key.get_secret_value().strip() if s.anthropic_api_key else ""
+    return AssistantConfig(
+        api_key=key or None,
+        base_url=s.anthropic_base_url or None,
+        model=s.anthropic_model,
+        monthly_budget_tokens=s.anthropic_monthly_budget_tokens,
+        monthly_budget_usd=s.anthropic_monthly_budget_usd,
+        usd_per_mtok=(s.anthropic_usd_per_mtok_input, s.anthropic_usd_per_mtok_output),
+        timeout_s=s.anthropic_timeout_s,
+        max_retries=s.anthropic_max_retries,
+        rate_per_hour=s.idea_rate_per_hour,
+        max_turns=s.idea_max_turns,
+    )

@@ -1,0 +1,56 @@
+"""Inline-button presses under a card: ``idea:run:ID`` / ``idea:discard:ID`` / ``idea:edit:ID``.
+
+A press is a request like a message: the presser must pass the same access check, and the action is the ``idea``
+command (``--run ID`` / ``--discard ID``) run on the job board as the presser, answered under the card. Whether it
+runs at all is decided by the idea's status in the database (claimed atomically), so a second press, a press from
+someone else, or a press after a restart never runs it twice.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from telegram import CallbackQuery, Message
+
+from bot.commands.base import Invocation
+from bot.telegram_app.access import Sender, decide
+from bot.telegram_app.delivery import Courier
+
+if TYPE_CHECKING:
+    from bot.telegram_app.handlers import ChatFrontDoor
+
+IDEA_BUTTON = re.compile(r"^idea:(run|edit|discard):(\d+)$")
+PATTERN = r"^idea:"
+
+
+async def press_button(door: ChatFrontDoor, query: CallbackQuery, card: Message) -> None:
+    """Check the presser, acknowledge the press, then run the action as a queued ``idea`` command."""
+    user = query.from_user
+    sender = Sender(
+        chat_id=card.chat.id,
+        user_id=user.id,
+        user_name=user.username or user.full_name,
+        thread_id=card.message_thread_id if card.is_topic_message else None,
+    )
+    decision = decide(door.ctx.settings, sender)
+    if decision.caller is None:
+        await query.answer(decision.refusal, show_alert=True)
+        return
+    match = IDEA_BUTTON.match(query.data or "")
+    command = door.commands.get("idea")
+    if match is None or command is None:
+        await query.answer("this button is no longer supported", show_alert=True)
+        return
+    action, idea_id = match.group(1), match.group(2)
+    courier = Courier(card.get_bot(), card.chat.id, sender.thread_id, reply_to=card.message_id)
+    if action == "edit":
+        await query.answer()
+        await courier.send_text(
+            f"to change idea #{idea_id}, send: /idea --revise {idea_id} what to change "
+            "(the assistant drafts a new card from this one)"
+        )
+        return
+    await query.answer(f"{'running' if action == 'run' else 'discarding'} idea #{idea_id}…")
+    inv = Invocation(command="idea", options={action: idea_id}, caller=decision.caller)
+    await door.run_queued(courier, command, inv)

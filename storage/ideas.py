@@ -1,0 +1,134 @@
+"""Ideas and the assistant's monthly token usage: create, propose, claim for a run (atomically), finish.
+
+The claim is one conditional UPDATE (``status = 'proposed'`` -> ``'running'``), so two presses of "Run it" — even
+from two processes — give one run: the second sees rowcount 0 and is told who approved it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, func, select
+
+from storage.errors import StorageError
+from storage.runs import member_named
+from storage.tables import (
+    IDEA_DISCARDED,
+    IDEA_DRAFTING,
+    IDEA_FAILED,
+    IDEA_PROPOSED,
+    IDEA_RAN,
+    IDEA_RUNNING,
+    AssistantUsage,
+    Idea,
+)
+from storage.timestamps import utcnow
+
+
+class UnknownIdea(StorageError):
+    """No idea with that id."""
+
+
+def create_idea(session: Session, *, member: str, text: str, telegram_user_id: int | None = None) -> Idea:
+    """A new idea in status ``drafting`` (it counts against the member's rate limit from now on)."""
+    who = member_named(session, name=member, telegram_user_id=telegram_user_id)
+    idea = Idea(member_id=who.id, text=text, status=IDEA_DRAFTING)  # type: ignore[arg-type]
+    session.add(idea)
+    session.commit()
+    session.refresh(idea)
+    return idea
+
+
+def get_idea(session: Session, *, idea_id: int) -> Idea:
+    idea = session.get(Idea, idea_id)
+    if idea is None:
+        raise UnknownIdea(f"no idea #{idea_id}", hint="the number is on the idea's card")
+    return idea
+
+
+def _set(session: Session, idea_id: int, **values: Any) -> Idea:
+    idea = get_idea(session, idea_id=idea_id)
+    for key, value in values.items():
+        setattr(idea, key, value)
+    session.add(idea)
+    session.commit()
+    session.refresh(idea)
+    return idea
+
+
+def propose(session: Session, *, idea_id: int, spec: dict[str, Any], code: str | None, tokens: int) -> Idea:
+    """The assistant finished: store its spec and code; the idea waits for a person's approval."""
+    return _set(session, idea_id, status=IDEA_PROPOSED, spec=dict(spec), code=code, tokens=tokens)
+
+
+def fail(session: Session, *, idea_id: int, failure: str, tokens: int) -> Idea:
+    """The assistant gave no valid spec (budget, overload, timeout, no valid code): keep why."""
+    return _set(session, idea_id, status=IDEA_FAILED, failure=failure, tokens=tokens)
+
+
+def claim_for_run(session: Session, *, idea_id: int, approver: str) -> bool:
+    """Atomically move a proposed idea to ``running``; False when it is not (or no longer) proposed."""
+    statement = (
+        update(Idea)
+        .where(col(Idea.id) == idea_id, col(Idea.status) == IDEA_PROPOSED)
+        .values(status=IDEA_RUNNING, approved_by=approver, approved_at=utcnow())
+    )
+    result = session.execute(statement)
+    session.commit()
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def finish_run(session: Session, *, idea_id: int, run_id: int | None, outcome: str) -> Idea:
+    """The approved run ended (ok or not): link the run and keep a one-line outcome."""
+    return _set(session, idea_id, status=IDEA_RAN, run_id=run_id, outcome=outcome)
+
+
+def discard(session: Session, *, idea_id: int) -> bool:
+    """Atomically discard a proposed idea; False when it is not proposed (already running, ran or discarded)."""
+    statement = (
+        update(Idea)
+        .where(col(Idea.id) == idea_id, col(Idea.status) == IDEA_PROPOSED)
+        .values(status=IDEA_DISCARDED)
+    )
+    result = session.execute(statement)
+    session.commit()
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def ideas_since(session: Session, *, member: str, since: datetime) -> int:
+    """How many ideas ``member`` asked for since ``since`` (every status: failed attempts cost too)."""
+    who = member_named(session, name=member)
+    query = select(func.count()).select_from(Idea).where(Idea.member_id == who.id, Idea.created_at >= since)
+    return int(session.exec(query).one())
+
+
+def month_key(when: datetime) -> str:
+    """``YYYY-MM`` of a UTC time: the budget period."""
+    return f"{when:%Y-%m}"
+
+
+def add_usage(session: Session, *, month: str, input_tokens: int, output_tokens: int) -> None:
+    """Add one assistant request's tokens to the month (row created on first use)."""
+    row = session.get(AssistantUsage, month)
+    if row is None:
+        session.add(AssistantUsage(month=month))
+        session.commit()
+    session.execute(
+        update(AssistantUsage)
+        .where(col(AssistantUsage.month) == month)
+        .values(
+            input_tokens=AssistantUsage.input_tokens + input_tokens,
+            output_tokens=AssistantUsage.output_tokens + output_tokens,
+            requests=AssistantUsage.requests + 1,
+        )
+    )
+    session.commit()
+
+
+def tokens_used(session: Session, *, month: str) -> tuple[int, int]:
+    """(input, output) tokens used in ``month``."""
+    session.expire_all()  # another process may have added usage since this session last looked
+    row = session.get(AssistantUsage, month)
+    return (0, 0) if row is None else (int(row.input_tokens), int(row.output_tokens))
