@@ -76,3 +76,7 @@ class Settings(BaseSettings):
     job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
     job_queue_per_member: int = Field(default=3, description="Most queued or running jobs one member may have.")
     job_rate_per_minute: int = Field(default=10, description="Most jobs one member may submit per minute.")
+    dask_scheduler: str = Field(
+        default="",
+        description="Dask scheduler address (tcp://host:8786) to run queued jobs on a cluster; empty = local workers.",
+    )
