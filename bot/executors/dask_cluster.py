@@ -26,8 +26,12 @@ from bot.incidents import incident_line, report_incident
 from bot.jobs.process import JobKilled, ProgressSink, _picklable
 from bot.settings import Settings
 from storage.database import SessionFactory
+from storage.errors import StorageError
 from storage.jobs import enqueue, finish, request_cancel
 from storage.tables import JOB_CANCELLED, JOB_FAILED, JobRecord
+
+CONNECT_TIMEOUT_S = 10
+"""How long the bot waits for the Dask scheduler when it first needs it (seconds)."""
 
 
 def dask_key(row: JobRecord) -> str:
@@ -47,22 +51,20 @@ class DaskExecution:
         self.killed = False
 
     async def run(self, on_progress: ProgressSink) -> tuple[Reply, int]:
-        """Submit (or attach to) the job and return its reply; raises :class:`JobKilled` when it was cancelled."""
-        row, start = await asyncio.to_thread(self._enqueue)
-        self.attached = not start
-        client = self._executor.client
-        if start:
-            future = client.submit(
-                run_on_worker,
-                self._executor.settings,
-                self._command,
-                self._inv,
-                self.key,
-                key=dask_key(row),
-                pure=False,
+        """Submit (or attach to) the job and return its reply; raises :class:`JobKilled` when it was cancelled.
+
+        A database or cluster that cannot be reached is answered in one line (never an exception to the board).
+        """
+        try:
+            future = await asyncio.to_thread(self._submit)
+        except StorageError as exc:
+            return Reply(text=f"{self._command.name} was not started: {exc.one_line()}", ok=False), 1
+        except (OSError, TimeoutError) as exc:
+            reason = (
+                f"the Dask cluster at {self._executor.address} did not answer ({type(exc).__name__}: {exc})"
             )
-        else:
-            future = Future(dask_key(row), client=client)
+            hint = "check SUTRO_DASK_SCHEDULER and that the scheduler runs, then send it again"
+            return Reply(text=f"{self._command.name} was not started: {reason} — {hint}", ok=False), 1
         if self.killed:  # cancelled while it was being submitted
             self.kill()
         on_progress(f"running on the cluster ({self._executor.address})", None)
@@ -78,6 +80,35 @@ class DaskExecution:
         if state == JOB_CANCELLED or reply is None:
             raise JobKilled("cancelled on the cluster")
         return reply, status
+
+    def _submit(self) -> Future:
+        """Ledger first, then the cluster: a new task, or the one already running for this key."""
+        client = self._executor.client
+        row, start = self._enqueue()
+        if not start and not self._known(client, dask_key(row)):
+            # the ledger says active but the cluster never heard of it (its submitter died): start it again
+            with self._executor.ledger() as session:
+                finish(session, key=self.key, state=JOB_FAILED, reason="lost: its submitter went away")
+            row, start = self._enqueue()
+        self.attached = not start
+        if not start:
+            return Future(dask_key(row), client=client)
+        return client.submit(
+            run_on_worker,
+            self._executor.settings,
+            self._command,
+            self._inv,
+            self.key,
+            key=dask_key(row),
+            pure=False,
+        )
+
+    @staticmethod
+    def _known(client: Client, key: str) -> bool:
+        def has(dask_scheduler: Any, key: str) -> bool:
+            return key in dask_scheduler.tasks
+
+        return bool(client.run_on_scheduler(has, key=key))
 
     async def _outcome(self, future: Future) -> Outcome:
         loop = asyncio.get_running_loop()
@@ -129,10 +160,19 @@ class DaskExecutor:
 
     def __init__(self, settings: Settings, client: Client | None = None) -> None:
         self.settings = settings.model_copy(update={"telegram_bot_token": None})
-        self.client = client or Client(settings.dask_scheduler, set_as_default=False)
-        self.address = str(self.client.scheduler.address)
+        self._client = client
+        self.address = str(client.scheduler.address) if client is not None else settings.dask_scheduler
         self._ledger: SessionFactory | None = None
         self._lock = threading.Lock()
+        self._client_lock = threading.Lock()
+
+    @property
+    def client(self) -> Client:
+        """The cluster client, connected on first use (so the bot starts even while the scheduler is down)."""
+        with self._client_lock:
+            if self._client is None:
+                self._client = Client(self.address, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
+            return self._client
 
     def ledger(self) -> Any:
         """A new ledger session (the database is opened and migrated on first use)."""
@@ -147,4 +187,5 @@ class DaskExecutor:
         return DaskExecution(self, command, inv)
 
     def close(self) -> None:
-        self.client.close()
+        if self._client is not None:
+            self._client.close()

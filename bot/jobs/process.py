@@ -23,7 +23,7 @@ from bot.settings import Settings
 
 ProgressSink = Callable[[str, "float | None"], None]
 
-_PRELOAD = ["bot.jobs.worker", "bot.commands"]
+_PRELOAD = ["bot.jobs.worker", "bot.commands", "bot.services", "alembic.command", "alembic.runtime.migration"]
 
 
 class JobKilled(Exception):
