@@ -112,10 +112,14 @@ class DaskExecution:
 
     async def _outcome(self, future: Future) -> Outcome:
         loop = asyncio.get_running_loop()
-        done = loop.create_future()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def settle() -> None:
+            if not done.done():
+                done.set_result(None)
 
         def wake(_f: Any) -> None:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
+            loop.call_soon_threadsafe(settle)
 
         future.add_done_callback(wake)
         await done

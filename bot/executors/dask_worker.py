@@ -91,9 +91,13 @@ def _runner(settings: Settings) -> ProcessRunner:
         return _runners[fingerprint]
 
 
+def _ignore_progress(line: str, fraction: float | None = None) -> None:
+    """Progress lines stay on the worker (not relayed to the bot)."""
+
+
 async def _supervise(process: WorkerProcess, sessions: SessionFactory, key: str) -> tuple[Reply, int] | None:
     """Run ``process`` to the end, killing it when the ledger says cancel; None when it was cancelled."""
-    task = asyncio.ensure_future(process.run(lambda line, fraction=None: None))
+    task = asyncio.ensure_future(process.run(_ignore_progress))
     cancelled = False
     while not task.done():
         await asyncio.wait([task], timeout=CANCEL_POLL_S)

@@ -28,3 +28,6 @@ def dask_client() -> Iterator[distributed.Client]:
         finally:
             client.close()
             cluster.close()
+
+
+from tests.storage.conftest import postgres_url  # noqa: E402, F401  (the throwaway PostgreSQL cluster fixture)
