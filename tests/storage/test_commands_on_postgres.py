@@ -34,8 +34,14 @@ def test_run_score_and_leaderboard_on_postgres(postgres_url: str, monkeypatch: p
 
     from storage.database import make_engine
 
+    from alembic.script import ScriptDirectory
+
+    from storage.migrate import alembic_config
+
     engine = make_engine(postgres_url)
+    heads = ScriptDirectory.from_config(alembic_config(engine)).get_heads()
     with engine.connect() as conn:
-        assert conn.execute(text("select count(*) from runs")).scalar_one() >= 1
-        assert conn.execute(text("select version_num from alembic_version")).scalar_one() == "0002"
+        stored = text("select count(*) from runs where subject = 'matmul__baseline_4x4.ir'")
+        assert conn.execute(stored).scalar_one() == 1
+        assert conn.execute(text("select version_num from alembic_version")).scalars().all() == heads
     engine.dispose()
