@@ -4,8 +4,8 @@
 running (one more attempt), then runs the invocation exactly as the local executor does — a fresh process from a
 per-worker forkserver that calls :func:`bot.dispatch.execute`, so a submission still starts its sandboxed child
 there — while polling the ledger's cancel flag every :data:`CANCEL_POLL_S` seconds and killing the process group
-when it is set. The worker process dies with its Dask worker (``PR_SET_PDEATHSIG``), so a killed worker leaves no
-orphan and the scheduler's retry on another worker is the only copy still running.
+when it is set. The job's process group dies with its Dask worker (a watcher thread on the worker's pidfd), so a
+killed worker leaves no orphan and the scheduler's retry on another worker is the only copy still running.
 
 Dask worker processes must not be daemonic (a daemonic process may not start children): run workers with
 ``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
@@ -14,13 +14,14 @@ Dask worker processes must not be daemonic (a daemonic process may not start chi
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
+import functools
 import multiprocessing
 import os
+import select
 import signal
 import socket
 import threading
+import time
 from multiprocessing.connection import Connection
 
 from bot.commands.base import Command, Invocation, Reply
@@ -34,7 +35,8 @@ from storage.tables import JOB_CANCELLED, JOB_DONE, JOB_FAILED
 CANCEL_POLL_S = 0.25
 """How often a running job checks the ledger's cancel flag (seconds): the upper bound of cancel latency."""
 
-PR_SET_PDEATHSIG = 1
+WATCH_POLL_S = 0.5
+"""How often a job checks that its Dask worker still lives, where pidfds are unavailable (seconds)."""
 
 Outcome = tuple[str, Reply | None, int]
 """(final ledger state, the command's reply or None when cancelled, exit status)."""
@@ -50,13 +52,34 @@ class DaemonicWorker(RuntimeError):
     """The Dask worker is a daemonic process and so cannot start the job's process."""
 
 
-def run_job_tied_to_parent(conn: Connection, settings: Settings, command: Command, inv: Invocation) -> None:
-    """:func:`run_job`, but killed by the kernel when the forkserver (and so its Dask worker) goes away."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before prctl took effect
-        os._exit(1)
+def run_job_tied_to_worker(
+    worker_pid: int, conn: Connection, settings: Settings, command: Command, inv: Invocation
+) -> None:
+    """:func:`run_job`, plus a watcher thread that kills the job's whole process group when the Dask worker
+    process ``worker_pid`` dies (a killed worker must leave no orphan running the job a second time).
+
+    The job's parent is the forkserver, which outlives the worker while any job holds its "alive" pipe, so
+    ``PR_SET_PDEATHSIG`` would not fire: the worker is watched directly (a pidfd, else polling).
+    """
+    threading.Thread(target=_die_with, args=(worker_pid,), name="watch-worker", daemon=True).start()
     run_job(conn, settings, command, inv)
+
+
+def _die_with(pid: int) -> None:
+    try:
+        fd = os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])  # readable once the process has exited
+    else:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(WATCH_POLL_S)
+    os.killpg(0, signal.SIGKILL)  # our group (run_job made us its leader): the job and everything it started
 
 
 def _worker_name() -> str:
@@ -87,7 +110,8 @@ def _runner(settings: Settings) -> ProcessRunner:
     fingerprint = settings.model_dump_json()
     with _setup_lock:
         if fingerprint not in _runners:
-            _runners[fingerprint] = ProcessRunner(settings, target=run_job_tied_to_parent)
+            target = functools.partial(run_job_tied_to_worker, os.getpid())
+            _runners[fingerprint] = ProcessRunner(settings, target=target)
         return _runners[fingerprint]
 
 
