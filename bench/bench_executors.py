@@ -17,6 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy
@@ -30,6 +31,7 @@ from bot.commands.score import COMMAND as SCORE  # noqa: E402
 from bot.dispatch import execute  # noqa: E402
 from bot.executors.base import Executor  # noqa: E402
 from bot.jobs.board import JobBoard  # noqa: E402
+from bot.services import open_database  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
 WORKERS = 2
@@ -71,12 +73,16 @@ async def on_board(executor: Executor, n: int) -> tuple[float, float]:
     board = JobBoard(executor, workers=WORKERS, per_member=n, rate_per_minute=n)
     before = rss_mib()
     await board.start()
+    batch = invocations(n)
+    tracemalloc.start()
     start = time.perf_counter()
-    jobs = [board.submit(SCORE, inv) for inv in invocations(n)]
+    jobs = [board.submit(SCORE, inv) for inv in batch]
+    held, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     queued = rss_mib()
     print(
         f"  {type(executor).__name__}: RSS {before:.1f} MiB before, {queued:.1f} MiB with {n} jobs queued "
-        f"(+{(queued - before) * 1024:.0f} KiB)",
+        f"(+{(queued - before) * 1024:.0f} KiB RSS; the queued jobs hold {held / 1024:.0f} KiB, tracemalloc)",
         flush=True,
     )
     outcomes = await asyncio.gather(*(job.outcome for job in jobs))
@@ -87,17 +93,25 @@ async def on_board(executor: Executor, n: int) -> tuple[float, float]:
     return wall, queued
 
 
+def fresh_database(data_dir: Path) -> Settings:
+    """Settings for ``data_dir`` with its SQLite file created and migrated, as a bot does at start-up (job
+    processes racing to create a brand-new SQLite file can fail with "database is locked")."""
+    settings = Settings(data_dir=data_dir)
+    open_database(settings)
+    return settings
+
+
 def local(n: int, data_dir: Path) -> tuple[float, float]:
     from bot.jobs.process import ProcessRunner
 
-    runner = ProcessRunner(Settings(data_dir=data_dir))
+    runner = ProcessRunner(fresh_database(data_dir))
     return asyncio.run(on_board(runner, n))
 
 
 def dask(n: int, data_dir: Path, client: object) -> tuple[float, float]:
     from bot.executors.dask_cluster import DaskExecutor
 
-    return asyncio.run(on_board(DaskExecutor(Settings(data_dir=data_dir), client=client), n))  # type: ignore[arg-type]
+    return asyncio.run(on_board(DaskExecutor(fresh_database(data_dir), client=client), n))  # type: ignore[arg-type]
 
 
 def warm_up(client: object, base: Path) -> None:
