@@ -135,3 +135,7 @@ class Settings(BaseSettings):
     idea_max_turns: int = Field(
         default=8, description="Most assistant replies (tool-use rounds) for one /idea."
     )
+    dask_scheduler: str = Field(
+        default="",
+        description="Dask scheduler address (tcp://host:8786) to run queued jobs on a cluster; empty = local workers.",
+    )

@@ -199,3 +199,38 @@ class AssistantUsage(SQLModel, table=True):
     input_tokens: int = Field(default=0, sa_type=BigInteger)
     output_tokens: int = Field(default=0, sa_type=BigInteger)
     requests: int = 0
+
+
+JOB_QUEUED = "queued"
+JOB_RUNNING = "running"
+JOB_DONE = "done"
+JOB_FAILED = "failed"
+JOB_CANCELLED = "cancelled"
+JOB_STATES = (JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_FAILED, JOB_CANCELLED)
+JOB_FINAL_STATES = (JOB_DONE, JOB_FAILED, JOB_CANCELLED)
+
+
+class JobRecord(SQLModel, table=True):
+    """The durable ledger row of one executor job (a command invocation run by local or Dask workers).
+
+    key: the job key (hash of command, arguments and member): submitting the same key again while it is queued or
+    running attaches to that job instead of starting another. attempts: how many times a worker started it (a
+    worker that died and was replaced counts twice). reason: why it failed or was cancelled (one line).
+    cancel_requested: set by ``cancel``; the worker running it polls this and kills its process group.
+    """
+
+    __tablename__ = "jobs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(unique=True, max_length=64)
+    command: str = Field(max_length=100)
+    description: str = Field(default="", max_length=500)
+    member: str = Field(default="", max_length=200)
+    state: str = Field(default=JOB_QUEUED, index=True, max_length=20)
+    attempts: int = 0
+    reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    cancel_requested: bool = False
+    worker: str | None = Field(default=None, max_length=200)
+    submitted_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

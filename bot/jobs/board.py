@@ -1,6 +1,7 @@
 """The job board: the line of queued jobs, the workers that take them, positions, limits and cancel.
 
-A job is one command invocation that runs in a worker process (see process.py). Members get an id at once
+A job is one command invocation that runs through an :class:`~bot.executors.base.Executor`: a local worker process
+(see process.py) or a task on a Dask cluster (bot/executors/). Members get an id at once
 (``#N``) and a position in line; at most ``workers`` jobs run at a time; a member may have at most
 ``per_member`` jobs queued or running and submit at most ``rate_per_minute`` per minute. ``cancel`` removes a
 queued job or kills a running one (its owner, or an admin).
@@ -13,17 +14,16 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from bot.commands.base import Caller, Command, Invocation, Reply, UsageError
 from bot.jobs.limits import RateWindow
-from bot.jobs.process import JobKilled, ProgressSink, WorkerProcess, died_reply
+from bot.jobs.process import JobKilled, ProgressSink, died_reply
+
+if TYPE_CHECKING:
+    from bot.executors.base import Execution, Executor
 
 State = Literal["queued", "running", "done", "cancelled", "stopped"]
-
-
-class Runner(Protocol):
-    def worker(self, command: Command, inv: Invocation) -> WorkerProcess: ...
 
 
 def member_key(caller: Caller) -> object:
@@ -50,7 +50,7 @@ class Job:
     cancelled_by: str | None = None
     stop_reason: str | None = None
     last_progress: str = ""
-    worker: WorkerProcess | None = None
+    worker: Execution | None = None
     outcome: asyncio.Future[tuple[Reply, int]] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -74,7 +74,7 @@ class JobBoard:
 
     def __init__(
         self,
-        runner: Runner,
+        runner: Executor,
         *,
         workers: int = 2,
         per_member: int = 3,

@@ -23,7 +23,7 @@ from bot.settings import Settings
 
 ProgressSink = Callable[[str, "float | None"], None]
 
-_PRELOAD = ["bot.jobs.worker", "bot.commands"]
+_PRELOAD = ["bot.jobs.worker", "bot.commands", "bot.services", "alembic.command", "alembic.runtime.migration"]
 
 
 class JobKilled(Exception):
@@ -45,8 +45,11 @@ def _picklable(inv: Invocation) -> Invocation:
 class WorkerProcess:
     """One running worker: started by :meth:`run`, killable at any time by :meth:`kill`."""
 
-    def __init__(self, mp: Any, settings: Settings, command: Command, inv: Invocation) -> None:
+    def __init__(
+        self, mp: Any, settings: Settings, command: Command, inv: Invocation, target: Callable[..., None] = run_job
+    ) -> None:
         self._mp = mp
+        self._target = target
         self._settings = settings
         self._command = command
         self._inv = inv
@@ -62,7 +65,7 @@ class WorkerProcess:
         loop = asyncio.get_running_loop()
         parent, child = self._mp.Pipe(duplex=False)
         self._process = self._mp.Process(
-            target=run_job, args=(child, self._settings, self._command, _picklable(self._inv)), daemon=True
+            target=self._target, args=(child, self._settings, self._command, _picklable(self._inv)), daemon=True
         )
         await asyncio.to_thread(self._process.start)
         child.close()
@@ -132,16 +135,21 @@ class WorkerProcess:
 
 
 class ProcessRunner:
-    """Makes :class:`WorkerProcess` objects that share one forkserver."""
+    """The local executor: makes :class:`WorkerProcess` objects that share one forkserver.
 
-    def __init__(self, settings: Settings) -> None:
+    ``target`` is the function the worker process runs (default :func:`run_job`; the Dask worker side passes one
+    that also dies with its parent).
+    """
+
+    def __init__(self, settings: Settings, target: Callable[..., None] = run_job) -> None:
+        self._target = target
         # no command needs the bot token, and a worker runs members' submissions (through the sandbox): leave it out
         self._settings = settings.model_copy(update={"telegram_bot_token": None})
         self._mp = multiprocessing.get_context("forkserver")
         self._mp.set_forkserver_preload(_PRELOAD)
 
     def worker(self, command: Command, inv: Invocation) -> WorkerProcess:
-        return WorkerProcess(self._mp, self._settings, command, inv)
+        return WorkerProcess(self._mp, self._settings, command, inv, self._target)
 
 
 def died_reply(command: Command, exc: JobKilled) -> tuple[Reply, int]:

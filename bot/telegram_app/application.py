@@ -28,11 +28,11 @@ from telegram.ext import (
 
 from bot.commands.base import Command, UsageError
 from bot.context import AppContext
+from bot.executors import build_executor
 from bot.jobs.board import JobBoard
-from bot.jobs.process import ProcessRunner
 from bot.settings import Settings
-from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
+from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.redaction import protect_secret
@@ -152,7 +152,7 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     # PTB 22.2+ warns on every RetryAfter unless it may use timedelta already (delivery.py reads both forms)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     board = JobBoard(
-        ProcessRunner(settings),
+        build_executor(settings),
         workers=settings.job_workers,
         per_member=settings.job_queue_per_member,
         rate_per_minute=settings.job_rate_per_minute,

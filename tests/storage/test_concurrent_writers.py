@@ -110,14 +110,13 @@ def test_processes_starting_together_on_a_fresh_sqlite_file_all_migrate(tmp_path
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
     engine = make_engine(url)
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import text
+
+    from storage.migrate import alembic_config
+
+    heads = ScriptDirectory.from_config(alembic_config(engine)).get_heads()
+    assert len(heads) == 1, f"migrations must form one chain, found heads {heads}"
     with engine.connect() as connection:
-        from alembic.script import ScriptDirectory
-        from sqlalchemy import text
-
-        from alembic.script import ScriptDirectory
-
-        from storage.migrate import alembic_config
-
-        head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head]
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == heads
     engine.dispose()

@@ -19,6 +19,7 @@ TABLES = {
     "sprint_log_entries",
     "tool_config_values",
     "tool_config_changes",
+    "jobs",
 }
 
 

@@ -1,7 +1,7 @@
 """ideas and assistant usage
 
-Revision ID: 0002_ideas
-Revises: 0001
+Revision ID: 0003_ideas
+Revises: 0002_digest
 Create Date: 2026-11-22 21:14:10.573167
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 
 import storage.timestamps
 
-revision: str = "0002_ideas"
+revision: str = "0003_ideas"
 down_revision: str | None = "0002_digest"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

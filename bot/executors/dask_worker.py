@@ -1,0 +1,167 @@
+"""The Dask worker side of a job: record the attempt, run the command in a worker process, honour cancel.
+
+:func:`run_on_worker` is the function the bot submits to the cluster. On the Dask worker it marks the ledger row
+running (one more attempt), then runs the invocation exactly as the local executor does — a fresh process from a
+per-worker forkserver that calls :func:`bot.dispatch.execute`, so a submission still starts its sandboxed child
+there — while polling the ledger's cancel flag every :data:`CANCEL_POLL_S` seconds and killing the process group
+when it is set. The job's process group dies with its Dask worker (a watcher thread on the worker's pidfd), so a
+killed worker leaves no orphan and the scheduler's retry on another worker is the only copy still running.
+
+Dask worker processes must not be daemonic (a daemonic process may not start children): run workers with
+``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+import os
+import select
+import signal
+import socket
+import threading
+import time
+from multiprocessing.connection import Connection
+
+from bot.commands.base import Command, Invocation, Reply
+from bot.jobs.process import JobKilled, ProcessRunner, WorkerProcess
+from bot.jobs.worker import run_job
+from bot.settings import Settings
+from storage.database import SessionFactory
+from storage.jobs import cancel_is_requested, finish, start_attempt
+from storage.tables import JOB_CANCELLED, JOB_DONE, JOB_FAILED
+
+CANCEL_POLL_S = 0.25
+"""How often a running job checks the ledger's cancel flag (seconds): the upper bound of cancel latency."""
+
+WATCH_POLL_S = 0.5
+"""How often a job checks that its Dask worker still lives, where pidfds are unavailable (seconds)."""
+
+Outcome = tuple[str, Reply | None, int]
+"""(final ledger state, the command's reply or None when cancelled, exit status)."""
+
+_runners: dict[str, ProcessRunner] = {}
+_sessions: dict[str, SessionFactory] = {}
+_setup_lock = (
+    threading.Lock()
+)  # tasks run on several threads of a worker; Alembic's upgrade is not thread-safe
+
+
+class DaemonicWorker(RuntimeError):
+    """The Dask worker is a daemonic process and so cannot start the job's process."""
+
+
+def run_job_tied_to_worker(
+    worker_pid: int, conn: Connection, settings: Settings, command: Command, inv: Invocation
+) -> None:
+    """:func:`run_job`, plus a watcher thread that kills the job's whole process group when the Dask worker
+    process ``worker_pid`` dies (a killed worker must leave no orphan running the job a second time).
+
+    The job's parent is the forkserver, which outlives the worker while any job holds its "alive" pipe, so
+    ``PR_SET_PDEATHSIG`` would not fire: the worker is watched directly (a pidfd, else polling).
+    """
+    threading.Thread(target=_die_with, args=(worker_pid,), name="watch-worker", daemon=True).start()
+    run_job(conn, settings, command, inv)
+
+
+def _die_with(pid: int) -> None:
+    try:
+        fd = os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])  # readable once the process has exited
+    else:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(WATCH_POLL_S)
+    os.killpg(0, signal.SIGKILL)  # our group (run_job made us its leader): the job and everything it started
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _ledger(settings: Settings) -> SessionFactory:
+    url = f"{settings.database_url}|{settings.data_dir}"
+    with _setup_lock:
+        if url not in _sessions:
+            from bot.services import open_database
+
+            _sessions[url] = open_database(settings)
+        return _sessions[url]
+
+
+def _runner(settings: Settings) -> ProcessRunner:
+    if multiprocessing.current_process().daemon:
+        raise DaemonicWorker(
+            "this Dask worker is a daemonic process and cannot start job processes; "
+            "start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False"
+        )
+    fingerprint = settings.model_dump_json()
+    with _setup_lock:
+        if fingerprint not in _runners:
+            target = functools.partial(run_job_tied_to_worker, os.getpid())
+            _runners[fingerprint] = ProcessRunner(settings, target=target)
+        return _runners[fingerprint]
+
+
+def _ignore_progress(line: str, fraction: float | None = None) -> None:
+    """Progress lines stay on the worker (not relayed to the bot)."""
+
+
+async def _supervise(process: WorkerProcess, sessions: SessionFactory, key: str) -> tuple[Reply, int] | None:
+    """Run ``process`` to the end, killing it when the ledger says cancel; None when it was cancelled."""
+    task = asyncio.ensure_future(process.run(_ignore_progress))
+    cancelled = False
+    while not task.done():
+        await asyncio.wait([task], timeout=CANCEL_POLL_S)
+        if not task.done() and not cancelled:
+            cancelled = await asyncio.to_thread(_cancel_requested, sessions, key)
+            if cancelled:
+                process.kill()
+    try:
+        return task.result()
+    except JobKilled:
+        if cancelled or await asyncio.to_thread(_cancel_requested, sessions, key):
+            return None
+        raise
+
+
+def _cancel_requested(sessions: SessionFactory, key: str) -> bool:
+    with sessions() as session:
+        return cancel_is_requested(session, key=key)
+
+
+def run_on_worker(settings: Settings, command: Command, inv: Invocation, key: str) -> Outcome:
+    """Run one job on this Dask worker and record its outcome in the ledger (the task the bot submits)."""
+    sessions = _ledger(settings)
+    with sessions() as session:
+        if start_attempt(session, key=key, worker=_worker_name()) is None:
+            return JOB_CANCELLED, None, 1
+    process = _runner(settings).worker(command, inv)
+    try:
+        got = asyncio.run(_supervise(process, sessions, key))
+    except JobKilled as exc:
+        reason = f"the job's process died on {_worker_name()}: {exc}"
+        with sessions() as session:
+            finish(session, key=key, state=JOB_FAILED, reason=reason)
+        return JOB_FAILED, Reply(text=f"{command.name} failed: {reason}", ok=False), 3
+    if got is None:
+        with sessions() as session:
+            finish(session, key=key, state=JOB_CANCELLED)
+        return JOB_CANCELLED, None, 1
+    reply, status = got
+    state = JOB_FAILED if status == 3 else JOB_DONE  # 3: an incident (the command crashed)
+    with sessions() as session:
+        finish(session, key=key, state=state, reason=reply.text if state == JOB_FAILED else None)
+    return state, reply, status
