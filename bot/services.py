@@ -40,4 +40,6 @@ def config_seeds(settings: Settings) -> dict[str, Any]:
         "sprint_log.sink": settings.sprint_log_sink,
         "limits.queue_per_member": settings.job_queue_per_member,
         "chats.allowed": list(settings.allowed_chats),
+        "assistant.model": settings.anthropic_model,
+        "assistant.monthly_budget_usd": settings.anthropic_monthly_budget_usd,
     }

@@ -1,6 +1,7 @@
-"""The assistant's configuration, read in ONE place (:func:`assistant_config`) so the /config store (tool
-configuration: assistant.model, assistant.monthly_budget) can take it over; until then the values come from
-Settings (``SUTRO_ANTHROPIC_*``, ``SUTRO_IDEA_*``).
+"""The assistant's configuration, read in ONE place (:func:`assistant_config`): the model and the monthly budget
+in USD come from the admin-editable tool configuration (``assistant.model``, ``assistant.monthly_budget_usd``,
+seeded from ``SUTRO_ANTHROPIC_MODEL`` / ``SUTRO_ANTHROPIC_MONTHLY_BUDGET_USD``), so ``/config set`` takes effect
+without a restart; the key, endpoint, prices, timeouts and limits come from Settings.
 
 Refusals are ToolErrors (one line, exit status 2), so this module needs nothing from bot.commands (whose package
 imports the idea command).
@@ -45,13 +46,14 @@ class AssistantConfig:
 def assistant_config(ctx: AppContext) -> AssistantConfig:
     """The assistant settings in force now."""
     s = ctx.settings
+    tool_config = ctx.tool_config()
     key = s.anthropic_api_key.get_secret_value().strip() if s.anthropic_api_key else ""
     return AssistantConfig(
         api_key=key or None,
         base_url=s.anthropic_base_url or None,
-        model=s.anthropic_model,
+        model=str(tool_config.get("assistant.model")),
         monthly_budget_tokens=s.anthropic_monthly_budget_tokens,
-        monthly_budget_usd=s.anthropic_monthly_budget_usd,
+        monthly_budget_usd=float(tool_config.get("assistant.monthly_budget_usd")),
         usd_per_mtok=(s.anthropic_usd_per_mtok_input, s.anthropic_usd_per_mtok_output),
         timeout_s=s.anthropic_timeout_s,
         max_retries=s.anthropic_max_retries,

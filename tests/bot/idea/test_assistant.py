@@ -194,3 +194,13 @@ def test_the_model_never_finishing_is_bounded(anthropic_fake: FakeAnthropic) -> 
     reply, status = call(context(fake, idea_max_turns=2), *IDEA.split())
     assert status == 1 and "no experiment that passes the contract check in 2 replies" in reply.text
     assert len(fake.requests) == 2
+
+
+def test_an_admins_config_change_of_the_model_applies_to_the_next_idea(anthropic_fake: FakeAnthropic) -> None:
+    fake = anthropic_fake
+    fake.script += [tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE))]
+    ctx = context(fake)
+    ctx.tool_config().set("assistant.model", "claude-admin-choice", by="admin")
+    reply, status = call(ctx, *IDEA.split())
+    assert status == 0, reply.text
+    assert fake.requests[0].body["model"] == "claude-admin-choice"
