@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.settings import Settings
 from storage.database import SessionFactory
 from tools.config.events import ConfigEvents
+from tools.config.policy import RunPolicy, run_policy
 from tools.config.store import ToolConfig
 from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
@@ -62,6 +63,10 @@ class AppContext:
         return ToolConfig(
             self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish
         )
+
+    def run_policy(self) -> RunPolicy:
+        """What members may run and within which limits, as the admins set it now (``/config``)."""
+        return run_policy(self.tool_config())
 
     def sprint_log(self) -> SprintLog:
         """The sprint log writing where the tool settings say now (``sprint_log.sink``/``document_id``).

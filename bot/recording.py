@@ -113,7 +113,14 @@ def record_once(
 ) -> Recorded:
     """Answer ``request`` once: the stored result when the same request was answered before (unless ``force``),
     otherwise ``compute()``, store it, and append its sprint-log entry (saved before this returns, delivered when
-    the sink is reachable)."""
+    the sink is reachable).
+
+    Refused first (one line, nothing stored) when the admins have not enabled the request's challenge or, for a
+    built-in method, the method (``challenges.enabled`` / ``methods.enabled``)."""
+    policy = ctx.run_policy()
+    policy.check_challenge(request.challenge)
+    if request.kind == "method":
+        policy.check_method(request.subject)
     if not force and (previous := lookup(ctx, request)) is not None:
         return Recorded(stored=previous, result=result_of(previous.run))
     result = compute()

@@ -33,13 +33,17 @@ def open_sprint_log(
     return SprintLog(sessions, OutboxDelivery(sessions, chosen))
 
 
+SEED_FIELDS: dict[str, str] = {
+    "sprint_log.document_id": "google_docs_document_id",
+    "sprint_log.sink": "sprint_log_sink",
+    "limits.queue_per_member": "job_queue_per_member",
+    "chats.allowed": "allowed_chats",
+    "assistant.model": "anthropic_model",
+    "assistant.monthly_budget_usd": "anthropic_monthly_budget_usd",
+}
+"""Tool setting -> the deployment setting (bot/settings.py field) its default comes from."""
+
+
 def config_seeds(settings: Settings) -> dict[str, Any]:
     """Tool-setting defaults taken from the deployment's settings (an admin's /config override still wins)."""
-    return {
-        "sprint_log.document_id": settings.google_docs_document_id,
-        "sprint_log.sink": settings.sprint_log_sink,
-        "limits.queue_per_member": settings.job_queue_per_member,
-        "chats.allowed": list(settings.allowed_chats),
-        "assistant.model": settings.anthropic_model,
-        "assistant.monthly_budget_usd": settings.anthropic_monthly_budget_usd,
-    }
+    return {key: getattr(settings, field) for key, field in SEED_FIELDS.items()}

@@ -101,7 +101,9 @@ class Settings(BaseSettings):
     anthropic_api_key: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("SUTRO_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY", "anthropic_api_key"),
-        description="Anthropic API key for /idea (SUTRO_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY); nothing else needs it.",
+        description=(
+            "Anthropic API key for /idea (SUTRO_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY); nothing else needs it."
+        ),
     )
     anthropic_base_url: str = Field(
         default="", description="Messages API base URL; empty = Anthropic's (tests: a fake)."

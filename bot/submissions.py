@@ -134,10 +134,11 @@ def _judge_generate(
     flags = lint(code, "generate").flags
     tier = _checked_tier(ctx)
     dev = ctx.settings.dev_allow_unsandboxed
+    limits = ctx.run_policy().sandbox_limits()
     early = None
     if challenge is None:  # the challenge comes from what generate() returns: run it first
         progress("running your generate() in the sandbox", None)
-        early = run_generate(code, tier=tier, dev_override=dev)
+        early = run_generate(code, tier=tier, dev_override=dev, limits=limits)
         if not early.ok:
             raise EngineError(f"your generate() failed: {early.failure}", hint="fix it and submit again")
         assert early.text is not None
@@ -152,7 +153,7 @@ def _judge_generate(
         generated = early
         if generated is None:
             progress("running your generate() in the sandbox", None)
-            generated = run_generate(code, tier=tier, dev_override=dev)
+            generated = run_generate(code, tier=tier, dev_override=dev, limits=limits)
         if not generated.ok or generated.text is None:
             failure = f"your generate() failed: {generated.failure}"
             result = RunResult(challenge=name, subject=label, kind="generate", ok=False, failure=failure)
@@ -184,6 +185,7 @@ def _judge_solve(
         )
     lint(code, "solve")
     tier = _checked_tier(ctx)
+    limits = ctx.run_policy().sandbox_limits()
     request = NormalisedRequest(
         challenge=SOLVE_CHALLENGE,
         kind="solve",
@@ -203,6 +205,7 @@ def _judge_solve(
             tier=tier,
             dev_override=ctx.settings.dev_allow_unsandboxed,
             label=label,
+            limits=limits,
         )
 
     return record_once(ctx, request, compute, member=member, force=force)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import and_, or_, update
 from sqlmodel import Session, col, func, select
 
 from storage.errors import StorageError
@@ -23,6 +23,7 @@ from storage.tables import (
     IDEA_RUNNING,
     AssistantUsage,
     Idea,
+    Member,
 )
 from storage.timestamps import utcnow
 
@@ -68,16 +69,56 @@ def fail(session: Session, *, idea_id: int, failure: str, tokens: int) -> Idea:
     return _set(session, idea_id, status=IDEA_FAILED, failure=failure, tokens=tokens)
 
 
-def claim_for_run(session: Session, *, idea_id: int, approver: str) -> bool:
-    """Atomically move a proposed idea to ``running``; False when it is not (or no longer) proposed."""
+def claim_for_run(session: Session, *, idea_id: int, approver: str, stale_before: datetime | None = None) -> bool:
+    """Atomically move a proposed idea to ``running``; False when it is not (or no longer) proposed.
+
+    ``stale_before``: a ``running`` claim made before this time is taken over too — no job runs that long
+    (the job board stops it), so its run died without saying so (the bot was killed mid-run).
+    """
+    claimable = col(Idea.status) == IDEA_PROPOSED
+    if stale_before is not None:
+        claimable = or_(claimable, and_(col(Idea.status) == IDEA_RUNNING, col(Idea.approved_at) < stale_before))
     statement = (
         update(Idea)
-        .where(col(Idea.id) == idea_id, col(Idea.status) == IDEA_PROPOSED)
+        .where(col(Idea.id) == idea_id, claimable)
         .values(status=IDEA_RUNNING, approved_by=approver, approved_at=utcnow())
     )
     result = session.execute(statement)
     session.commit()
     return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def release_run(session: Session, *, idea_id: int, claimed_since: datetime) -> bool:
+    """Put an idea whose run was stopped (cancelled, past its time limit, worker died) back to ``proposed``, so it
+    can be approved again; only a claim made at or after ``claimed_since`` (the stopped job's submission), so a
+    stopped second press never releases a run that is still going. False when there was nothing to release."""
+    statement = (
+        update(Idea)
+        .where(
+            col(Idea.id) == idea_id,
+            col(Idea.status) == IDEA_RUNNING,
+            col(Idea.approved_at) >= claimed_since,
+        )
+        .values(status=IDEA_PROPOSED, approved_by=None, approved_at=None)
+    )
+    result = session.execute(statement)
+    session.commit()
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def fail_stopped_drafts(session: Session, *, member: str, since: datetime) -> list[int]:
+    """Mark ``member``'s ideas still ``drafting`` since ``since`` as failed (their drafting job was stopped)."""
+    rows = session.exec(
+        select(Idea)
+        .join(Member)
+        .where(col(Member.name) == member, col(Idea.status) == IDEA_DRAFTING, col(Idea.created_at) >= since)
+    ).all()
+    for idea in rows:
+        idea.status = IDEA_FAILED
+        idea.failure = "stopped before the assistant finished (cancelled or past the job time limit)"
+        session.add(idea)
+    session.commit()
+    return [idea.id for idea in rows if idea.id is not None]
 
 
 def finish_run(session: Session, *, idea_id: int, run_id: int | None, outcome: str) -> Idea:
@@ -88,9 +129,7 @@ def finish_run(session: Session, *, idea_id: int, run_id: int | None, outcome: s
 def discard(session: Session, *, idea_id: int) -> bool:
     """Atomically discard a proposed idea; False when it is not proposed (already running, ran or discarded)."""
     statement = (
-        update(Idea)
-        .where(col(Idea.id) == idea_id, col(Idea.status) == IDEA_PROPOSED)
-        .values(status=IDEA_DISCARDED)
+        update(Idea).where(col(Idea.id) == idea_id, col(Idea.status) == IDEA_PROPOSED).values(status=IDEA_DISCARDED)
     )
     result = session.execute(statement)
     session.commit()

@@ -31,7 +31,8 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def upgrade_to_head(engine: Engine) -> None:
-    """Bring the schema up to the newest revision; an unreachable database is a one-line :class:`DatabaseUnavailable`."""
+    """Bring the schema up to the newest revision; an unreachable database is a one-line
+    :class:`DatabaseUnavailable`."""
     try:
         with engine.connect() as probe:
             probe.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -124,6 +125,10 @@ class Reply:
 
 
 Handler = Callable[["AppContext", Invocation], Reply]
+StopHandler = Callable[["AppContext", Invocation, datetime], str]
+"""Called in the bot process when a queued job of the command ended without answering (cancelled, past its time
+limit, its worker died), with the job's submission time (aware UTC): undo what the killed run left half-done and
+return a line for the member ("" for none)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,7 @@ class Command:
     cli / telegram: whether the command exists on that transport.
     background: in the chat, run as a job in a worker process (acknowledged with its queue position, progress
         edits, cancellable). False for instant commands that read the bot's own state (``/help``, ``/queue``).
+    on_stopped: see :data:`StopHandler`; None when a stopped job leaves nothing to undo.
     """
 
     name: str
@@ -154,3 +160,4 @@ class Command:
     cli: bool = True
     telegram: bool = True
     background: bool = True
+    on_stopped: StopHandler | None = None

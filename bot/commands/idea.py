@@ -135,4 +135,5 @@ COMMAND = Command(
         "revise": "draft a new card from idea ID with the change described in TEXT",
     },
     flag_options={"yes": "approve the new card at once and run it (terminal)"},
+    on_stopped=approval.release_stopped,
 )

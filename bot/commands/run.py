@@ -218,7 +218,7 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
     if "compat" in inv.options:
         raise UsageError("--compat needs solve=PATH", hint=f"usage: run {USAGE}")
     if not inv.args:
-        raise UsageError("which method?", hint="methods: " + ", ".join(METHODS.names()))
+        raise UsageError("which method?", hint="methods: " + ", ".join(ctx.run_policy().methods or ("none enabled",)))
     if len(inv.args) > 1:
         raise UsageError(f"unexpected argument '{inv.args[1]}'", hint="parameters are key=value, e.g. n=20")
     name = inv.args[0]

@@ -8,7 +8,9 @@ the idea no longer ``proposed`` and is told what became of it; nothing runs twic
 
 from __future__ import annotations
 
-from bot.commands.base import Progress, Reply, UsageError
+from datetime import datetime, timedelta
+
+from bot.commands.base import Invocation, Progress, Reply, UsageError
 from bot.commands.run import method_request
 from bot.commands.submit import submission_card
 from bot.context import AppContext
@@ -17,9 +19,13 @@ from bot.submissions import judge_submission
 from engine.errors import EngineError
 from engine.methods import run_method
 from engine.result import RunResult
-from storage.ideas import claim_for_run, discard, finish_run, get_idea
+from storage.ideas import claim_for_run, discard, fail_stopped_drafts, finish_run, get_idea, release_run
 from storage.tables import Idea
+from storage.timestamps import utcnow
 from tools.assistant.spec import ExperimentSpec, Submission, spec_from_stored
+
+STALE_MARGIN_S = 60.0
+"""A ``running`` claim older than the job time limit plus this is a run that died unseen (the bot was killed)."""
 
 
 def _idea(ctx: AppContext, idea_id: int) -> Idea:
@@ -83,8 +89,10 @@ def _outcome(recorded: Recorded) -> str:
 def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Progress) -> Reply:
     """Run idea ``idea_id`` once, on ``approver``'s say-so; the result card links back to the idea."""
     _idea(ctx, idea_id)  # an unknown id is a one-line error before anything else
+    started = utcnow()
+    stale_before = utcnow() - timedelta(seconds=ctx.run_policy().job_wall_s + STALE_MARGIN_S)
     with ctx.sessions()() as session:  # one write transaction at a time: sessions are never nested here
-        claimed = claim_for_run(session, idea_id=idea_id, approver=approver)
+        claimed = claim_for_run(session, idea_id=idea_id, approver=approver, stale_before=stale_before)
     idea = _idea(ctx, idea_id)
     if not claimed:
         return _not_proposed(idea)
@@ -97,9 +105,11 @@ def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Prog
         with ctx.sessions()() as session:
             finish_run(session, idea_id=idea_id, run_id=None, outcome=outcome)
         _log_outcome(ctx, idea, approver, outcome, None)
-        return Reply(
-            text=f"idea #{idea_id}: {outcome}", ok=False, data={"idea_id": idea_id, "ran_now": False}
-        )
+        return Reply(text=f"idea #{idea_id}: {outcome}", ok=False, data={"idea_id": idea_id, "ran_now": False})
+    except KeyboardInterrupt:  # Ctrl-C in the terminal: the idea may be approved again
+        with ctx.sessions()() as session:
+            release_run(session, idea_id=idea_id, claimed_since=started)
+        raise
     except Exception:  # an internal error: the idea is not left "running" (dispatch reports the incident)
         with ctx.sessions()() as session:
             finish_run(session, idea_id=idea_id, run_id=None, outcome="stopped by an internal error")
@@ -112,6 +122,21 @@ def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Prog
     card.text = f"idea #{idea_id} ({spec.title}), approved by {approver}: ran {spec.submission.describe()}\n{card.text}"
     card.data = {**(card.data or {}), "idea_id": idea_id, "ran_now": True}
     return card
+
+
+def release_stopped(ctx: AppContext, inv: Invocation, submitted_at: datetime) -> str:
+    """The ``idea`` job was stopped before it answered: an approved run goes back to ``proposed`` (it can be
+    approved again), a draft in progress is marked failed. Returns the line for the member."""
+    with ctx.sessions()() as session:
+        if "run" in inv.options:
+            idea_id = int(inv.options["run"])
+            if release_run(session, idea_id=idea_id, claimed_since=submitted_at):
+                return f"idea #{idea_id} was not run to the end; it can be approved again (Run it)"
+            return ""
+        if "discard" in inv.options:
+            return ""
+        stopped = fail_stopped_drafts(session, member=inv.caller.name, since=submitted_at)
+    return f"idea #{stopped[0]} was stopped before its card was ready; send /idea again" if stopped else ""
 
 
 def _log_outcome(ctx: AppContext, idea: Idea, approver: str, outcome: str, run_id: int | None) -> None:

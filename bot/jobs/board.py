@@ -49,6 +49,8 @@ class Job:
     finished_at: float | None = None
     cancelled_by: str | None = None
     stop_reason: str | None = None
+    wall_limit_s: float | None = None
+    timed_out: bool = False
     last_progress: str = ""
     worker: Execution | None = None
     outcome: asyncio.Future[tuple[Reply, int]] = field(
@@ -124,11 +126,23 @@ class JobBoard:
             self._finish(job, Reply(text=text, ok=False), 1)
 
     # -- members' operations --------------------------------------------------------------------------
-    def submit(self, command: Command, inv: Invocation, on_progress: ProgressSink = _ignore_progress) -> Job:
-        """Put a job in line or raise :class:`UsageError` (queue limit, rate limit)."""
+    def submit(
+        self,
+        command: Command,
+        inv: Invocation,
+        on_progress: ProgressSink = _ignore_progress,
+        *,
+        per_member: int | None = None,
+        wall_limit_s: float | None = None,
+    ) -> Job:
+        """Put a job in line or raise :class:`UsageError` (queue limit, rate limit).
+
+        ``per_member`` replaces the board's queue limit for this check (the admins' ``limits.queue_per_member``
+        read by the caller); ``wall_limit_s`` stops the job once it has run that long (``limits.job_wall_s``).
+        """
         key = member_key(inv.caller)
         mine = [j for j in self.active() if member_key(j.owner) == key]
-        if len(mine) >= self._per_member:
+        if len(mine) >= (self._per_member if per_member is None else per_member):
             ids = ", ".join(f"#{j.id}" for j in mine)
             raise UsageError(
                 f"you already have {len(mine)} jobs queued or running ({ids})",
@@ -147,6 +161,7 @@ class JobBoard:
             invocation=inv,
             submitted_at=self._clock(),
             on_progress=on_progress,
+            wall_limit_s=wall_limit_s,
         )
         self._waiting.append(job)
         self._wakeup.set()
@@ -221,9 +236,18 @@ class JobBoard:
             job.last_progress = line
             job.on_progress(line, fraction)
 
+        timer = None
+        if job.wall_limit_s is not None:
+            timer = asyncio.get_running_loop().call_later(job.wall_limit_s, self._overran, job)
         try:
-            return await job.worker.run(progress)
+            answered = await job.worker.run(progress)
         except JobKilled as exc:
+            if job.timed_out:
+                text = (
+                    f"#{job.id} {job.describe()} was stopped: it ran past the job time limit "
+                    f"({job.wall_limit_s:g} s) — try smaller parameters, or an admin can raise limits.job_wall_s"
+                )
+                return Reply(text=text, ok=False), 1
             if job.stop_reason is not None:
                 text = f"#{job.id} {job.describe()} was stopped: {job.stop_reason}; send it again"
                 return Reply(text=text, ok=False), 1
@@ -232,6 +256,20 @@ class JobBoard:
                     text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False
                 ), 1
             return died_reply(job.command, exc)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if job.timed_out:  # the worker answered before the kill landed: its answer stands
+            job.timed_out, job.stop_reason = False, None
+        return answered
+
+    def _overran(self, job: Job) -> None:
+        """The job's wall-clock limit passed while it was running: kill its worker (the run ends as stopped)."""
+        if job.state != "running" or job.worker is None:
+            return
+        job.timed_out = True
+        job.stop_reason = f"ran past the job time limit ({job.wall_limit_s:g} s)"
+        job.worker.kill()
 
     def _finish(self, job: Job, reply: Reply, status: int) -> None:
         job.state = "stopped" if job.stop_reason else "cancelled" if job.cancelled_by is not None else "done"

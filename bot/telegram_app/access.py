@@ -8,6 +8,7 @@ Channel posts forwarded into a discussion group also carry a ``sender_chat`` (th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.commands.base import Caller
@@ -35,18 +36,26 @@ class Decision:
     refusal: str = ""
 
 
-def decide(settings: Settings, sender: Sender) -> Decision:
-    """Allow the message if its chat or its user is allow-listed; mark admins."""
+def decide(settings: Settings, sender: Sender, *, allowed_chats: Iterable[int] | None = None) -> Decision:
+    """Allow the message if its chat or its user is allow-listed; mark admins.
+
+    ``allowed_chats``: the admins' ``chats.allowed`` setting (seeded from ``SUTRO_ALLOWED_CHATS``); None means
+    the settings' list. Admins (``SUTRO_ADMIN_IDS``) are answered in any chat, so a wrong ``chats.allowed`` can
+    always be put right from a private chat with the bot.
+    """
+    chats = set(settings.allowed_chats if allowed_chats is None else allowed_chats)
     anonymous_admin = sender.sender_chat_id is not None and sender.sender_chat_id == sender.chat_id
-    allowed = sender.chat_id in settings.allowed_chats or (
-        sender.user_id is not None and not anonymous_admin and sender.user_id in settings.allowed_users
+    known_user = sender.user_id is not None and not anonymous_admin
+    allowed = sender.chat_id in chats or (
+        known_user and (sender.user_id in settings.allowed_users or sender.user_id in settings.admin_ids)
     )
     if not allowed:
         return Decision(
             caller=None,
             refusal=(
                 f"this chat ({sender.chat_id}) is not on the bot's allow-list — "
-                "an operator can add it to SUTRO_ALLOWED_CHATS (or your user id to SUTRO_ALLOWED_USERS)"
+                "an admin can add it with /config set chats.allowed (or an operator your user id to "
+                "SUTRO_ALLOWED_USERS)"
             ),
         )
     if anonymous_admin:

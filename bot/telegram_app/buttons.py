@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from telegram import CallbackQuery, Message
 
 from bot.commands.base import Invocation
-from bot.telegram_app.access import Sender, decide
+from bot.telegram_app.access import Sender
 from bot.telegram_app.delivery import Courier
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ async def press_button(door: ChatFrontDoor, query: CallbackQuery, card: Message)
         user_name=user.username or user.full_name,
         thread_id=card.message_thread_id if card.is_topic_message else None,
     )
-    decision = decide(door.ctx.settings, sender)
+    decision = await door.check_sender(sender)
     if decision.caller is None:
         await query.answer(decision.refusal, show_alert=True)
         return

@@ -22,7 +22,7 @@ from bot.context import AppContext
 from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
 from bot.jobs.board import JobBoard
-from bot.telegram_app.access import Sender, decide
+from bot.telegram_app.access import Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.progress import ProgressMessage
@@ -34,6 +34,9 @@ from bot.telegram_app.requests import (
     looks_like_code,
     split_tokens,
 )
+from storage.errors import StorageError
+from storage.timestamps import utcnow
+from tools.config.policy import RunPolicy
 
 log = logging.getLogger("sutro.telegram")
 
@@ -144,7 +147,7 @@ class ChatFrontDoor:
         self, message: Message, name: str, rest: str, attachments: list[Attachment], *, document: bool = False
     ) -> None:
         courier = courier_for(message)
-        decision = decide(self.ctx.settings, sender_of(message))
+        decision = await self.check_sender(sender_of(message))
         if decision.caller is None:
             log.info("refused a message from chat %s", message.chat.id)
             await courier.send_text(decision.refusal)
@@ -175,10 +178,30 @@ class ChatFrontDoor:
             reply, _status = await asyncio.to_thread(execute, self.ctx, command, inv)
             await send_reply(courier, reply)
 
+    async def check_sender(self, sender: Sender) -> Decision:
+        """The access decision for ``sender``, against the chats the admins allow now (``chats.allowed``)."""
+        try:
+            allowed = await asyncio.to_thread(lambda: self.ctx.tool_config().get("chats.allowed"))
+        except StorageError as err:  # the database is down: the deployment's list still lets members in
+            log.warning("chats.allowed unreadable (%s); using SUTRO_ALLOWED_CHATS", err.one_line())
+            allowed = None
+        return decide(self.ctx.settings, sender, allowed_chats=allowed)
+
     async def run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None:
         progress = ProgressMessage(courier, self.progress_interval_s)
+        submitted_at = utcnow()
         try:
-            job = self.board.submit(command, inv, on_progress=progress.report)
+            policy: RunPolicy | None = await asyncio.to_thread(self.ctx.run_policy)
+        except StorageError:  # the database is down: the board's own limits apply (the job will say what failed)
+            policy = None
+        try:
+            job = self.board.submit(
+                command,
+                inv,
+                on_progress=progress.report,
+                per_member=policy.queue_per_member if policy else None,
+                wall_limit_s=policy.job_wall_s if policy else None,
+            )
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
@@ -196,6 +219,19 @@ class ChatFrontDoor:
             final = f"not finished: {job.stop_reason}"
         await progress.close(final)
         await send_reply(courier, reply)
+        if command.on_stopped is not None and (job.state in ("cancelled", "stopped") or status == 3):
+            await self._undo_stopped(courier, command, inv, submitted_at)
+
+    async def _undo_stopped(self, courier: Courier, command: Command, inv: Invocation, submitted_at: datetime) -> None:
+        """Let the command undo what its stopped job left half-done (an idea left ``running``)."""
+        assert command.on_stopped is not None
+        try:
+            note = await asyncio.to_thread(command.on_stopped, self.ctx, inv, submitted_at)
+        except Exception as exc:  # noqa: BLE001 - the member already has the job's answer
+            report_incident(exc, where=f"cleaning up after a stopped /{command.name}")
+            return
+        if note:
+            await courier.send_text(note)
 
 
 async def download(message: Message) -> Attachment:

@@ -19,21 +19,17 @@ from engine.methods.method import Method, Outcome, Problem
 def eliminate(aug: Any, n: int) -> list[int] | None:
     """Reduce ``aug`` (uint8, rows × (n+1)) in place; the solution's support, or None if rank < n."""
     rows = aug.shape[0]
-    r = 0
-    for col in range(n):
-        pivots = np.flatnonzero(aug[r:, col])
+    for r in range(min(n, rows)):  # column r gets its pivot in row r
+        pivots = np.flatnonzero(aug[r:, r])
         if pivots.size == 0:
             return None
         p = r + int(pivots[0])
         if p != r:
             aug[[r, p]] = aug[[p, r]]
-        hits = np.flatnonzero(aug[:, col])
+        hits = np.flatnonzero(aug[:, r])
         others = hits[hits != r]
         if others.size:
             aug[others] ^= aug[r]
-        r += 1
-        if r == rows:
-            break
     solution = aug[:n, n]
     return [int(i) for i in np.flatnonzero(solution)]
 

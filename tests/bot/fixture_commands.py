@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 from bot.commands.base import Command, Invocation, Reply, Table
@@ -68,8 +69,18 @@ def _environment(ctx: AppContext, inv: Invocation) -> Reply:
 ENVIRONMENT = Command(
     name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment
 )
+def _sleepy_stopped(ctx: AppContext, inv: Invocation, submitted_at: datetime) -> str:
+    """Runs in the bot process after a stopped sleepy job: says so, with the steps it was asked for."""
+    assert submitted_at.tzinfo is not None
+    return f"cleaned up after a stopped sleepy ({inv.options.get('steps', '3')} steps)"
+
+
 SLEEPY = Command(
-    name="sleepy", summary="Test fixture: sleep with progress", usage="[steps=N] [pause=S]", handler=_sleepy
+    name="sleepy",
+    summary="Test fixture: sleep with progress",
+    usage="[steps=N] [pause=S]",
+    handler=_sleepy,
+    on_stopped=_sleepy_stopped,
 )
 BROKEN = Command(name="broken", summary="Test fixture: raise", usage="", handler=_broken)
 ATTACH = Command(name="attach", summary="Test fixture: list attachments", usage="", handler=_attachments)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+
 from bot.config_docs import README_END, README_START, config_table_markdown, env_example
+from bot.services import SEED_FIELDS
 from bot.settings import Settings
 from tools.config.schema import build_schema
 
@@ -25,7 +29,20 @@ def test_readme_lists_every_tool_setting() -> None:
 def test_env_example_lists_every_setting_and_tool_key() -> None:
     text = (ROOT / ".env.example").read_text()
     assert text == env_example(), f".env.example is {REGENERATE}"
-    for name in Settings.model_fields:
-        assert f"# SUTRO_{name.upper()}=" in text
+    written = set(re.findall(r"^(?:# )?SUTRO_(\w+)=", text, re.M))
+    assert written == {name.upper() for name in Settings.model_fields}
     for name in build_schema():
         assert f"#   {name} = " in text
+
+
+def test_env_example_reads_back_as_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Copied unchanged to .env, the file changes nothing: every active line is the setting's default."""
+    for name in Settings.model_fields:
+        monkeypatch.delenv(f"SUTRO_{name.upper()}", raising=False)
+    example = str(ROOT / ".env.example")
+    assert Settings(_env_file=example).model_dump() == Settings(_env_file=None).model_dump()  # type: ignore[call-arg]
+
+
+def test_seeded_tool_keys_name_real_settings() -> None:
+    assert set(SEED_FIELDS) <= set(build_schema())
+    assert set(SEED_FIELDS.values()) <= set(Settings.model_fields)

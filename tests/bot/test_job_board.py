@@ -138,3 +138,31 @@ async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> No
         await board.stop()
     assert "cancelled by ann before it started" in q_reply.text
     assert "cancelled by root; its processes were killed" in r_reply.text
+
+
+async def test_the_queue_limit_passed_with_a_submission_overrides_the_boards() -> None:
+    """The Telegram front door passes the admins' limits.queue_per_member with each submission."""
+    board = _board(per_member=5)
+    board.submit(SLEEPY, _inv(ANN), per_member=1)
+    with pytest.raises(UsageError, match=r"already have 1 jobs queued or running \(#1\)"):
+        board.submit(SLEEPY, _inv(ANN), per_member=1)
+    board.submit(SLEEPY, _inv(ANN))  # without an override the board's own limit (5) applies
+
+
+async def test_a_job_past_its_time_limit_is_stopped_and_says_which_limit() -> None:
+    import asyncio
+
+    board = _board(workers=1)
+    await board.start()
+    try:
+        slow = board.submit(SLEEPY, _inv(ANN, steps="400", pause="0.05"), wall_limit_s=0.5)
+        quick = board.submit(SLEEPY, _inv(BOB, steps="1", pause="0"), wall_limit_s=30)
+        reply, status = await asyncio.wait_for(slow.outcome, 10)
+        assert status == 1 and slow.state == "stopped"
+        assert "ran past the job time limit (0.5 s)" in reply.text and "limits.job_wall_s" in reply.text
+        assert slow.finished_at is not None and slow.started_at is not None
+        assert slow.finished_at - slow.started_at < 5  # 400 steps × 0.05 s would take 20 s
+        reply, status = await asyncio.wait_for(quick.outcome, 10)  # the worker slot was freed
+        assert status == 0 and quick.state == "done"
+    finally:
+        await board.stop()

@@ -180,3 +180,21 @@ def test_rescore_prices_stored_ir_again_and_keeps_both_values(tmp_path: Path) ->
     with ctx.sessions()() as session:
         metrics = get_run(session, run_id=ir_run).metrics
     assert metrics == {"dally@0": 999.0, "dally@1": 1316}  # both kept; the new one from the current scorer
+
+
+SPIN_GENERATE = "def generate():\n    while True:\n        pass\n"
+HOG_GENERATE = "def generate():\n    hog = bytearray(400 * 1024 * 1024)\n    return str(len(hog))\n"
+
+
+def test_the_admins_sandbox_limits_apply_to_the_next_submission(sandboxed: TierReport) -> None:
+    """limits.cpu_s and limits.memory_mib set with /config reach the sandboxed child without a restart."""
+    assert CliRunner().invoke(main, ["config", "set", "limits.cpu_s", "1"]).exit_code == 0
+    code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=SPIN_GENERATE.encode())
+    assert code == 1 and one_json(out)["failure"] == "your generate() failed: CPU time limit (1 s) exceeded"
+    assert CliRunner().invoke(main, ["config", "set", "limits.memory_mib", "256"]).exit_code == 0
+    code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
+    assert code == 1 and one_json(out)["failure"] == "your generate() failed: memory limit (256 MiB) exceeded"
+    assert CliRunner().invoke(main, ["config", "reset", "limits.memory_mib"]).exit_code == 0
+    code, out = submit("-", "--challenge", "matmul_4x4", "--json", "--force", stdin=HOG_GENERATE.encode())
+    # with the default 1 GiB the allocation succeeds, so generate() gets as far as returning its (bad) IR text
+    assert code == 1 and "memory limit" not in one_json(out)["failure"]

@@ -11,7 +11,7 @@ SETTINGS = Settings(allowed_chats=[GROUP], allowed_users=[55], admin_ids=[7])
 
 def test_deny_by_default() -> None:
     decision = decide(Settings(), Sender(chat_id=GROUP, user_id=7, user_name="a"))
-    assert decision.caller is None and "SUTRO_ALLOWED_CHATS" in decision.refusal
+    assert decision.caller is None and "/config set chats.allowed" in decision.refusal
 
 
 def test_allowed_chat_member_is_not_admin_unless_listed() -> None:
@@ -41,3 +41,21 @@ def test_a_channel_posting_into_the_group_is_not_an_admin() -> None:
     post = Sender(chat_id=GROUP, user_id=777000, user_name="Telegram", sender_chat_id=-100999)
     caller = decide(SETTINGS, post).caller
     assert caller is not None and not caller.is_admin
+
+
+def test_the_admins_chat_list_replaces_the_settings_list() -> None:
+    elsewhere = -100456
+    member_here = Sender(chat_id=GROUP, user_id=8, user_name="m")
+    member_there = Sender(chat_id=elsewhere, user_id=8, user_name="m")
+    assert decide(SETTINGS, member_there, allowed_chats=[elsewhere]).caller is not None
+    assert decide(SETTINGS, member_here, allowed_chats=[elsewhere]).caller is None
+    assert decide(SETTINGS, member_here, allowed_chats=[]).caller is None
+
+
+def test_an_admin_is_answered_in_any_chat_so_a_wrong_list_can_be_undone() -> None:
+    admin_privately = decide(SETTINGS, Sender(chat_id=7, user_id=7, user_name="a"), allowed_chats=[]).caller
+    assert admin_privately is not None and admin_privately.is_admin
+    anon_elsewhere = Sender(
+        chat_id=-100999, user_id=GROUP_ANONYMOUS_BOT_ID, user_name="GroupAnonymousBot", sender_chat_id=-100999
+    )
+    assert decide(SETTINGS, anon_elsewhere, allowed_chats=[GROUP]).caller is None

@@ -115,7 +115,7 @@ async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tm
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/queue")
         await until(fake, any_text("1 running, 0 queued"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/cancel 1")
-        calls = await until(fake, any_text("cancelled by member; its processes were killed"))
+        calls = await until(fake, any_text("cleaned up after a stopped sleepy (400 steps)"))
         deadline = time.monotonic() + 3
         while (process_alive(worker_pid) or process_alive(grandchild_pid)) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
@@ -123,6 +123,7 @@ async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tm
     assert not process_alive(grandchild_pid)
     assert "cancelled by member" in texts(calls, "editMessageText")[-1]
     assert not any("slept" in t for t in texts(calls))
+    assert any("cancelled by member; its processes were killed" in t for t in texts(calls))
 
 
 async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi) -> None:
@@ -209,3 +210,32 @@ async def test_the_per_member_queue_limit_answers_in_the_chat(fake: FakeBotApi) 
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
         calls = await until(fake, lambda cs: any("slept 1 steps" in t for t in texts(cs)))
     assert any("you already have 1 jobs queued or running (#1)" in t for t in texts(calls))
+    assert not any("cleaned up" in t for t in texts(calls))  # a job that answered leaves nothing to undo
+
+
+async def test_an_admins_chats_allowed_change_applies_to_the_next_message(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=ADMIN, text=f"/config set chats.allowed {STRANGERS}")
+        await until(fake, any_text("chats.allowed"))
+        fake.push_message(chat_id=STRANGERS, user_id=MEMBER, text="/challenges")
+        await until(fake, lambda cs: bool(texts(cs, chat_id=STRANGERS)))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
+        await until(fake, any_text("allow-list"))
+        fake.push_message(chat_id=GROUP, user_id=ADMIN, text=f"/config set chats.allowed {GROUP}")
+        calls = await until(fake, lambda cs: sum("chats.allowed" in t for t in texts(cs, chat_id=GROUP)) == 2)
+    [stranger_reply] = texts(calls, chat_id=STRANGERS)
+    assert "9 challenges" in stranger_reply  # answered there now
+    group = texts(calls, chat_id=GROUP)
+    assert group[1].startswith(f"this chat ({GROUP}) is not on the bot's allow-list")
+    assert "/config set chats.allowed" in group[1]  # the admin was still answered there, and put it back
+
+
+async def test_an_admins_queue_limit_change_applies_to_the_next_submission(fake: FakeBotApi) -> None:
+    async with running_bot(fake, job_queue_per_member=5):
+        fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/config set limits.queue_per_member 1")
+        await until(fake, any_text("limits.queue_per_member"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=20 pause=0.05")
+        await until(fake, any_text("#1 /sleepy"))
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=1")
+        calls = await until(fake, any_text("you already have 1 jobs queued or running (#1)"))
+    assert not any("#2 /sleepy" in t for t in texts(calls))

@@ -15,9 +15,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.env_template import render_env_template
-from bot.settings import Settings
-
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 UNIT_EXEC = "/opt/sutro/venv/bin/sutro"
 
@@ -129,15 +126,12 @@ def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: P
     assert _compose_check(broken).returncode != 0
 
 
-def test_env_example_is_generated_from_settings_and_reads_back_as_the_defaults(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    example = DEPLOY / ".env.example"
-    assert example.read_text() == render_env_template(), (
-        "regenerate: python -m bot.env_template > deploy/.env.example"
-    )
-    keys = set(re.findall(r"^(?:# )?SUTRO_(\w+)=", example.read_text(), re.M))
-    assert keys == {name.upper() for name in Settings.model_fields}
-    for name in Settings.model_fields:
-        monkeypatch.delenv(f"SUTRO_{name.upper()}", raising=False)
-    assert Settings(_env_file=str(example)).model_dump() == Settings(_env_file=None).model_dump()
+def test_the_deploy_docs_use_the_one_generated_env_example() -> None:
+    """One .env.example (the repository root's, tests/bot/test_config_docs.py keeps it current) feeds every
+    deployment: compose's POSTGRES_PASSWORD is in it, and the deploy docs copy it from there."""
+    root = DEPLOY.parent
+    assert not (DEPLOY / ".env.example").exists()
+    assert "\nPOSTGRES_PASSWORD=\n" in (root / ".env.example").read_text()
+    for doc in ("README.md", "compose.yaml", "sutro.service"):
+        text = (DEPLOY / doc).read_text()
+        assert "deploy/.env.example" not in text, doc

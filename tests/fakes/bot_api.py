@@ -3,7 +3,8 @@
 Enough of the Bot API for the real python-telegram-bot Application to poll and answer: getMe, deleteWebhook,
 getUpdates (long poll), sendMessage, editMessageText, sendDocument / sendPhoto (multipart), getFile and the file
 download, answerCallbackQuery, setMyCommands; any other method answers ``true``. Tests inject failures
-(``fail_next``: 429 with retry_after, 400, or a slow answer for timeouts) and updates (``push_message``, ``push_update``).
+(``fail_next``: 429 with retry_after, 400, or a slow answer for timeouts) and updates (``push_message``,
+``push_update``).
 
 Stdlib only (``http.server`` in a thread, see bot_api_http.py): the request log is silenced because every URL
 holds the bot token.

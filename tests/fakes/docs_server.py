@@ -1,9 +1,10 @@
 """A fake Google Docs API server on 127.0.0.1 for tests: the real googleapiclient talks HTTP to it.
 
-Implements the service-account token endpoint (``POST /token``), ``documents.get`` and ``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle,
-updateTextStyle, ``writeControl.requiredRevisionId``) over :class:`tests.fakes.docs_model.Document`, with
-401 without a bearer token, scripted error replies (429, 503 …), a "write then drop the connection" mode (the
-write lands but the client never hears back), and stop/start on the same port (Docs down, then back).
+Implements the service-account token endpoint (``POST /token``), ``documents.get`` and
+``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle, updateTextStyle,
+``writeControl.requiredRevisionId``) over :class:`tests.fakes.docs_model.Document`, with 401 without a
+bearer token, scripted error replies (429, 503 …), a "write then drop the connection" mode (the write lands
+but the client never hears back), and stop/start on the same port (Docs down, then back).
 """
 
 from __future__ import annotations

@@ -30,12 +30,10 @@ def test_run_score_and_leaderboard_on_postgres(postgres_url: str, monkeypatch: p
     rows = json.loads(board.output)["boards"][0]["rows"]
     assert [(r["rank"], r["value"]) for r in rows] == [(1, 1316.0)]
     # the rows really are in PostgreSQL
+    from alembic.script import ScriptDirectory
     from sqlalchemy import text
 
     from storage.database import make_engine
-
-    from alembic.script import ScriptDirectory
-
     from storage.migrate import alembic_config
 
     engine = make_engine(postgres_url)

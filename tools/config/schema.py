@@ -17,6 +17,7 @@ from engine.ir.scoring import METRIC as DALLY
 from engine.methods import METHODS
 from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.sandbox.limits import DEFAULT_LIMITS, MIB
 from tools.config import values as v
 
 TRACK_METRICS: dict[str, tuple[str, ...]] = {
@@ -106,30 +107,37 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
         ),
         ConfigKey(
             "limits.cpu_s",
-            "CPU seconds one run may use.",
-            60.0,
-            v.number(minimum=1, integer=False),
+            "CPU seconds submitted code may use, per sandboxed process.",
+            DEFAULT_LIMITS.cpu_s,
+            v.number(minimum=1, maximum=600, integer=False),
             "seconds",
         ),
         ConfigKey(
             "limits.wall_s",
-            "Wall-clock seconds one run may take.",
-            120.0,
-            v.number(minimum=1, integer=False),
+            "Wall-clock seconds submitted code may take, per sandboxed process.",
+            DEFAULT_LIMITS.wall_s,
+            v.number(minimum=1, maximum=1800, integer=False),
             "seconds",
         ),
         ConfigKey(
             "limits.memory_mib",
-            "Memory one run may use (MiB).",
-            1024,
-            v.number(minimum=64, integer=True),
+            "Address space submitted code may use, per sandboxed process (MiB).",
+            DEFAULT_LIMITS.memory_bytes // MIB,
+            v.number(minimum=256, maximum=65536, integer=True),
             "MiB",
         ),
         ConfigKey(
+            "limits.job_wall_s",
+            "Wall-clock seconds one queued job may run before the bot stops it.",
+            600.0,
+            v.number(minimum=10, maximum=86400, integer=False),
+            "seconds",
+        ),
+        ConfigKey(
             "limits.queue_per_member",
-            "Most queued or running jobs per member.",
+            "Most jobs one member may have queued or running.",
             3,
-            v.number(minimum=1, integer=True),
+            v.number(minimum=1, maximum=100, integer=True),
             "count",
         ),
         ConfigKey(
@@ -146,7 +154,13 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             v.name_list(methods, what="method"),
             "names|all",
         ),
-        ConfigKey("chats.allowed", "Chat ids the bot answers in (comma-separated).", [], v.id_list, "ids"),
+        ConfigKey(
+            "chats.allowed",
+            "Chat ids the bot answers in (comma-separated); admins are answered anywhere.",
+            [],
+            v.id_list,
+            "ids",
+        ),
         ConfigKey(
             "assistant.model", "Claude model used by /idea.", "claude-sonnet-4-5", v.nonempty_text, "text"
         ),

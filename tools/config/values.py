@@ -87,16 +87,18 @@ def timezone_name(text: str) -> str:
     return name
 
 
-def number(*, minimum: float, integer: bool) -> Parser:
+def number(*, minimum: float, integer: bool, maximum: float | None = None) -> Parser:
+    """A number (whole when ``integer``) within ``minimum`` … ``maximum`` (no upper bound when None)."""
     kind = "a whole number" if integer else "a number"
+    rule = f"{kind} ≥ {minimum:g}" if maximum is None else f"{kind} from {minimum:g} to {maximum:g}"
 
     def parse(text: str) -> float | int:
         try:
             value: float | int = int(text.strip()) if integer else float(text.strip())
         except ValueError:
-            raise ValueError(f"must be {kind} ≥ {minimum:g}") from None
-        if value < minimum or value != value:  # NaN fails the second test
-            raise ValueError(f"must be {kind} ≥ {minimum:g}")
+            raise ValueError(f"must be {rule}") from None
+        if value != value or value < minimum or (maximum is not None and value > maximum):  # NaN fails the first
+            raise ValueError(f"must be {rule}")
         return value
 
     return parse

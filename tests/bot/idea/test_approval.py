@@ -81,9 +81,7 @@ def test_an_approved_solve_goes_through_the_sandboxed_judge(anthropic_fake: Fake
         entries = session.exec(select(SprintLogEntry).where(SprintLogEntry.kind == "idea")).all()
     assert (idea.status, idea.run_id) == ("ran", run.id)
     assert idea.outcome is not None and idea.outcome.startswith(f"run #{run.id} passed, accuracy 100.0%")
-    assert (
-        BRUTE_FORCE_SOLVE.splitlines()[3] in entries[0].body
-    )  # the code went to the sprint log with the idea
+    assert BRUTE_FORCE_SOLVE.splitlines()[3] in entries[0].body  # the code went to the sprint log with the idea
 
 
 def test_discard_then_run_does_nothing(anthropic_fake: FakeAnthropic) -> None:
@@ -125,3 +123,81 @@ def test_a_spec_that_cannot_run_any_more_is_closed_with_the_reason(anthropic_fak
         idea = get_idea(session, idea_id=idea_id)
     assert idea.status == "ran" and idea.run_id is None and idea.outcome == reply.text.split(": ", 1)[1]
     assert _runs(ctx) == []
+
+
+def _status(ctx, idea_id: int = 1) -> str:  # noqa: ANN001
+    with ctx.sessions()() as session:
+        return get_idea(session, idea_id=idea_id).status
+
+
+def test_a_stopped_run_goes_back_to_proposed_and_can_be_approved_again(anthropic_fake: FakeAnthropic) -> None:
+    """A run killed mid-way (cancel, job time limit, dead worker) must not leave the idea "running" for ever."""
+    from datetime import timedelta
+
+    from bot.commands.base import Invocation
+    from bot.idea.approval import release_stopped
+    from storage.ideas import claim_for_run
+    from storage.timestamps import utcnow
+
+    ctx = _proposed(anthropic_fake, FLIP_EACH_BIT_ONCE)
+    submitted = utcnow()
+    with ctx.sessions()() as session:  # what the killed job's worker got as far as doing
+        assert claim_for_run(session, idea_id=1, approver="grace")
+    assert call(ctx, "--run", "1")[0].text.endswith("is already running (approved by grace) — not run again")
+    stopped = Invocation(command="idea", options={"run": "1"}, caller=Caller(name="grace"))
+    # a stopped job submitted after the claim (a second press) does not release someone else's run
+    assert release_stopped(ctx, stopped, submitted + timedelta(minutes=1)) == ""
+    assert _status(ctx) == "running"
+    assert (
+        release_stopped(ctx, stopped, submitted) == "idea #1 was not run to the end; it can be approved again (Run it)"
+    )
+    assert _status(ctx) == "proposed"
+    reply, status = call(ctx, "--run", "1", caller=Caller(name="ada"))
+    assert status == 0 and reply.data is not None and reply.data["ran_now"]
+    assert [r.subject for r in _runs(ctx)] == ["km_min"]
+
+
+def test_a_claim_older_than_the_job_time_limit_is_taken_over(anthropic_fake: FakeAnthropic) -> None:
+    """The bot killed mid-run leaves a claim no job can still be working on once limits.job_wall_s has passed."""
+    from datetime import timedelta
+
+    from storage.ideas import claim_for_run
+    from storage.tables import Idea
+    from storage.timestamps import utcnow
+
+    ctx = _proposed(anthropic_fake, FLIP_EACH_BIT_ONCE)
+    with ctx.sessions()() as session:
+        assert claim_for_run(session, idea_id=1, approver="grace")
+
+    def claimed_ago(seconds: float) -> None:
+        with ctx.sessions()() as session:
+            idea = session.get(Idea, 1)
+            assert idea is not None
+            idea.approved_at = utcnow() - timedelta(seconds=seconds)
+            session.add(idea)
+            session.commit()
+
+    claimed_ago(600)  # limits.job_wall_s (600 s by default) + 60 s margin not yet passed
+    assert "is already running" in call(ctx, "--run", "1")[0].text
+    claimed_ago(661)
+    reply, status = call(ctx, "--run", "1", caller=Caller(name="ada"))
+    assert status == 0 and reply.data is not None and reply.data["ran_now"], reply.text
+    assert "approved by ada" in reply.text
+
+
+def test_a_stopped_draft_is_marked_failed(anthropic_fake: FakeAnthropic) -> None:
+    from bot.commands.base import Invocation
+    from bot.idea.approval import release_stopped
+    from storage.ideas import create_idea
+    from storage.timestamps import utcnow
+
+    ctx = context(anthropic_fake)
+    submitted = utcnow()
+    with ctx.sessions()() as session:  # the drafting job was killed before the assistant answered
+        create_idea(session, member="ada", text="x")
+    drafting = Invocation(command="idea", args=["x"], caller=Caller(name="ada"))
+    assert (
+        release_stopped(ctx, drafting, submitted) == "idea #1 was stopped before its card was ready; send /idea again"
+    )
+    assert _status(ctx) == "failed"
+    assert release_stopped(ctx, drafting, submitted) == ""  # nothing left to undo

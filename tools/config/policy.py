@@ -1,0 +1,66 @@
+"""The run policy the admins set through ``/config``: what members may run, and within which limits.
+
+Read fresh from :class:`~tools.config.store.ToolConfig` for each request, so a ``/config set`` (in this process
+or another) applies to the next run without a restart. Keys used: ``challenges.enabled``, ``methods.enabled``,
+``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
+design/sandbox.md L2), ``limits.job_wall_s`` and ``limits.queue_per_member`` (the bot's job queue).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
+from tools.config.store import ToolConfig
+from tools.errors import ToolError
+
+
+@dataclass(frozen=True)
+class RunPolicy:
+    """The effective admin rules for runs: enabled names and resource limits (seconds, MiB)."""
+
+    challenges: tuple[str, ...]
+    methods: tuple[str, ...]
+    cpu_s: float
+    wall_s: float
+    memory_mib: int
+    job_wall_s: float
+    queue_per_member: int
+
+    def sandbox_limits(self, base: Limits = DEFAULT_LIMITS) -> Limits:
+        """``base`` with the admins' CPU, wall-clock and memory caps for one sandboxed process."""
+        return replace(base, cpu_s=self.cpu_s, wall_s=self.wall_s, memory_bytes=self.memory_mib * MIB)
+
+    def check_challenge(self, name: str) -> None:
+        """Raise a one-line :class:`ToolError` when ``name`` is not among the enabled challenges."""
+        if name not in self.challenges:
+            raise ToolError(
+                f"challenge {name} is not enabled here",
+                hint=_enabled_hint(self.challenges, "challenges.enabled"),
+            )
+
+    def check_method(self, name: str) -> None:
+        """Raise a one-line :class:`ToolError` when the built-in method ``name`` is not enabled."""
+        if name not in self.methods:
+            raise ToolError(
+                f"method {name} is not enabled here", hint=_enabled_hint(self.methods, "methods.enabled")
+            )
+
+
+def _enabled_hint(enabled: tuple[str, ...], key: str) -> str:
+    listed = ", ".join(enabled) if enabled else "none"
+    return f"enabled: {listed}; an admin can change this with /config set {key} …"
+
+
+def run_policy(config: ToolConfig) -> RunPolicy:
+    """The policy from the effective tool settings (stored overrides, else defaults)."""
+    values = {setting.key.name: setting.value for setting in config.all()}
+    return RunPolicy(
+        challenges=tuple(values["challenges.enabled"]),
+        methods=tuple(values["methods.enabled"]),
+        cpu_s=float(values["limits.cpu_s"]),
+        wall_s=float(values["limits.wall_s"]),
+        memory_mib=int(values["limits.memory_mib"]),
+        job_wall_s=float(values["limits.job_wall_s"]),
+        queue_per_member=int(values["limits.queue_per_member"]),
+    )
