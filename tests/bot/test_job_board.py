@@ -83,6 +83,7 @@ async def test_stop_answers_every_queued_job() -> None:
     assert status == 1 and "was not run: the bot is shutting down; send it again" in reply.text
 
 
+@pytest.mark.slow
 async def test_jobs_run_in_worker_processes_and_errors_come_back_as_one_line() -> None:
     import os
 
@@ -149,6 +150,7 @@ async def test_the_queue_limit_passed_with_a_submission_overrides_the_boards() -
     board.submit(SLEEPY, _inv(ANN))  # without an override the board's own limit (5) applies
 
 
+@pytest.mark.slow
 async def test_a_job_past_its_time_limit_is_stopped_and_says_which_limit() -> None:
     import asyncio
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
@@ -81,6 +82,7 @@ def test_compat_missing_file_is_one_line(tmp_path: Path):
     assert result.exit_code == 2 and "no such file" in result.output
 
 
+@pytest.mark.slow
 def test_progress_is_reported_through_the_invocation():
     from bot.app import build_context
     from bot.commands.base import Invocation

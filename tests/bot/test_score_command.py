@@ -116,6 +116,7 @@ def test_crlf_and_trailing_spaces_score_the_same(tmp_path: Path) -> None:
     assert code == 0 and one_json(out)["cost"] == 1_316
 
 
+@pytest.mark.slow
 def test_fifty_megabyte_file_gets_one_line(tmp_path: Path) -> None:
     path = tmp_path / "big.ir"
     line = b"copy 3,1\n"
@@ -125,6 +126,7 @@ def test_fifty_megabyte_file_gets_one_line(tmp_path: Path) -> None:
     assert "lines; this scorer accepts at most 100,000" in one_json(out)["error"]
 
 
+@pytest.mark.slow
 def test_correct_but_huge_program_gets_a_result(tmp_path: Path) -> None:
     path = tmp_path / "huge.ir"
     body = "\n".join(["copy 4,1", "copy 5,2", "mul 3,4,5"] * 200_000)

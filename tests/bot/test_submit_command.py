@@ -112,6 +112,7 @@ def test_gf2_solve_passes_with_metrics_measured_by_the_parent(sandboxed: TierRep
     assert "none self-reported" in out and f"sandbox tier {sandboxed.tier}" in out
 
 
+@pytest.mark.slow
 def test_wrong_solve_fails_on_accuracy_and_is_stored_once(sandboxed: TierReport) -> None:
     code, out = submit("-", "--json", stdin=WRONG_SOLVE.encode())
     payload = one_json(out)
@@ -186,6 +187,7 @@ SPIN_GENERATE = "def generate():\n    while True:\n        pass\n"
 HOG_GENERATE = "def generate():\n    hog = bytearray(400 * 1024 * 1024)\n    return str(len(hog))\n"
 
 
+@pytest.mark.slow
 def test_the_admins_sandbox_limits_apply_to_the_next_submission(sandboxed: TierReport) -> None:
     """limits.cpu_s and limits.memory_mib set with /config reach the sandboxed child without a restart."""
     assert CliRunner().invoke(main, ["config", "set", "limits.cpu_s", "1"]).exit_code == 0

@@ -96,6 +96,7 @@ def instruction(draw: st.DrawFn) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(instruction(), min_size=1, max_size=12), st.sampled_from([INT8_V3, MATMUL_V0]))
+@pytest.mark.slow
 def test_bulk_reader_matches_line_reader(body: list[str], dialect) -> None:  # type: ignore[no-untyped-def]
     text = "1\n" + "\n".join(body) + "\n1"
     lines, numbers = _statements(text)

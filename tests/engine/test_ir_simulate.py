@@ -4,6 +4,7 @@ programs, and the static cost equals Σ isqrt(a-1)+1 over the reads that interpr
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,7 @@ def test_int8_simulation_matches_oracle(text: str, instances: list[list[int]]) -
     program(["add", "sub", "mul", "copy"], 3, 40),
     st.lists(st.integers(-(10**12), 10**12), min_size=3, max_size=3),
 )
+@pytest.mark.slow
 def test_unbounded_simulation_is_exact(text: str, row: list[int]) -> None:
     want, want_cost = interpret(text, row, wrap=False)
     got, cost = engine_run(text, MATMUL_V0, np.array([row], dtype=object))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ def programs(draw):
 
 @given(programs())
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 def test_bytedmd_depths_match_list_oracle(case):
     ops, keep = case
     kind, key, op = flatten(ops)

@@ -27,6 +27,7 @@ def test_local_worker_processes_by_default_and_dask_when_a_scheduler_is_set(tmp_
     assert isinstance(executor, DaskExecutor) and executor.address == "tcp://127.0.0.1:8786"
 
 
+@pytest.mark.slow
 async def test_an_unreachable_scheduler_is_a_one_line_reply(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -66,7 +66,9 @@ class FakeBotApi:
         self._stopping = False
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class(self))
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-bot-api", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-bot-api", daemon=True
+        )
 
     # -- lifecycle --------------------------------------------------------------------------------------
     @property

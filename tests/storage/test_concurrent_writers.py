@@ -45,6 +45,7 @@ def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("postgres_url"))
 
 
+@pytest.mark.slow
 def test_two_processes_recording_at_once_lose_nothing(shared_url: str, tmp_path: Path) -> None:
     url = shared_url
     engine = make_engine(url)
@@ -90,6 +91,7 @@ upgrade_to_head(engine)
 """
 
 
+@pytest.mark.slow
 def test_processes_starting_together_on_a_fresh_sqlite_file_all_migrate(tmp_path: Path) -> None:
     """Start-up applies migrations; three processes doing it at once on a new file must all succeed."""
     url = f"sqlite:///{tmp_path / 'fresh.db'}"

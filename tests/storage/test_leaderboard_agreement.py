@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ RUNS = st.lists(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(runs=RUNS)
+@pytest.mark.slow
 def test_sql_best_per_member_method_matches_python(
     tmp_path_factory: object, runs: list[tuple[str, str, int, int, bool]]
 ) -> None:

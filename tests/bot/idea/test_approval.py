@@ -59,6 +59,7 @@ def test_racing_approvals_run_it_once(anthropic_fake: FakeAnthropic) -> None:
     assert len(_runs(ctx)) == 1
 
 
+@pytest.mark.slow
 def test_an_approved_solve_goes_through_the_sandboxed_judge(anthropic_fake: FakeAnthropic) -> None:
     ctx = _proposed(anthropic_fake, solve_card(BRUTE_FORCE_SOLVE))
     reply, status = call(ctx, "--run", "1")

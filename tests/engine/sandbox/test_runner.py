@@ -47,6 +47,7 @@ def test_printed_ir_text_is_captured_when_generate_returns_none(tier: TierReport
 
 
 @pytest.mark.parametrize("name", ["gf2_solve", "brute_force_solve"])
+@pytest.mark.slow
 def test_honest_solve_passes_with_parent_measured_metrics(tier: TierReport, name: str) -> None:
     if not _runs(tier):
         return
