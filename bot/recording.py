@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.baselines import baseline_metrics
 from bot.context import AppContext
-from engine.challenges import CHALLENGES
 from engine.result import RunResult
 from storage.runs import find_by_request_key, get_run, record_run
 from storage.tables import Run
@@ -67,19 +67,11 @@ def store_result(
     return StoredRun(id=run.id, run=run)  # type: ignore[arg-type]
 
 
-def baseline_subject(challenge: str) -> str | None:
-    """The challenge's baseline method name when the challenge declares one (``baseline`` attribute)."""
-    if challenge not in CHALLENGES:
-        return None
-    value = getattr(CHALLENGES.get(challenge), "baseline", None)
-    return value if isinstance(value, str) else None
-
-
 def log_result(ctx: AppContext, stored: StoredRun) -> Appended:
     """Append the run's sprint-log entry (kind ``run`` for methods, ``score`` for submissions and IR)."""
     with ctx.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        rows = result_rows(session, run, baseline_subject=baseline_subject(run.challenge))
+        rows = result_rows(session, run, baseline=baseline_metrics(session, run))
     params = " ".join(f"{k}={v}" for k, v in sorted(run.params.items()))
     title = f"{run.challenge} / {run.subject}" + (f" {params}" if params else "") + f" (#{run.id})"
     body = "" if run.ok else f"failed: {run.failure or 'no reason recorded'}"

@@ -1,10 +1,13 @@
 """The results table of a run's sprint-log entry and result card: metric, value, change vs baseline, vs record.
 
-Baseline: the best valid run of the challenge's baseline method (if it has one stored). Record: the best valid
-value of that metric among the challenge's other runs stored before this one. Lower is better.
+Baseline: the values the caller passes (bot/baselines.py: the challenge's built-in baseline program, or the
+baseline method run with the same parameters). Record: the best valid value of that metric among the challenge's
+other runs stored before this one. Lower is better.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from sqlmodel import Session
 
@@ -14,7 +17,7 @@ from tools.metric_format import format_change, format_value
 
 
 def result_rows(
-    session: Session, run: Run, *, baseline_subject: str | None
+    session: Session, run: Run, *, baseline: Mapping[str, float]
 ) -> list[tuple[str, str, str, str]]:
     """One row per metric of ``run`` (sorted by metric name), values already formatted."""
     rows = []
@@ -24,9 +27,7 @@ def result_rows(
         ]
         before = [s for s in earlier if (s.created_at, s.run_id) < (run.created_at, run.id or 0)]
         record = min((s.value for s in before), default=None)
-        baseline_values = [s.value for s in earlier if baseline_subject and s.subject == baseline_subject]
-        baseline = min(baseline_values, default=None)
         rows.append(
-            (metric, format_value(value), format_change(value, baseline), format_change(value, record))
+            (metric, format_value(value), format_change(value, baseline.get(metric)), format_change(value, record))
         )
     return rows

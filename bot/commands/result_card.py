@@ -8,10 +8,10 @@ with the current record (the best other valid stored run).
 
 from __future__ import annotations
 
+from bot.baselines import baseline_metrics
 from bot.commands.base import Table
 from bot.context import AppContext
-from bot.recording import Recorded, baseline_subject
-from engine.challenges import CHALLENGES
+from bot.recording import Recorded
 from storage.runs import get_run
 from storage.scores import scored_runs
 from tools.metric_format import format_change, format_value
@@ -24,19 +24,15 @@ def stored_rows(ctx: AppContext, recorded: Recorded) -> list[Row]:
     """(metric, value, change vs baseline, change vs record) for the stored run, one row per metric."""
     with ctx.sessions()() as session:
         run = get_run(session, run_id=recorded.stored.id)
-        return result_rows(session, run, baseline_subject=baseline_subject(run.challenge))
-
-
-def primary_metric(challenge: str) -> str | None:
-    """The challenge's primary metric (``dmc@1``, ``dally@1`` …), None for an unregistered name."""
-    return CHALLENGES.get(challenge).primary_metric if challenge in CHALLENGES else None
+        return result_rows(session, run, baseline=baseline_metrics(session, run))
 
 
 def record_line(ctx: AppContext, recorded: Recorded) -> str | None:
-    """The primary metric against the current record (the best other valid stored run, lower is better):
-    "dally@1 133783: −206921 (−60.7%) vs the record for matmul_16x16"; None when the run has no such value."""
+    """The primary metric (the admins' ``metric.primary.<challenge>``) against the current record (the best other
+    valid stored run, lower is better): "dally@1 133783: −206921 (−60.7%) vs the record for matmul_16x16"; None
+    when the run has no such value."""
     result = recorded.result
-    primary = primary_metric(result.challenge)
+    primary = ctx.tool_config().primary_metrics().get(result.challenge)
     if not result.ok or primary is None or primary not in result.metrics:
         return None
     value = float(result.metrics[primary])

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands.base import Command, Invocation, Progress, Reply, Table, UsageError
 from bot.commands.result_card import comparison_table, record_line, stored_rows
 from bot.commands.run_generator import is_ir_challenge, run_generator_reply, unknown_subject
 from bot.context import AppContext
@@ -26,6 +26,7 @@ from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
 from engine.version import __version__
+from tools.errors import ToolError
 from tools.run_request import NormalisedRequest
 
 USAGE = "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc"
@@ -59,17 +60,30 @@ def method_request(name: str, params: dict[str, Any]) -> NormalisedRequest:
     )
 
 
-def _sgd_on_same_seed(ctx: AppContext, params: dict[str, Any]) -> RunResult:
-    """sgd with the same parameters: its stored result when there is one, else run now (not stored)."""
-    stored = lookup(ctx, method_request("sgd", params))
-    return result_of(stored.run) if stored is not None else run_method("sgd", params)
+def _sgd_baseline(ctx: AppContext, params: dict[str, Any], member: str, progress: Progress) -> RunResult:
+    """sgd with the same parameters: stored once like any run (it is the baseline the method's sprint-log entry
+    and card compare with). When the admins have disabled sgd it is still run for the comparison, not stored."""
+    request = method_request("sgd", params)
+    progress("running sgd with the same parameters (the baseline)", None)
+    try:
+        return record_once(ctx, request, lambda: run_method("sgd", params), member=member).result
+    except ToolError:
+        stored = lookup(ctx, request)
+        return result_of(stored.run) if stored is not None else run_method("sgd", params)
 
 
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     name, params = inv.args[0], dict(inv.options)
+    request = method_request(name, params)  # bad parameters are refused before anything runs
+    policy = ctx.run_policy()
+    policy.check_challenge(request.challenge)
+    policy.check_method(name)
+    base: RunResult | None = None
+    if METHODS.get(name).kind == "training" and name != "sgd":
+        base = _sgd_baseline(ctx, params, inv.caller.name, inv.progress)
     recorded = record_once(
         ctx,
-        method_request(name, params),
+        request,
         lambda: run_method(name, params, progress=inv.progress),
         member=inv.caller.name,
         force="force" in inv.flags,
@@ -77,10 +91,7 @@ def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     result = recorded.result
     tables = [Table(headers=["metric", "value", "scope"], rows=_metric_rows(result), title="metrics")]
     vs_sgd: dict[str, Any] | None = None
-    base: RunResult | None = None
-    if result.extra.get("method_kind") == "training" and name != "sgd":
-        inv.progress("running sgd on the same seed for comparison", None)
-        base = _sgd_on_same_seed(ctx, params)
+    if base is not None:
         vs_sgd = {
             key: {
                 "sgd": base.metrics[key],

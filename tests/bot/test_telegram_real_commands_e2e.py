@@ -45,11 +45,13 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
     assert "done in" in edits[-1]
     text = card.params["text"]
     assert "local_update: accuracy 100.0%" in text and "vs sgd" in text
-    assert "dmc@1" in text and "run #1, logged to the sprint log" in text
+    # sgd with the same parameters is the baseline: stored first (#1), then local_update (#2)
+    assert "dmc@1" in text and "run #2, logged to the sprint log" in text and "vs baseline: −" in text
     # the run is stored: /runs (answered in the bot process, no queue acknowledgement) lists it
     assert "local_update" in runs.params["text"] and "queued" not in runs.params["text"]
     assert runs.params["message_thread_id"] == str(TOPIC)
-    assert "sparse_parity / local_update" in _sprint_log() and "(#1)" in _sprint_log()
+    assert "sparse_parity / sgd" in _sprint_log() and "(#1)" in _sprint_log()
+    assert "sparse_parity / local_update" in _sprint_log() and "(#2)" in _sprint_log()
 
 
 async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None:
