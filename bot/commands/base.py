@@ -146,6 +146,8 @@ class Command:
     background: in the chat, run as a job in a worker process (acknowledged with its queue position, progress
         edits, cancellable). False for instant commands that read the bot's own state (``/help``, ``/queue``).
     on_stopped: see :data:`StopHandler`; None when a stopped job leaves nothing to undo.
+    free_text: the words after the command are prose (``log``, ``idea``): only its declared ``--options`` are
+        taken out; ``key=value`` words, quotes and new lines stay in the text as typed.
     """
 
     name: str
@@ -161,3 +163,4 @@ class Command:
     telegram: bool = True
     background: bool = True
     on_stopped: StopHandler | None = None
+    free_text: bool = False

@@ -31,9 +31,8 @@ def _idea_id(inv: Invocation, key: str) -> int:
 
 
 def _text(inv: Invocation) -> str:
-    """The idea as typed (``key=value`` words are part of the text here, not options)."""
-    words = inv.args + [f"{k}={v}" for k, v in inv.options.items() if k not in COMMAND.value_options]
-    return " ".join(words).strip()
+    """The idea as typed (a free-text command: ``key=value`` words stay part of the text)."""
+    return " ".join(inv.args).strip()
 
 
 def _prompt(ctx: AppContext, inv: Invocation, text: str) -> str:
@@ -136,4 +135,5 @@ COMMAND = Command(
     },
     flag_options={"yes": "approve the new card at once and run it (terminal)"},
     on_stopped=approval.release_stopped,
+    free_text=True,
 )

@@ -9,7 +9,7 @@ USAGE = "TEXT"
 
 
 def add_note(ctx: AppContext, inv: Invocation) -> Reply:
-    text = " ".join([*inv.args, *(f"{k}={v}" for k, v in inv.options.items())]).strip()
+    text = " ".join(inv.args).strip()
     if not text:
         raise UsageError("nothing to log", hint='usage: log "what you tried and what you saw"')
     title, _, body = text.partition("\n")
@@ -40,5 +40,7 @@ COMMAND = Command(
     summary="Add a note to the sprint log",
     usage=USAGE,
     handler=add_note,
-    details="The note is stored first and then written to the sprint log (Markdown file or Google Doc).",
+    details="The note is stored first and then written to the sprint log (Markdown file or Google Doc). "
+    "The text is kept as typed (key=value words included); a first line becomes the title, the rest the body.",
+    free_text=True,
 )

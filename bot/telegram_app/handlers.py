@@ -17,7 +17,7 @@ from telegram.ext import ContextTypes
 
 from bot.commands.base import Attachment, Button, Command, Invocation, Reply, UsageError
 from bot.commands.guide import unknown_command
-from bot.commands.tokens import parse_tokens
+from bot.commands.tokens import parse_free_text, parse_tokens
 from bot.context import AppContext
 from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
@@ -164,7 +164,7 @@ class ChatFrontDoor:
                 raise UsageError(
                     unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands"
                 )
-            inv = parse_tokens(command, split_tokens(rest))
+            inv = parse_free_text(command, rest) if command.free_text else parse_tokens(command, split_tokens(rest))
             inv.caller = decision.caller
             inv.attachments += attachments
             if document:

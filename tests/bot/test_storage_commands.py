@@ -249,3 +249,10 @@ def test_empty_service_account_setting_is_one_line(tmp_path: Path, monkeypatch: 
     )
     reply, status = call(AppContext(settings=settings), "log", "x")
     assert status == 2 and "cannot read service-account file" in reply.text
+
+
+def test_a_note_is_logged_as_typed_with_key_value_words_in_place(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["log", "tried", "lr=0.1", "with", "local_update:", "dmc", "fell", "3%"])
+    assert result.exit_code == 0, result.output
+    log_text = "".join(p.read_text() for p in (tmp_path / "sutro-data").rglob("*.md"))
+    assert "— tried lr=0.1 with local_update: dmc fell 3%\n" in log_text

@@ -90,3 +90,13 @@ async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None
     [inline_card] = [t for t in replies if "tiny (ir) on matmul_1x1" in t]
     assert "passed" in inline_card and "dally@1 5:" in inline_card  # cost 5: engine.md §1.1's worked example
     assert any(c.method == "getFile" for c in calls)
+
+
+async def test_a_chat_note_keeps_its_words_and_lines(fake: FakeBotApi) -> None:
+    note = "/log tried lr=0.1 on local_update — didn't help\nthe dmc moved by −0.5% only"
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=note, thread_id=TOPIC)
+        await until(fake, any_text("written to the markdown sprint log"), timeout=30)
+    log = _sprint_log()
+    assert "— tried lr=0.1 on local_update — didn't help\n" in log  # the title, with the apostrophe and key=value
+    assert "the dmc moved by −0.5% only" in log  # the second line is the body

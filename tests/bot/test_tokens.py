@@ -35,3 +35,33 @@ def test_missing_value_and_unknown_option() -> None:
         parse_tokens(CMD, ["--challenge"])
     with pytest.raises(UsageError, match="unknown option --nope"):
         parse_tokens(CMD, ["--nope"])
+
+
+PROSE = Command(
+    name="note",
+    summary="demo",
+    usage="TEXT [--revise ID]",
+    handler=lambda ctx, inv: Reply(),
+    value_options={"revise": "which one"},
+    flag_options={"yes": "at once"},
+    free_text=True,
+)
+
+
+def test_free_text_keeps_key_value_words_and_unknown_dashes_in_place() -> None:
+    inv = parse_tokens(PROSE, ["tried", "lr=0.1", "on", "local_update", "--force", "--yes", "--revise", "4"])
+    assert inv.args == ["tried", "lr=0.1", "on", "local_update", "--force"]
+    assert inv.options == {"revise": "4"} and inv.flags == {"yes"}
+
+
+def test_a_chat_message_for_free_text_is_kept_exactly_as_typed() -> None:
+    from bot.commands.tokens import parse_free_text
+
+    text = "tried lr=0.1 --revise 7 on local_update: it didn't help\nsecond line \"quoted\"  --yes"
+    inv = parse_free_text(PROSE, text)
+    assert inv.options == {"revise": "7"} and inv.flags == {"yes"}
+    assert inv.args == ["tried lr=0.1 on local_update: it didn't help\nsecond line \"quoted\""]
+    assert parse_free_text(PROSE, "--revise=3 faster").options == {"revise": "3"}
+    assert parse_free_text(PROSE, "   ").args == []
+    with pytest.raises(UsageError, match="--revise needs a value"):
+        parse_free_text(PROSE, "make it faster --revise")
