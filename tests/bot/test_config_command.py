@@ -42,7 +42,7 @@ def test_bad_input_is_one_line_with_a_hint() -> None:
     for args, expected in [
         (("config", "set", "digest.dya", "mon"), "unknown key digest.dya — did you mean digest.day?"),
         (
-            ("config", "set", "digest.day", "monday"),
+            ("config", "set", "digest.day", "someday"),
             "digest.day must be one of mon, tue, wed, thu, fri, sat, sun",
         ),
         (("config", "frobnicate"), "unknown config action 'frobnicate'"),

@@ -21,7 +21,7 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "sprint_log.document_id": ("1AbC-dEf_9", "1AbC-dEf_9", "", ""),
     "sprint_log.sink": ("gdocs", "gdocs", "word", "must be one of markdown, gdocs"),
     "digest.enabled": ("off", False, "maybe", "must be true or false"),
-    "digest.day": ("Sun", "sun", "monday", "must be one of mon, tue, wed, thu, fri, sat, sun"),
+    "digest.day": ("Friday", "fri", "0", "must be one of mon, tue, wed, thu, fri, sat, sun (a day name, not"),
     "digest.time": ("9:05", "09:05", "24:00", "must be a 24-hour time HH:MM"),
     "digest.timezone": ("Europe/Berlin", "Europe/Berlin", "Europe/Berln", "did you mean Europe/Berlin?"),
     "digest.chat_id": ("-1001500000001", -1001500000001, "group", "must be a Telegram id"),

@@ -70,7 +70,7 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "markdown|gdocs",
         ),
         ConfigKey("digest.enabled", "Post the weekly digest on schedule.", True, v.boolean, "true|false"),
-        ConfigKey("digest.day", "Day of the weekly digest.", "mon", v.one_of(v.DAY_NAMES), "mon…sun"),
+        ConfigKey("digest.day", "Day of the weekly digest.", "mon", v.day_name, "mon…sun"),
         ConfigKey(
             "digest.time", "Local time of the weekly digest (24-hour HH:MM).", "09:00", v.clock_time, "HH:MM"
         ),

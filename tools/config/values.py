@@ -65,6 +65,20 @@ def one_of(choices: Iterable[str]) -> Parser:
     return parse
 
 
+_FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def day_name(text: str) -> str:
+    """A weekday as its three-letter name (``fri``); ``Friday`` and ``FRI`` are accepted too. Never a number:
+    0 is Monday to APScheduler but Sunday to cron (integrations.md §4), so numbers are refused."""
+    word = text.strip().lower()
+    if word in _FULL_DAYS:
+        return DAY_NAMES[_FULL_DAYS.index(word)]
+    if word not in DAY_NAMES:
+        raise ValueError("must be one of " + ", ".join(DAY_NAMES) + " (a day name, not a number)")
+    return word
+
+
 def clock_time(text: str) -> str:
     """``HH:MM`` on a 24-hour clock, normalised to two-digit hours (``9:05`` -> ``09:05``)."""
     match = _TIME.match(text.strip())
