@@ -7,20 +7,22 @@ ledger row, and awaits it without blocking the event loop. A worker that dies mi
 sets the ledger's cancel flag; the worker running the job sees it within ``CANCEL_POLL_S`` and kills the job's
 process group.
 
-Progress lines are not relayed from cluster workers (the member sees "running" and then the reply).
+Progress lines come back as Dask events (``PROGRESS_TOPIC``, one subscription per client) and are handed to the
+job's progress sink on the bot's event loop, so a member sees the same progress as with local workers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from distributed import Client, Future
 from distributed.client import FutureCancelledError
 
 from bot.commands.base import Command, Invocation, Reply
-from bot.executors.dask_worker import Outcome, run_on_worker
+from bot.executors.dask_worker import PROGRESS_TOPIC, Outcome, run_on_worker
 from bot.executors.keys import job_key
 from bot.incidents import incident_line, report_incident
 from bot.jobs.process import JobKilled, ProgressSink, _picklable
@@ -68,6 +70,7 @@ class DaskExecution:
         if self.killed:  # cancelled while it was being submitted
             self.kill()
         on_progress(f"running on the cluster ({self._executor.address})", None)
+        unlisten = self._executor.listen(self.key, asyncio.get_running_loop(), on_progress)
         try:
             outcome = await self._outcome(future)
         except FutureCancelledError as exc:
@@ -75,6 +78,7 @@ class DaskExecution:
         except Exception as exc:  # noqa: BLE001 - KilledWorker and friends: recorded, answered in one line
             return await asyncio.to_thread(self._failed, exc)
         finally:
+            unlisten()
             future.release()
         state, reply, status = outcome
         if state == JOB_CANCELLED or reply is None:
@@ -169,6 +173,8 @@ class DaskExecutor:
         self._ledger: SessionFactory | None = None
         self._lock = threading.Lock()
         self._client_lock = threading.Lock()
+        self._listeners: dict[str, list[tuple[asyncio.AbstractEventLoop, ProgressSink]]] = {}
+        self._subscribed = False
 
     @property
     def client(self) -> Client:
@@ -176,7 +182,37 @@ class DaskExecutor:
         with self._client_lock:
             if self._client is None:
                 self._client = Client(self.address, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
+            if not self._subscribed:
+                self._client.subscribe_topic(PROGRESS_TOPIC, self._on_progress_event)
+                self._subscribed = True
             return self._client
+
+    def listen(self, key: str, loop: asyncio.AbstractEventLoop, sink: ProgressSink) -> Callable[[], None]:
+        """Relay job ``key``'s progress events to ``sink`` on ``loop``; returns the function that stops it."""
+        entry = (loop, sink)
+        with self._lock:
+            self._listeners.setdefault(key, []).append(entry)
+
+        def stop() -> None:
+            with self._lock:
+                sinks = self._listeners.get(key, [])
+                if entry in sinks:
+                    sinks.remove(entry)
+                if not sinks:
+                    self._listeners.pop(key, None)
+
+        return stop
+
+    def _on_progress_event(self, event: tuple[float, Any]) -> None:
+        """A progress event from a worker (called on the client's thread): hand it to the job's sinks."""
+        _timestamp, message = event
+        if not isinstance(message, dict):
+            return
+        with self._lock:
+            sinks = list(self._listeners.get(str(message.get("key")), []))
+        for loop, sink in sinks:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(sink, str(message.get("line", "")), message.get("fraction"))
 
     def ledger(self) -> Any:
         """A new ledger session (the database is opened and migrated on first use)."""

@@ -7,6 +7,10 @@ there — while polling the ledger's cancel flag every :data:`CANCEL_POLL_S` sec
 when it is set. The job's process group dies with its Dask worker (a watcher thread on the worker's pidfd), so a
 killed worker leaves no orphan and the scheduler's retry on another worker is the only copy still running.
 
+Progress lines the command reports go to the bot as Dask events on :data:`PROGRESS_TOPIC` (``{"key", "line",
+"fraction"}``; at most one every :data:`PROGRESS_EVERY_S`, the last one always), which the bot side relays to the
+member.
+
 Dask worker processes must not be daemonic (a daemonic process may not start children): run workers with
 ``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
 """
@@ -22,7 +26,9 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
+from typing import Any
 
 from bot.commands.base import Command, Invocation, Reply
 from bot.jobs.process import JobKilled, ProcessRunner, WorkerProcess
@@ -37,6 +43,12 @@ CANCEL_POLL_S = 0.25
 
 WATCH_POLL_S = 0.5
 """How often a job checks that its Dask worker still lives, where pidfds are unavailable (seconds)."""
+
+PROGRESS_TOPIC = "sutro-job-progress"
+"""The Dask event topic carrying progress lines from workers to the bot."""
+
+PROGRESS_EVERY_S = 0.25
+"""Least time between two progress events of one job (seconds); the bot's message edits are throttled further."""
 
 Outcome = tuple[str, Reply | None, int]
 """(final ledger state, the command's reply or None when cancelled, exit status)."""
@@ -115,20 +127,54 @@ def _runner(settings: Settings) -> ProcessRunner:
         return _runners[fingerprint]
 
 
-def _ignore_progress(line: str, fraction: float | None = None) -> None:
-    """Progress lines stay on the worker (not relayed to the bot)."""
+class ProgressRelay:
+    """Sends a job's progress lines to the bot as Dask events (throttled; dropped when not on a Dask worker)."""
+
+    def __init__(self, key: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self._key = key
+        self._clock = clock
+        self._last = -PROGRESS_EVERY_S
+        self._held: tuple[str, float | None] | None = None
+        try:
+            from distributed import get_worker
+
+            self._worker: Any = get_worker()
+        except (ImportError, ValueError):
+            self._worker = None
+
+    def __call__(self, line: str, fraction: float | None = None) -> None:
+        now = self._clock()
+        if now - self._last < PROGRESS_EVERY_S:
+            self._held = (line, fraction)  # sent by flush() unless a newer line replaces it
+            return
+        self._send(line, fraction)
+        self._last = now
+
+    def flush(self) -> None:
+        """Send the line held back by the throttle, if any."""
+        if self._held is not None:
+            self._send(*self._held)
+
+    def _send(self, line: str, fraction: float | None) -> None:
+        self._held = None
+        if self._worker is not None:
+            self._worker.log_event(PROGRESS_TOPIC, {"key": self._key, "line": line, "fraction": fraction})
 
 
-async def _supervise(process: WorkerProcess, sessions: SessionFactory, key: str) -> tuple[Reply, int] | None:
+async def _supervise(
+    process: WorkerProcess, sessions: SessionFactory, key: str, progress: ProgressRelay
+) -> tuple[Reply, int] | None:
     """Run ``process`` to the end, killing it when the ledger says cancel; None when it was cancelled."""
-    task = asyncio.ensure_future(process.run(_ignore_progress))
+    task = asyncio.ensure_future(process.run(progress))
     cancelled = False
     while not task.done():
         await asyncio.wait([task], timeout=CANCEL_POLL_S)
+        progress.flush()
         if not task.done() and not cancelled:
             cancelled = await asyncio.to_thread(_cancel_requested, sessions, key)
             if cancelled:
                 process.kill()
+    progress.flush()
     try:
         return task.result()
     except JobKilled:
@@ -150,7 +196,7 @@ def run_on_worker(settings: Settings, command: Command, inv: Invocation, key: st
             return JOB_CANCELLED, None, 1
     process = _runner(settings).worker(command, inv)
     try:
-        got = asyncio.run(_supervise(process, sessions, key))
+        got = asyncio.run(_supervise(process, sessions, key, ProgressRelay(key)))
     except JobKilled as exc:
         reason = f"the job's process died on {_worker_name()}: {exc}"
         with sessions() as session:

@@ -172,3 +172,17 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+async def test_progress_lines_come_back_from_the_cluster_worker(executor: DaskExecutor) -> None:
+    lines: list[tuple[str, float | None]] = []
+    reply, status = await executor.worker(SLEEPY, _sleepy(steps="4", pause="0.3")).run(
+        lambda line, fraction=None: lines.append((line, fraction))
+    )
+    assert status == 0 and reply.text == "slept 4 steps"
+    assert lines[0][0].startswith("running on the cluster")
+    # each step is 0.3 s apart, longer than the worker's 0.25 s throttle: they arrive, in order (the last one
+    # may lose the race with the reply itself, which ends the relay)
+    steps = [entry for entry in lines if entry[0].startswith("step")]
+    assert steps[:3] == [("step 1/4", 0.25), ("step 2/4", 0.5), ("step 3/4", 0.75)]
+    assert steps[3:] in ([], [("step 4/4", 1.0)])
