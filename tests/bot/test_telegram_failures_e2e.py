@@ -50,8 +50,9 @@ async def test_a_timed_out_send_is_retried_not_lost(
     fake: FakeBotApi, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    async with running_bot(fake, telegram_timeout_s=0.5):
-        fake.fail_next("sendMessage", 200, delay_s=1.5)  # answered after the bot's read timeout
+    # 1 s, not less: the same timeout covers connecting, and a loaded CI machine once took over 0.5 s for getMe
+    async with running_bot(fake, telegram_timeout_s=1.0):
+        fake.fail_next("sendMessage", 200, delay_s=3.0)  # answered well after the bot's read timeout
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/challenges")
         calls = await until(fake, lambda cs: sum(c.method == "sendMessage" for c in cs) >= 2)
     assert any("TimedOut on a message: retry 1" in r.getMessage() for r in caplog.records)
