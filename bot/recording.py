@@ -4,6 +4,7 @@ and write the run's sprint-log entry. The run/score commands call these (mapping
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -81,6 +82,15 @@ def log_result(ctx: AppContext, stored: StoredRun) -> Appended:
     )
 
 
+_LIMIT_FAILURE = re.compile(r"\blimit \([^)]*\) exceeded")
+"""How the sandbox words a resource-limit failure (engine/sandbox/limits.py: "CPU time limit (5 s) exceeded")."""
+
+
+def hit_a_resource_limit(run: Run) -> bool:
+    """Whether ``run`` failed on a resource limit rather than on its own merits."""
+    return not run.ok and bool(run.failure) and _LIMIT_FAILURE.search(run.failure or "") is not None
+
+
 @dataclass(frozen=True)
 class Recorded:
     """The outcome of :func:`record_once`: the stored run, its result, and the sprint-log delivery note."""
@@ -107,16 +117,21 @@ def record_once(
     otherwise ``compute()``, store it, and append its sprint-log entry (saved before this returns, delivered when
     the sink is reachable).
 
+    A stored answer that failed on a resource limit (CPU, wall clock, memory, output, operations) is not reused:
+    that verdict belongs to the limits of its day, which the admins may have raised since; it is run again.
+
     Refused first (one line, nothing stored) when the admins have not enabled the request's challenge or, for a
     built-in method, the method (``challenges.enabled`` / ``methods.enabled``)."""
     policy = ctx.run_policy()
     policy.check_challenge(request.challenge)
     if request.kind == "method":
         policy.check_method(request.subject)
-    if not force and (previous := lookup(ctx, request)) is not None:
+    previous = None if force else lookup(ctx, request)
+    if previous is not None and not hit_a_resource_limit(previous.run):
         return Recorded(stored=previous, result=result_of(previous.run))
     result = compute()
-    stored = store_result(ctx, result, request=request, code=request.code, member=member, force=force)
+    retry = force or previous is not None  # a limit failure is superseded by the new answer
+    stored = store_result(ctx, result, request=request, code=request.code, member=member, force=retry)
     appended = log_result(ctx, stored)
     report = appended.report
     note = "" if report.pending == 0 else f"{report.pending} entries waiting for {ctx.sprint_log().sink_name}"

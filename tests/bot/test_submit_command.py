@@ -195,8 +195,14 @@ def test_the_admins_sandbox_limits_apply_to_the_next_submission(sandboxed: TierR
     assert code == 1 and one_json(out)["failure"] == "your generate() failed: CPU time limit (1 s) exceeded"
     assert CliRunner().invoke(main, ["config", "set", "limits.memory_mib", "256"]).exit_code == 0
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
-    assert code == 1 and one_json(out)["failure"] == "your generate() failed: memory limit (256 MiB) exceeded"
+    starved = one_json(out)
+    assert code == 1 and starved["failure"] == "your generate() failed: memory limit (256 MiB) exceeded"
     assert CliRunner().invoke(main, ["config", "reset", "limits.memory_mib"]).exit_code == 0
-    code, out = submit("-", "--challenge", "matmul_4x4", "--json", "--force", stdin=HOG_GENERATE.encode())
+    # the same submission again, no --force: a limit failure is not reused, it is judged under today's limits
+    code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
+    again = one_json(out)
+    assert again["reused"] is False and again["run_id"] != starved["run_id"]
     # with the default 1 GiB the allocation succeeds, so generate() gets as far as returning its (bad) IR text
-    assert code == 1 and "memory limit" not in one_json(out)["failure"]
+    assert code == 1 and "memory limit" not in again["failure"]
+    code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
+    assert one_json(out)["reused"] is True and one_json(out)["run_id"] == again["run_id"]  # its own failure is kept
