@@ -26,7 +26,6 @@ from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
 from engine.version import __version__
-from tools.errors import ToolError
 from tools.run_request import NormalisedRequest
 
 USAGE = "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc"
@@ -60,16 +59,18 @@ def method_request(name: str, params: dict[str, Any]) -> NormalisedRequest:
     )
 
 
-def _sgd_baseline(ctx: AppContext, params: dict[str, Any], member: str, progress: Progress) -> RunResult:
+def _sgd_baseline(
+    ctx: AppContext, params: dict[str, Any], member: str, progress: Progress, *, stored: bool
+) -> RunResult:
     """sgd with the same parameters: stored once like any run (it is the baseline the method's sprint-log entry
-    and card compare with). When the admins have disabled sgd it is still run for the comparison, not stored."""
+    and card compare with); with ``stored=False`` (the admins disabled sgd) its stored result or a run for the
+    comparison only."""
     request = method_request("sgd", params)
     progress("running sgd with the same parameters (the baseline)", None)
-    try:
+    if stored:
         return record_once(ctx, request, lambda: run_method("sgd", params), member=member).result
-    except ToolError:
-        stored = lookup(ctx, request)
-        return result_of(stored.run) if stored is not None else run_method("sgd", params)
+    previous = lookup(ctx, request)
+    return result_of(previous.run) if previous is not None else run_method("sgd", params)
 
 
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
@@ -80,7 +81,7 @@ def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     policy.check_method(name)
     base: RunResult | None = None
     if METHODS.get(name).kind == "training" and name != "sgd":
-        base = _sgd_baseline(ctx, params, inv.caller.name, inv.progress)
+        base = _sgd_baseline(ctx, params, inv.caller.name, inv.progress, stored="sgd" in policy.methods)
     recorded = record_once(
         ctx,
         request,

@@ -162,8 +162,6 @@ async def test_a_job_past_its_time_limit_is_stopped_and_says_which_limit() -> No
         reply, status = await asyncio.wait_for(slow.outcome, 10)
         assert status == 1 and slow.state == "stopped"
         assert "ran past the job time limit (0.5 s)" in reply.text and "limits.job_wall_s" in reply.text
-        assert slow.finished_at is not None and slow.started_at is not None
-        assert slow.finished_at - slow.started_at < 5  # 400 steps × 0.05 s would take 20 s
         reply, status = await asyncio.wait_for(quick.outcome, 10)  # the worker slot was freed
         assert status == 0 and quick.state == "done"
     finally:

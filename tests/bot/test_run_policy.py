@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from bot.app import build_context
@@ -65,3 +66,12 @@ def test_the_policy_is_read_fresh_for_every_request() -> None:
     assert sutro("config", "set", "methods.enabled", "none")[0] == 0
     reply, status = execute(ctx, run, Invocation(command="run", args=["gf2"], caller=member))
     assert status == 2 and reply.text.startswith("method gf2 is not enabled here — enabled: none;")
+
+
+@pytest.mark.slow
+def test_a_disabled_sgd_is_still_the_baseline_but_is_not_stored() -> None:
+    assert sutro("config", "set", "methods.enabled", "local_update")[0] == 0
+    code, out = sutro("run", "local_update", "n=20", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["method"] == "local_update" and payload["vs_sgd"], out
+    assert stored_runs() == 1  # local_update only: sgd ran for the comparison, as the admins disabled it

@@ -256,3 +256,23 @@ def test_a_note_is_logged_as_typed_with_key_value_words_in_place(tmp_path: Path)
     assert result.exit_code == 0, result.output
     log_text = "".join(p.read_text() for p in (tmp_path / "sutro-data").rglob("*.md"))
     assert "— tried lr=0.1 with local_update: dmc fell 3%\n" in log_text
+
+
+def test_every_sandbox_limit_message_counts_as_a_limit_failure() -> None:
+    """A stored limit failure is judged again later (bot.recording); each message the sandbox words must match."""
+    from bot.recording import hit_a_resource_limit
+    from engine.sandbox.limits import Limits
+
+    limits = Limits()
+    messages = [
+        limits.cpu_message(),
+        limits.wall_message(),
+        limits.memory_message(),
+        limits.output_message(),
+        limits.ops_message(),
+        limits.elements_message(),
+    ]
+    for message in messages:
+        assert hit_a_resource_limit(Run(ok=False, failure=f"your generate() failed: {message}")), message
+    assert not hit_a_resource_limit(Run(ok=False, failure="accuracy 0.52 is below 0.95"))
+    assert not hit_a_resource_limit(Run(ok=True, failure=None))
