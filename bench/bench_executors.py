@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -20,10 +18,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import numpy
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from measure import machine_line  # noqa: E402
 
 from bot.app import build_context  # noqa: E402
 from bot.commands.base import Attachment, Caller, Invocation  # noqa: E402
@@ -155,10 +153,7 @@ def main() -> None:
     client.close()
     cluster.close()
 
-    print(
-        f"\nmachine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {numpy.__version__}, distributed {distributed.__version__}"
-    )
+    print("\n" + machine_line(distributed=distributed.__version__))
     print(
         f"batch: {args.runs} `score` runs (matmul_1x1 IR, each stored in SQLite), {WORKERS} workers, "
         f"{args.repeats} repeats, medians\n"

@@ -11,16 +11,11 @@ Run: PYTHONPATH=$PWD python bench/bench_idea.py [--repeat N]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import anthropic
-import numpy as np
+from measure import machine_line, median_s
 
 from bot.idea.config import AssistantConfig
 from bot.idea.drafting import draft_experiment
@@ -35,23 +30,11 @@ from tools.assistant.spec import Submission
 from tools.assistant.toolbox import Toolbox
 
 
-def _median(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=15)
     repeat = parser.parse_args().repeat
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}, anthropic {anthropic.__version__}"
-    )
+    print(machine_line(anthropic=anthropic.__version__))
     print(probe_tier().description)
     fake = FakeAnthropic().start()
     engine = make_engine(f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.db'}")
@@ -91,16 +74,16 @@ def main() -> None:
             ),
         )
 
-    base, full = _median(bare, repeat), _median(loop, repeat)
+    base, full = median_s(bare, repeat), median_s(loop, repeat)
     print(f"baseline: one bare messages.create round trip to the local fake: median {base * 1000:.1f} ms")
     print(
         f"/idea loop, 2 replies + tools + method check + budget rows: median {full * 1000:.1f} ms "
         f"({full / base:.1f}x the baseline)"
     )
-    dry = _median(
+    dry = median_s(
         lambda: check_submission(Submission("solve", "sparse_parity", code=BRUTE_FORCE_SOLVE)), repeat
     )
-    judged = _median(lambda: judge_solve(BRUTE_FORCE_SOLVE, instances=3), repeat)
+    judged = median_s(lambda: judge_solve(BRUTE_FORCE_SOLVE, instances=3), repeat)
     print(f"baseline: full judge_solve, 3 hidden instances: median {judged * 1000:.1f} ms")
     print(
         f"contract check dry run of the same solve(), 1 instance: median {dry * 1000:.1f} ms "

@@ -8,15 +8,12 @@ Run: PYTHONPATH=$PWD python bench/bench_sandbox.py [--repeat N]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import subprocess
 import sys
-import time
 import types
 
 import numpy as np
+from measure import machine_line, median_s
 
 from engine.sandbox import judge_solve, probe_tier, run_generate
 
@@ -32,29 +29,17 @@ def solve(x, y, n_bits, k_sparse):
 """  # 3 remote requests per iteration: index, multiply, sum -> 3,000 ops
 
 
-def _median(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=15)
     repeat = parser.parse_args().repeat
     tier = probe_tier()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}"
-    )
+    print(machine_line())
     print(tier.description)
 
-    bare = _median(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), repeat)
-    with_numpy = _median(lambda: run_generate(GENERATE_NUMPY), repeat)
-    start = _median(lambda: run_generate(GENERATE), repeat)
+    bare = median_s(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), repeat)
+    with_numpy = median_s(lambda: run_generate(GENERATE_NUMPY), repeat)
+    start = median_s(lambda: run_generate(GENERATE), repeat)
     print(f"baseline: bare child `python -I -c 'import numpy'`: median {bare * 1000:.1f} ms")
     print(
         f"sandboxed generate() that imports numpy, end to end: median {with_numpy * 1000:.1f} ms "
@@ -68,12 +53,12 @@ def main() -> None:
 
     result = judge_solve(OPS_SOLVE, instances=1)
     ops = result.counts["numpy_ops"]
-    remote = _median(lambda: judge_solve(OPS_SOLVE, instances=1), max(3, repeat // 3))
+    remote = median_s(lambda: judge_solve(OPS_SOLVE, instances=1), max(3, repeat // 3))
     module = types.ModuleType("local_solve")
     exec(compile(OPS_SOLVE, "local_solve", "exec"), module.__dict__)
     x = np.random.default_rng(0).choice(np.array([-1, 1]), size=(200, 20))
     y = np.prod(x[:, [1, 2, 3]], axis=1)
-    local = _median(lambda: module.solve(x, y, 20, 3), repeat)
+    local = median_s(lambda: module.solve(x, y, 20, 3), repeat)
     print(
         f"remote-arrays solve(), {ops:,} numpy ops incl. sandbox start: median {remote:.3f} s "
         f"(target <= 0.5 s; {(remote - start) / ops * 1e6:.0f} us per op after start-up)"

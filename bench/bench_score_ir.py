@@ -14,17 +14,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from measure import machine_line, median_s  # noqa: E402
 
 from engine.challenges import CHALLENGES  # noqa: E402
 from engine.ir.scoring import score_ir  # noqa: E402
@@ -36,13 +33,8 @@ if not REFERENCE_IR.exists():
 
 
 def median_ms(fn: Callable[[], object], runs: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    """Median milliseconds of ``runs`` calls after one warm-up call."""
+    return median_s(fn, runs, warm_up=True) * 1e3
 
 
 def plain_baseline(challenge: str, text: str) -> Callable[[], object]:
@@ -71,10 +63,7 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, default=None, help="checkout of cybertronai/sutro-problems")
     args = parser.parse_args()
 
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}"
-    )
+    print(machine_line())
     cases = [
         (
             "matmul 16x16 record",

@@ -9,29 +9,18 @@ and the machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (add ``--qu
 
 from __future__ import annotations
 
-import os
-import platform
-import statistics
 import sys
 import time
 import tracemalloc
 
 import numpy as np
+from measure import machine_line, median_s
 
 from engine.methods import METHODS, run_method
 from engine.metrics.bytedmd import bytedmd, read_costs
 from engine.metrics.clock import clock_metrics
 from engine.tracing import EventLog
 from engine.tracing.tracked_scalar import call_traced
-
-
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def matmul(A, B):
@@ -79,29 +68,26 @@ def list_scan_bytedmd(func, args):
 def main() -> None:
     quick = "--quick" in sys.argv
     reps = 3 if quick else 5
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}"
-    )
+    print(machine_line())
     print("\n1. methods at n=20, k=3, fully traced with all metrics (median wall, s; target < 1 s)")
     for name in METHODS.names():
-        t = median_time(lambda name=name: run_method(name, {"n": 20, "k": 3, "seed": 0}), reps)
+        t = median_s(lambda name=name: run_method(name, {"n": 20, "k": 3, "seed": 0}), reps)
         print(f"   {name:<13} {t:8.3f}  {'ok' if t < 1 else 'OVER'}")
 
     from bot.commands.base import Invocation
     from bot.commands.run import run
 
     inv = Invocation(command="run", args=["local_update"], options={"n": "20"})
-    t = median_time(lambda: run(None, inv), reps)  # type: ignore[arg-type]
+    t = median_s(lambda: run(None, inv), reps)  # type: ignore[arg-type]
     print(f"   'sutro run local_update n=20' command (local_update + sgd for the comparison): {t:.3f}")
 
     print("\n2. ByteDMD of the naive i-j-k matmul (median, s)")
     for n, target in ((16, 0.070), (32, 1.0)):
         A = [[1.0] * n for _ in range(n)]
         B = [[1.0] * n for _ in range(n)]
-        ours = median_time(lambda A=A, B=B: bytedmd(matmul, (A, B)), reps)
+        ours = median_s(lambda A=A, B=B: bytedmd(matmul, (A, B)), reps)
         base_reps = 1 if n == 32 else reps
-        base = median_time(lambda A=A, B=B: list_scan_bytedmd(matmul, (A, B)), base_reps)
+        base = median_s(lambda A=A, B=B: list_scan_bytedmd(matmul, (A, B)), base_reps)
         assert bytedmd(matmul, (A, B)) == list_scan_bytedmd(matmul, (A, B))
         print(
             f"   {n}x{n}: ours {ours:.4f}  list-scan baseline {base:.4f}  ratio {base / ours:.1f}x  "

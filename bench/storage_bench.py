@@ -6,8 +6,6 @@ Run: ``PYTHONPATH=$PWD /work/venv/bin/python bench/storage_bench.py`` — prints
 
 from __future__ import annotations
 
-import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -15,13 +13,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import numpy
 import sqlalchemy
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from google.oauth2.credentials import Credentials  # noqa: E402
+from measure import machine_line  # noqa: E402
 
 from storage.database import make_engine, session_factory  # noqa: E402
 from storage.migrate import upgrade_to_head  # noqa: E402
@@ -42,8 +40,7 @@ def median_ms(samples: list[float]) -> float:
 
 
 def main() -> None:
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, numpy {numpy.__version__}, SQLAlchemy {sqlalchemy.__version__}")
+    print(machine_line(SQLAlchemy=sqlalchemy.__version__))
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{tmp}/bench.db")
         upgrade_to_head(engine)

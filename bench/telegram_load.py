@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import random
 import statistics
 import sys
@@ -25,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy  # noqa: E402
+from measure import machine_line
 
 from bot.app import build_context  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -129,10 +128,7 @@ async def main(members: int, commands: int, seconds: float, workers: int, trace:
         await bot.stop()
         fake.stop()
 
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {numpy.__version__}"
-    )
+    print(machine_line())
     print(f"load: {members} members, {commands} commands over {seconds:.0f} s, {workers} worker processes")
     base = statistics.median(baseline)
     med = statistics.median(latencies)

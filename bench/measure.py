@@ -1,0 +1,38 @@
+"""What every benchmark here shares: the median wall time of a call, and the line naming the machine it ran on.
+
+Imported by the scripts beside it (``python bench/<name>.py`` puts this folder on ``sys.path``). Timing is a
+plain ``time.perf_counter`` loop with the garbage collector left on, as the code runs in production
+(``timeit`` would switch it off).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+
+
+def median_s(fn: Callable[[], object], repeat: int, *, warm_up: bool = False) -> float:
+    """Median seconds of ``repeat`` calls of ``fn`` (after one untimed call when ``warm_up``)."""
+    if warm_up:
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def machine_line(**versions: str) -> str:
+    """``machine: x86_64, 2 cores, Python 3.11.7, numpy 2.4.6, …`` — ``versions`` name further libraries."""
+    import numpy
+
+    libraries = {"numpy": numpy.__version__, **versions}
+    listed = "".join(f", {name} {version}" for name, version in libraries.items())
+    return (
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}{listed}"
+    )
