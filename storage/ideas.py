@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, update
+from sqlalchemy import Update, and_, or_, update
 from sqlmodel import Session, col, func, select
 
 from storage.errors import StorageError
@@ -69,6 +69,13 @@ def fail(session: Session, *, idea_id: int, failure: str, tokens: int) -> Idea:
     return _set(session, idea_id, status=IDEA_FAILED, failure=failure, tokens=tokens)
 
 
+def _changed_a_row(session: Session, statement: Update) -> bool:
+    """Run one conditional UPDATE and commit; True when it matched a row (the condition held)."""
+    result = session.execute(statement)
+    session.commit()
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
 def claim_for_run(session: Session, *, idea_id: int, approver: str, stale_before: datetime | None = None) -> bool:
     """Atomically move a proposed idea to ``running``; False when it is not (or no longer) proposed.
 
@@ -83,9 +90,7 @@ def claim_for_run(session: Session, *, idea_id: int, approver: str, stale_before
         .where(col(Idea.id) == idea_id, claimable)
         .values(status=IDEA_RUNNING, approved_by=approver, approved_at=utcnow())
     )
-    result = session.execute(statement)
-    session.commit()
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return _changed_a_row(session, statement)
 
 
 def release_run(session: Session, *, idea_id: int, claimed_since: datetime) -> bool:
@@ -101,9 +106,7 @@ def release_run(session: Session, *, idea_id: int, claimed_since: datetime) -> b
         )
         .values(status=IDEA_PROPOSED, approved_by=None, approved_at=None)
     )
-    result = session.execute(statement)
-    session.commit()
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return _changed_a_row(session, statement)
 
 
 def fail_stopped_drafts(session: Session, *, member: str, since: datetime) -> list[int]:
@@ -131,9 +134,7 @@ def discard(session: Session, *, idea_id: int) -> bool:
     statement = (
         update(Idea).where(col(Idea.id) == idea_id, col(Idea.status) == IDEA_PROPOSED).values(status=IDEA_DISCARDED)
     )
-    result = session.execute(statement)
-    session.commit()
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return _changed_a_row(session, statement)
 
 
 def ideas_since(session: Session, *, member: str, since: datetime) -> int:
