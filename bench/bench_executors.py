@@ -159,9 +159,7 @@ def main() -> None:
         f"{args.repeats} repeats, medians\n"
     )
     seq_per_run = statistics.median(times["sequential"]) / args.runs
-    print(
-        f"{'executor':<12}{'batch s':>10}{'runs/s':>10}{'vs seq':>9}{'overhead/run ms':>18}{'RSS MiB queued':>18}"
-    )
+    print(f"{'executor':<12}{'batch s':>10}{'runs/s':>10}{'vs seq':>9}{'overhead/run ms':>18}{'RSS MiB queued':>18}")
     for name, samples in times.items():
         wall = statistics.median(samples)
         parallel = 1 if name == "sequential" else WORKERS
@@ -171,9 +169,7 @@ def main() -> None:
             f"{name:<12}{wall:>10.2f}{args.runs / wall:>10.1f}{seq_per_run * args.runs / wall:>8.2f}x"
             f"{overhead_ms:>18.1f}{grew:>18}"
         )
-    print(
-        "\noverhead/run = batch time x workers / runs - sequential time per run (the in-process cost of one run)"
-    )
+    print("\noverhead/run = batch time x workers / runs - sequential time per run (the in-process cost of one run)")
 
 
 if __name__ == "__main__":

@@ -80,9 +80,7 @@ def main() -> None:
         f"/idea loop, 2 replies + tools + method check + budget rows: median {full * 1000:.1f} ms "
         f"({full / base:.1f}x the baseline)"
     )
-    dry = median_s(
-        lambda: check_submission(Submission("solve", "sparse_parity", code=BRUTE_FORCE_SOLVE)), repeat
-    )
+    dry = median_s(lambda: check_submission(Submission("solve", "sparse_parity", code=BRUTE_FORCE_SOLVE)), repeat)
     judged = median_s(lambda: judge_solve(BRUTE_FORCE_SOLVE, instances=3), repeat)
     print(f"baseline: full judge_solve, 3 hidden instances: median {judged * 1000:.1f} ms")
     print(

@@ -46,10 +46,7 @@ def main() -> None:
         f"(target <= 150 ms; {with_numpy / bare:.2f}x the bare child; sandbox overhead "
         f"{(with_numpy - bare) * 1000:+.1f} ms)"
     )
-    print(
-        f"sandboxed generate() without numpy: median {start * 1000:.1f} ms "
-        f"({start / bare:.2f}x the bare child)"
-    )
+    print(f"sandboxed generate() without numpy: median {start * 1000:.1f} ms ({start / bare:.2f}x the bare child)")
 
     result = judge_solve(OPS_SOLVE, instances=1)
     ops = result.counts["numpy_ops"]

@@ -49,10 +49,18 @@ def main() -> None:
         with sessions() as s:
             for i in range(RUNS):
                 start = time.perf_counter()
-                record_run(s, challenge="c", kind="method", subject=f"m{i % 7}", ok=True,
-                           metrics={"dally@1": float((i * 7919) % 1000), "ard@1": i / 3},
-                           request_key=f"k{i}", member=f"member{i % 11}", engine_version="0",
-                           created_at=T0 + timedelta(minutes=i))
+                record_run(
+                    s,
+                    challenge="c",
+                    kind="method",
+                    subject=f"m{i % 7}",
+                    ok=True,
+                    metrics={"dally@1": float((i * 7919) % 1000), "ard@1": i / 3},
+                    request_key=f"k{i}",
+                    member=f"member{i % 11}",
+                    engine_version="0",
+                    created_at=T0 + timedelta(minutes=i),
+                )
                 record_s.append(time.perf_counter() - start)
         print(f"record_run (SQLite file, WAL, one commit each): median {median_ms(record_s):.2f} ms over {RUNS}")
         sql_s, py_s = [], []
@@ -64,9 +72,11 @@ def main() -> None:
                 start = time.perf_counter()
                 rank_best(scored_runs(s, challenge="c", metric="dally@1"))
                 py_s.append(time.perf_counter() - start)
-        print(f"leaderboard over {RUNS} runs: SQL window function median {median_ms(sql_s):.2f} ms; "
-              f"fetch-all + Python ranking (baseline) {median_ms(py_s):.2f} ms; "
-              f"ratio baseline/SQL {statistics.median(py_s) / statistics.median(sql_s):.2f}")
+        print(
+            f"leaderboard over {RUNS} runs: SQL window function median {median_ms(sql_s):.2f} ms; "
+            f"fetch-all + Python ranking (baseline) {median_ms(py_s):.2f} ms; "
+            f"ratio baseline/SQL {statistics.median(py_s) / statistics.median(sql_s):.2f}"
+        )
         with FakeDocsServer() as docs:
             doc_id = "1" + "x" * 40
             docs.create(doc_id)
@@ -75,14 +85,20 @@ def main() -> None:
             append_s = []
             for i in range(40):
                 start = time.perf_counter()
-                log.append_entry(author="al", kind="run", title=f"entry {i} 🚀",
-                                 results=[("dally@1", "123", "−4 (−3.1%)", "+1"), ("ard@1", "5.5", "", "")])
+                log.append_entry(
+                    author="al",
+                    kind="run",
+                    title=f"entry {i} 🚀",
+                    results=[("dally@1", "123", "−4 (−3.1%)", "+1"), ("ard@1", "5.5", "", "")],
+                )
                 append_s.append(time.perf_counter() - start)
             log.close()
             first = append_s[0]
-            print(f"sprint-log entry to fake Docs (save + get + batchUpdate): first {first * 1000:.1f} ms "
-                  f"(builds the cached service), then median {median_ms(append_s[1:]):.1f} ms over 39; "
-                  f"ratio first/median {first / statistics.median(append_s[1:]):.1f}")
+            print(
+                f"sprint-log entry to fake Docs (save + get + batchUpdate): first {first * 1000:.1f} ms "
+                f"(builds the cached service), then median {median_ms(append_s[1:]):.1f} ms over 39; "
+                f"ratio first/median {first / statistics.median(append_s[1:]):.1f}"
+            )
         engine.dispose()
 
 

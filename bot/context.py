@@ -60,9 +60,7 @@ class AppContext:
         """The admin-editable tool settings (defaults seeded from settings; changes go to config_events)."""
         from bot.services import config_seeds
 
-        return ToolConfig(
-            self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish
-        )
+        return ToolConfig(self.sessions(), seeds=config_seeds(self.settings), on_change=self.config_events.publish)
 
     def run_policy(self) -> RunPolicy:
         """What members may run and within which limits, as the admins set it now (``/config``)."""
@@ -80,9 +78,7 @@ class AppContext:
         target = (config.get("sprint_log.sink"), config.get("sprint_log.document_id"))
         if self._sprint_log is None or target != self._sprint_log_target:
             old = self._sprint_log
-            self._sprint_log = open_sprint_log(
-                self.settings, self.sessions(), sink=target[0], document_id=target[1]
-            )
+            self._sprint_log = open_sprint_log(self.settings, self.sessions(), sink=target[0], document_id=target[1])
             self._sprint_log_target = target
             if old is not None:
                 old.close()

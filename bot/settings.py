@@ -28,9 +28,7 @@ class Settings(BaseSettings):
     data_dir: Path = Field(
         default_factory=default_data_dir, description="Where the database, logs and sprint log live."
     )
-    database_url: str = Field(
-        default="", description="SQLAlchemy URL; empty = SQLite file in the data directory."
-    )
+    database_url: str = Field(default="", description="SQLAlchemy URL; empty = SQLite file in the data directory.")
     sprint_log_sink: Literal["markdown", "gdocs"] = Field(
         default="markdown",
         description="Where sprint-log entries go: markdown (file in the data directory) or gdocs.",
@@ -47,12 +45,8 @@ class Settings(BaseSettings):
         default="", description="Docs API endpoint override (tests and proxies); empty = Google's."
     )
     telegram_bot_token: SecretStr | None = Field(default=None, description="Bot token from @BotFather.")
-    allowed_chats: list[int] = Field(
-        default_factory=list, description="Chat ids the bot answers in (deny by default)."
-    )
-    admin_ids: list[int] = Field(
-        default_factory=list, description="Telegram user ids allowed to run admin commands."
-    )
+    allowed_chats: list[int] = Field(default_factory=list, description="Chat ids the bot answers in (deny by default).")
+    admin_ids: list[int] = Field(default_factory=list, description="Telegram user ids allowed to run admin commands.")
     dev_allow_unsandboxed: bool = Field(
         default=False,
         description="Development only: run submitted code even when no sandbox tier is available.",
@@ -91,12 +85,8 @@ class Settings(BaseSettings):
     telegram_progress_interval_s: float = Field(
         default=2.0, description="Least time between two edits of a job's progress message (seconds)."
     )
-    job_workers: int = Field(
-        default=2, description="Worker processes running queued commands at the same time."
-    )
-    job_queue_per_member: int = Field(
-        default=3, description="Most queued or running jobs one member may have."
-    )
+    job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
+    job_queue_per_member: int = Field(default=3, description="Most queued or running jobs one member may have.")
     job_rate_per_minute: int = Field(default=10, description="Most jobs one member may submit per minute.")
     anthropic_api_key: SecretStr | None = Field(
         default=None,
@@ -108,9 +98,7 @@ class Settings(BaseSettings):
     anthropic_base_url: str = Field(
         default="", description="Messages API base URL; empty = Anthropic's (tests: a fake)."
     )
-    anthropic_model: str = Field(
-        default="claude-sonnet-5-5", description="Model /idea uses (until /config owns it)."
-    )
+    anthropic_model: str = Field(default="claude-sonnet-5-5", description="Model /idea uses (until /config owns it).")
     anthropic_monthly_budget_tokens: int = Field(
         default=2_000_000,
         description="Input + output tokens /idea may use per calendar month (UTC), all members.",
@@ -119,24 +107,14 @@ class Settings(BaseSettings):
         default=20.0,
         description="Most /idea may spend per calendar month (USD), from the token prices below.",
     )
-    anthropic_usd_per_mtok_input: float = Field(
-        default=3.0, description="Price of a million input tokens (USD)."
-    )
-    anthropic_usd_per_mtok_output: float = Field(
-        default=15.0, description="Price of a million output tokens (USD)."
-    )
-    anthropic_timeout_s: float = Field(
-        default=60.0, description="Timeout of one Messages API request (seconds)."
-    )
+    anthropic_usd_per_mtok_input: float = Field(default=3.0, description="Price of a million input tokens (USD).")
+    anthropic_usd_per_mtok_output: float = Field(default=15.0, description="Price of a million output tokens (USD).")
+    anthropic_timeout_s: float = Field(default=60.0, description="Timeout of one Messages API request (seconds).")
     anthropic_max_retries: int = Field(
         default=2, description="Retries of a Messages API request on 429/529 overload and connection errors."
     )
-    idea_rate_per_hour: int = Field(
-        default=5, description="Most /idea requests one member may make per hour."
-    )
-    idea_max_turns: int = Field(
-        default=8, description="Most assistant replies (tool-use rounds) for one /idea."
-    )
+    idea_rate_per_hour: int = Field(default=5, description="Most /idea requests one member may make per hour.")
+    idea_max_turns: int = Field(default=8, description="Most assistant replies (tool-use rounds) for one /idea.")
     dask_scheduler: str = Field(
         default="",
         description="Dask scheduler address (tcp://host:8786) to run queued jobs on a cluster; empty = local workers.",

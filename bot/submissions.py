@@ -74,9 +74,7 @@ def _output_mismatch(challenge: str, text: str) -> str | None:
     """One line ("your generate() returned 12 outputs, matmul_4x4 needs 16") or None when the count fits."""
     _, last = statement_ends(text)
     if last is None:
-        return (
-            "your generate() returned no IR program (it needs an input line, instructions and an output line)"
-        )
+        return "your generate() returned no IR program (it needs an input line, instructions and an output line)"
     n_out = len([t for t in last.split(",") if t.strip()])
     needed = ir_challenge(challenge).n_outputs
     if n_out != needed:
@@ -111,9 +109,7 @@ def _judge_ir(
     progress: Progress,
 ) -> Recorded:
     name = _ir_challenge_name(challenge, text, what="this program")
-    request = NormalisedRequest(
-        challenge=name, kind="ir", subject=label, code=text, metric_versions=(METRIC,)
-    )
+    request = NormalisedRequest(challenge=name, kind="ir", subject=label, code=text, metric_versions=(METRIC,))
 
     def compute() -> RunResult:
         progress(f"scoring the IR program on {name}", None)
@@ -145,9 +141,7 @@ def _judge_generate(
         name = _ir_challenge_name(None, early.text, what="the program your generate() returned")
     else:
         name = _ir_challenge_name(challenge, "", what="")
-    request = NormalisedRequest(
-        challenge=name, kind="generate", subject=label, code=code, metric_versions=(METRIC,)
-    )
+    request = NormalisedRequest(challenge=name, kind="generate", subject=label, code=code, metric_versions=(METRIC,))
 
     def compute() -> RunResult:
         generated = early
@@ -228,9 +222,7 @@ def judge_submission(
     (wrong answer, limits, a broken generator) come back as a stored result with ``ok=False``.
     """
     if not code.strip():
-        raise UsageError(
-            "the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)"
-        )
+        raise UsageError("the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)")
     kind = detect_kind(code)
     judge = {"ir": _judge_ir, "generate": _judge_generate, "solve": _judge_solve}[kind]
     return judge(ctx, code, challenge, label, member, force, progress or _quiet)

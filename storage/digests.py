@@ -21,9 +21,7 @@ def claim_week(
     session: Session, *, week: str, slot_at: datetime, reason: str, claimed_by: str, chat_id: int | None
 ) -> bool:
     """Claim ``week`` for posting (commit); False if any process claimed it before (nothing changes then)."""
-    session.add(
-        DigestPost(week=week, slot_at=slot_at, reason=reason, claimed_by=claimed_by[:200], chat_id=chat_id)
-    )
+    session.add(DigestPost(week=week, slot_at=slot_at, reason=reason, claimed_by=claimed_by[:200], chat_id=chat_id))
     try:
         session.commit()
     except IntegrityError:

@@ -23,9 +23,7 @@ def alembic_config(engine: Engine) -> Config:
     """An Alembic :class:`Config` for our migrations that runs on ``engine``'s connections."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.set_main_option(
-        "sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%")
-    )
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
     config.attributes["engine"] = engine
     return config
 

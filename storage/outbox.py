@@ -47,10 +47,7 @@ def save_entry(
 def next_due_entry(session: Session, *, now: datetime | None = None) -> SprintLogEntry | None:
     """The oldest pending entry if it may be tried now (its back-off elapsed), else None."""
     oldest = session.exec(
-        select(SprintLogEntry)
-        .where(SprintLogEntry.state == ENTRY_PENDING)
-        .order_by(col(SprintLogEntry.id))
-        .limit(1)
+        select(SprintLogEntry).where(SprintLogEntry.state == ENTRY_PENDING).order_by(col(SprintLogEntry.id)).limit(1)
     ).first()
     if oldest is None:
         return None
@@ -87,6 +84,4 @@ def backlog_size(session: Session) -> int:
 
 def entries(session: Session, *, limit: int = 50) -> list[SprintLogEntry]:
     """The newest entries first, whatever their state."""
-    return list(
-        session.exec(select(SprintLogEntry).order_by(col(SprintLogEntry.id).desc()).limit(limit)).all()
-    )
+    return list(session.exec(select(SprintLogEntry).order_by(col(SprintLogEntry.id).desc()).limit(limit)).all())

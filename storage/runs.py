@@ -142,11 +142,7 @@ def get_run(session: Session, *, run_id: int) -> Run:
     run = session.get(Run, run_id)
     if run is None:
         newest = session.exec(select(Run.id).order_by(col(Run.id).desc())).first()
-        hint = (
-            f"run ids go from 1 to {newest}; see recent ones with: runs"
-            if newest
-            else "no runs are stored yet"
-        )
+        hint = f"run ids go from 1 to {newest}; see recent ones with: runs" if newest else "no runs are stored yet"
         raise UnknownRun(f"no run #{run_id}", hint=hint)
     return run
 

@@ -28,9 +28,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         if value.tzinfo is None:
-            raise ValueError(
-                "naive datetime given to a UTC column; use an aware datetime (storage.timestamps.utcnow)"
-            )
+            raise ValueError("naive datetime given to a UTC column; use an aware datetime (storage.timestamps.utcnow)")
         value = value.astimezone(UTC)
         # SQLite stores the text form; drop tzinfo so every stored value has one format (UTC by construction).
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value

@@ -57,9 +57,7 @@ def compare_runs(a: Run, b: Run) -> Comparison:
     for group in sorted(set(attr_a) & set(attr_b)):
         labels = set(attr_a[group]) | set(attr_b[group])
         for label in labels:
-            shift = CostShift(
-                group, label, float(attr_a[group].get(label, 0)), float(attr_b[group].get(label, 0))
-            )
+            shift = CostShift(group, label, float(attr_a[group].get(label, 0)), float(attr_b[group].get(label, 0)))
             if shift.delta:
                 shifts.append(shift)
     shifts.sort(key=lambda s: (-abs(s.delta), s.group, s.label))
@@ -82,6 +80,5 @@ def metric_cells(comparison: Comparison) -> list[list[str]]:
 def shift_cells(comparison: Comparison) -> list[list[str]]:
     """Rows: group, label, cost A, cost B, change."""
     return [
-        [s.group, s.label, format_value(s.a), format_value(s.b), format_change(s.b, s.a)]
-        for s in comparison.shifts
+        [s.group, s.label, format_value(s.a), format_value(s.b), format_change(s.b, s.a)] for s in comparison.shifts
     ]

@@ -39,9 +39,7 @@ class RescoreReport:
 def _split(metric: str) -> tuple[str, str]:
     name, at, version = metric.partition("@")
     if not at or not name or not version:
-        raise ToolError(
-            f"metric {metric!r} has no version", hint="write metrics as name@version, e.g. dally@2"
-        )
+        raise ToolError(f"metric {metric!r} has no version", hint="write metrics as name@version, e.g. dally@2")
     return name, version
 
 
@@ -51,9 +49,7 @@ def _ranks(sessions: SessionFactory, challenge: str, metric: str) -> dict[tuple[
     return {(row.best.member, row.best.subject): row.rank for row in board}
 
 
-def rescore(
-    sessions: SessionFactory, *, old_metric: str, new_metric: str, rescorer: Rescorer
-) -> RescoreReport:
+def rescore(sessions: SessionFactory, *, old_metric: str, new_metric: str, rescorer: Rescorer) -> RescoreReport:
     """Add ``new_metric`` to every active run that has ``old_metric`` and lacks it; report rank changes."""
     old_name, _ = _split(old_metric)
     new_name, _ = _split(new_metric)

@@ -16,15 +16,11 @@ from storage.tables import Run
 from tools.metric_format import format_change, format_value
 
 
-def result_rows(
-    session: Session, run: Run, *, baseline: Mapping[str, float]
-) -> list[tuple[str, str, str, str]]:
+def result_rows(session: Session, run: Run, *, baseline: Mapping[str, float]) -> list[tuple[str, str, str, str]]:
     """One row per metric of ``run`` (sorted by metric name), values already formatted."""
     rows = []
     for metric, value in sorted(run.metrics.items()):
-        earlier = [
-            s for s in scored_runs(session, challenge=run.challenge, metric=metric) if s.run_id != run.id
-        ]
+        earlier = [s for s in scored_runs(session, challenge=run.challenge, metric=metric) if s.run_id != run.id]
         before = [s for s in earlier if (s.created_at, s.run_id) < (run.created_at, run.id or 0)]
         record = min((s.value for s in before), default=None)
         rows.append(

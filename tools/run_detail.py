@@ -37,7 +37,5 @@ def run_detail(run: Run) -> RunDetail:
         ["request key", run.request_key],
     ]
     scopes = run.result.get("metric_scopes", {}) if isinstance(run.result, dict) else {}
-    metrics = [
-        [name, format_value(value), scopes.get(name, "")] for name, value in sorted(run.metrics.items())
-    ]
+    metrics = [[name, format_value(value), scopes.get(name, "")] for name, value in sorted(run.metrics.items())]
     return RunDetail(summary=summary, fields=fields, metrics=metrics, code=run.code)

@@ -33,12 +33,9 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
         tables=tables,
         data={
             "ok": True,
-            "metrics": [
-                {"metric": m.metric, "a": m.a, "b": m.b, "delta": m.delta} for m in comparison.metrics
-            ],
+            "metrics": [{"metric": m.metric, "a": m.a, "b": m.b, "delta": m.delta} for m in comparison.metrics],
             "shifts": [
-                {"group": s.group, "label": s.label, "a": s.a, "b": s.b, "delta": s.delta}
-                for s in comparison.shifts
+                {"group": s.group, "label": s.label, "a": s.a, "b": s.b, "delta": s.delta} for s in comparison.shifts
             ],
         },
     )

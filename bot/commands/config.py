@@ -50,10 +50,7 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
     who = inv.caller.name if inv.caller.user_id is None else f"{inv.caller.name} ({inv.caller.user_id})"
     if action == "list":
         settings = config.all()
-        rows = [
-            [s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind]
-            for s in settings
-        ]
+        rows = [[s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind] for s in settings]
         return Reply(
             text=f"{len(rows)} tool settings; change one with /config set KEY VALUE",
             tables=[Table(headers=["key", "value", "source", "accepts"], rows=rows)],
@@ -66,11 +63,7 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
         text = f"{len(changes)} change(s), newest first" if changes else "no changes yet"
         return Reply(
             text=text,
-            tables=[
-                Table(
-                    headers=["when (UTC)", "key", "old", "new", "by"], rows=[_change_row(c) for c in changes]
-                )
-            ],
+            tables=[Table(headers=["when (UTC)", "key", "old", "new", "by"], rows=[_change_row(c) for c in changes])],
             data={"ok": True, "changes": [_change_data(c) for c in changes]},
         )
     if not rest:

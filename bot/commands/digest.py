@@ -54,16 +54,12 @@ def show_digest(ctx: AppContext, inv: Invocation) -> Reply:
     config = ctx.tool_config()
     chat_id, topic_id = config.get("digest.chat_id"), config.get("digest.topic_id")
     if chat_id is None:
-        raise ToolError(
-            "digest.chat_id is not set", hint="/config set digest.chat_id -100… (the group's chat id)"
-        )
+        raise ToolError("digest.chat_id is not set", hint="/config set digest.chat_id -100… (the group's chat id)")
     if not _post(ctx, reply, chat_id, topic_id):
         return Reply(text=f"could not post the digest to chat {chat_id} — see the operator log", ok=False)
     where = f"chat {chat_id}" + (f", topic {topic_id}" if topic_id is not None else "")
     week = (reply.data or {}).get("week", "")
-    return Reply(
-        text=f"posted the digest of {week} to {where}", data={"ok": True, "posted": True, "week": week}
-    )
+    return Reply(text=f"posted the digest of {week} to {where}", data={"ok": True, "posted": True, "week": week})
 
 
 COMMAND = Command(

@@ -68,9 +68,7 @@ def start_reply(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text=f"{INTRO}\nTry /challenges, or /help for every command.", data={"intro": INTRO})
 
 
-START = Command(
-    name="start", summary="What this bot does", usage="", handler=start_reply, cli=False, background=False
-)
+START = Command(name="start", summary="What this bot does", usage="", handler=start_reply, cli=False, background=False)
 HELP = Command(
     name="help",
     summary="List the commands, or show one command's usage",

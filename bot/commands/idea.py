@@ -24,9 +24,7 @@ USAGE = "TEXT [--revise ID] [--yes] / --run ID / --discard ID"
 def _idea_id(inv: Invocation, key: str) -> int:
     raw = inv.options[key]
     if not raw.lstrip("#").isdigit():
-        raise UsageError(
-            f"--{key} needs an idea number, not '{raw}'", hint="the number is on the idea's card"
-        )
+        raise UsageError(f"--{key} needs an idea number, not '{raw}'", hint="the number is on the idea's card")
     return int(raw.lstrip("#"))
 
 
@@ -58,9 +56,7 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
     limits.check_rate(sessions, member=inv.caller.name, per_hour=config.rate_per_hour)
     prompt = _prompt(ctx, inv, text)
     with sessions() as session:
-        idea_id = create_idea(
-            session, member=inv.caller.name, text=text, telegram_user_id=inv.caller.user_id
-        ).id
+        idea_id = create_idea(session, member=inv.caller.name, text=text, telegram_user_id=inv.caller.user_id).id
     assert idea_id is not None
     toolbox = Toolbox(sessions, dev_override=ctx.settings.dev_allow_unsandboxed)
     budget = limits.MonthlyBudget(
@@ -71,9 +67,7 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
     except (drafting.AssistantFailed, limits.BudgetExhausted) as err:
         with sessions() as session:
             fail(session, idea_id=idea_id, failure=err.one_line(), tokens=0)
-        return Reply(
-            text=f"idea #{idea_id}: {err.one_line()}", ok=False, data={"idea_id": idea_id, "ok": False}
-        )
+        return Reply(text=f"idea #{idea_id}: {err.one_line()}", ok=False, data={"idea_id": idea_id, "ok": False})
     with sessions() as session:
         propose(
             session,

@@ -21,9 +21,7 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
                 continue
             rows = rank_best(best_per_member_method(session, challenge=challenge, metric=metric))
             tables.append(
-                Table(
-                    headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=f"{challenge} — {metric}"
-                )
+                Table(headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=f"{challenge} — {metric}")
             )
             data.append(
                 {
@@ -42,9 +40,7 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
                 }
             )
     if not tables:
-        return Reply(
-            text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []}
-        )
+        return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []})
     return Reply(
         text=f"{len(tables)} leaderboard(s); lower is better",
         tables=tables,

@@ -18,9 +18,7 @@ if TYPE_CHECKING:
 
 def _board(ctx: AppContext) -> JobBoard:
     if ctx.jobs is None:
-        raise UsageError(
-            "no job queue here", hint="the terminal runs each command directly; use /queue in the chat"
-        )
+        raise UsageError("no job queue here", hint="the terminal runs each command directly; use /queue in the chat")
     return ctx.jobs
 
 
@@ -42,9 +40,7 @@ def show_queue(ctx: AppContext, inv: Invocation) -> Reply:
         ]
         for j in jobs
     ]
-    data = {
-        "jobs": [{"id": j.id, "state": j.state, "owner": j.owner.name, "command": j.describe()} for j in jobs]
-    }
+    data = {"jobs": [{"id": j.id, "state": j.state, "owner": j.owner.name, "command": j.describe()} for j in jobs]}
     if not jobs:
         return Reply(text="the queue is empty", data=data)
     running = sum(j.state == "running" for j in jobs)

@@ -22,14 +22,10 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
             if metric is None:
                 continue
             history = record_history(scored_runs(session, challenge=challenge, metric=metric))
-            tables.append(
-                Table(headers=RECORD_HEADERS, rows=record_cells(history), title=f"{challenge} — {metric}")
-            )
+            tables.append(Table(headers=RECORD_HEADERS, rows=record_cells(history), title=f"{challenge} — {metric}"))
             png = progression_chart_png(history, challenge=challenge, metric=metric)
             files.append(
-                OutFile(
-                    name=f"records-{challenge}-{metric.replace('@', '-v')}.png", content=png, mime="image/png"
-                )
+                OutFile(name=f"records-{challenge}-{metric.replace('@', '-v')}.png", content=png, mime="image/png")
             )
             data.append(
                 {
@@ -49,9 +45,7 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
                 }
             )
     if not tables:
-        return Reply(
-            text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "histories": []}
-        )
+        return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "histories": []})
     return Reply(
         text=f"record history for {len(tables)} challenge(s); lower is better",
         tables=tables,

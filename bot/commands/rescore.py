@@ -19,8 +19,7 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError(f"no re-scorer for {new}", hint=f"metrics that can be re-scored: {known}")
     report = rescore(ctx.sessions(), old_metric=old, new_metric=new, rescorer=rescorer)
     rows = [
-        [c.challenge, c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—")]
-        for c in report.rank_changes
+        [c.challenge, c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—")] for c in report.rank_changes
     ]
     text = f"re-scored {report.rescored} run(s) for {new} (kept {old})"
     if report.skipped:
@@ -30,9 +29,7 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
     text += f"; {len(rows)} ranking change(s)"
     return Reply(
         text=text,
-        tables=[
-            Table(headers=["challenge", "member", "method", f"rank by {old}", f"rank by {new}"], rows=rows)
-        ]
+        tables=[Table(headers=["challenge", "member", "method", f"rank by {old}", f"rank by {new}"], rows=rows)]
         if rows
         else [],
         data={

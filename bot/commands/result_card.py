@@ -47,9 +47,7 @@ def record_line(ctx: AppContext, recorded: Recorded) -> str | None:
         return f"{shown}: first stored result for {result.challenge}"
     record = min(others)
     if value < record:
-        return (
-            f"{shown}: new record for {result.challenge}, {format_change(value, record)} vs the previous one"
-        )
+        return f"{shown}: new record for {result.challenge}, {format_change(value, record)} vs the previous one"
     return f"{shown}: {format_change(value, record)} vs the record for {result.challenge}"
 
 

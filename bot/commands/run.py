@@ -125,9 +125,7 @@ def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
         )
     per_step = result.extra.get("per_step")
     if per_step:
-        tables.append(
-            Table(headers=["per step (mean)", "value"], rows=[[k, _fmt(v)] for k, v in per_step.items()])
-        )
+        tables.append(Table(headers=["per step (mean)", "value"], rows=[[k, _fmt(v)] for k, v in per_step.items()]))
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
     lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall ({'pass' if result.ok else 'FAIL'})"]
     if result.extra.get("found") is not None:
@@ -257,7 +255,5 @@ COMMAND = Command(
         "does."
     ),
     value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
-    flag_options={
-        "force": "run again even if this exact request was run before (otherwise the stored result)"
-    },
+    flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
 )

@@ -48,9 +48,7 @@ def _score(challenge: str, generator: str, text: str) -> RunResult:
     try:
         result = score_ir(challenge, text, subject=generator)
     except EngineError as err:  # a broken built-in generator: stored as a failed run, shown in one line
-        return RunResult(
-            challenge=challenge, subject=generator, kind="generate", ok=False, failure=err.one_line()
-        )
+        return RunResult(challenge=challenge, subject=generator, kind="generate", ok=False, failure=err.one_line())
     result.kind = "generate"
     result.params = {"generator": generator}
     return result
@@ -62,9 +60,7 @@ def run_generator_reply(ctx: AppContext, inv: Invocation) -> Reply:
     generator = _generator(inv)
     if generator not in spec.generators:
         known = sorted(spec.generators)
-        raise UnknownName(
-            f"generator of {name}", generator, difflib.get_close_matches(generator, known), known
-        )
+        raise UnknownName(f"generator of {name}", generator, difflib.get_close_matches(generator, known), known)
     inv.progress(f"building {name}'s {generator} program", None)
     text = spec.generators[generator]()
     request = NormalisedRequest(

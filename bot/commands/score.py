@@ -36,9 +36,7 @@ def _decode(content: bytes) -> str:
             f"not UTF-8 text (bad byte at offset {err.start})", hint="give an IR program as plain text"
         ) from None
     if not text.replace(";", "").strip():
-        raise EngineError(
-            "the file is empty", hint="first line: input addresses, last line: output addresses"
-        )
+        raise EngineError("the file is empty", hint="first line: input addresses, last line: output addresses")
     return text
 
 

@@ -19,9 +19,7 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
         run = get_run(session, run_id=run_id)
     detail = run_detail(run)
     files = (
-        [OutFile(name=f"run-{run.id}-code.txt", content=detail.code.encode(), mime="text/plain")]
-        if detail.code
-        else []
+        [OutFile(name=f"run-{run.id}-code.txt", content=detail.code.encode(), mime="text/plain")] if detail.code else []
     )
     return Reply(
         text=detail.summary,

@@ -27,11 +27,7 @@ def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
     schedule = schedule_of(config)
     if ctx.digest_next is not None:
         upcoming = ctx.digest_next()
-        when = (
-            f"{upcoming:%a %Y-%m-%d %H:%M %Z}"
-            if upcoming
-            else "not scheduled (see digest.enabled, digest.chat_id)"
-        )
+        when = f"{upcoming:%a %Y-%m-%d %H:%M %Z}" if upcoming else "not scheduled (see digest.enabled, digest.chat_id)"
         data["next_digest"] = upcoming.isoformat() if upcoming else None
     elif not config.get("digest.enabled") or config.get("digest.chat_id") is None:
         when = "off (digest.enabled is false or digest.chat_id is none)"

@@ -55,9 +55,7 @@ def submission_card(ctx: AppContext, recorded: Recorded, label: str) -> Reply:
     verdict = "passed" if result.ok else f"FAILED: {result.failure or 'no reason recorded'}"
     acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
     lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}"]
-    panel = [
-        [key, _fmt(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
-    ]
+    panel = [[key, _fmt(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())]
     tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if panel else []
     self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
     if self_reported:
@@ -96,9 +94,7 @@ def submission_card(ctx: AppContext, recorded: Recorded, label: str) -> Reply:
 
 def submit(ctx: AppContext, inv: Invocation) -> Reply:
     if not inv.attachments:
-        raise UsageError(
-            "nothing to judge", hint="attach a .py/.ir file or paste the code (CLI: sutro submit PATH)"
-        )
+        raise UsageError("nothing to judge", hint="attach a .py/.ir file or paste the code (CLI: sutro submit PATH)")
     challenge = _challenge_option(inv)
     code = _decode(inv.attachments[0].content)
     label = inv.options.get("name") or inv.attachments[0].name

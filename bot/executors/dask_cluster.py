@@ -62,9 +62,7 @@ class DaskExecution:
         except StorageError as exc:
             return Reply(text=f"{self._command.name} was not started: {exc.one_line()}", ok=False), 1
         except (OSError, TimeoutError) as exc:
-            reason = (
-                f"the Dask cluster at {self._executor.address} did not answer ({type(exc).__name__}: {exc})"
-            )
+            reason = f"the Dask cluster at {self._executor.address} did not answer ({type(exc).__name__}: {exc})"
             hint = "check SUTRO_DASK_SCHEDULER and that the scheduler runs, then send it again"
             return Reply(text=f"{self._command.name} was not started: {reason} — {hint}", ok=False), 1
         if self.killed:  # cancelled while it was being submitted

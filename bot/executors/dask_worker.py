@@ -55,9 +55,7 @@ Outcome = tuple[str, Reply | None, int]
 
 _runners: dict[str, ProcessRunner] = {}
 _sessions: dict[str, SessionFactory] = {}
-_setup_lock = (
-    threading.Lock()
-)  # tasks run on several threads of a worker; Alembic's upgrade is not thread-safe
+_setup_lock = threading.Lock()  # tasks run on several threads of a worker; Alembic's upgrade is not thread-safe
 
 
 class DaemonicWorker(RuntimeError):

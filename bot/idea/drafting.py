@@ -53,9 +53,7 @@ def _api_failure(err: Exception, config: AssistantConfig) -> AssistantFailed:
             f"the assistant did not answer within {config.timeout_s:g} s ({tries} tries) — try /idea again later"
         )
     if isinstance(err, anthropic.AuthenticationError):
-        return AssistantFailed(
-            "the Anthropic API refused the key — an admin should check SUTRO_ANTHROPIC_API_KEY"
-        )
+        return AssistantFailed("the Anthropic API refused the key — an admin should check SUTRO_ANTHROPIC_API_KEY")
     if isinstance(err, anthropic.RateLimitError | anthropic.InternalServerError):
         status = getattr(err, "status_code", "?")
         what = "overloaded" if status == 529 else "rate-limited" if status == 429 else "failing"
@@ -63,9 +61,7 @@ def _api_failure(err: Exception, config: AssistantConfig) -> AssistantFailed:
             f"the assistant is {what} (HTTP {status}) after {tries} tries — try /idea again in a few minutes"
         )
     if isinstance(err, anthropic.APIConnectionError):
-        return AssistantFailed(
-            "cannot reach the Anthropic API — check the network (or SUTRO_ANTHROPIC_BASE_URL)"
-        )
+        return AssistantFailed("cannot reach the Anthropic API — check the network (or SUTRO_ANTHROPIC_BASE_URL)")
     if isinstance(err, anthropic.APIStatusError):
         return AssistantFailed(f"the Anthropic API answered HTTP {err.status_code} — the request was refused")
     return AssistantFailed(f"the Anthropic API failed: {type(err).__name__}")
@@ -86,9 +82,7 @@ def _propose(raw: dict[str, Any], dev_override: bool) -> tuple[ExperimentSpec | 
         return None, ContractCheck(False, f"the card is incomplete: {err}")
     check = check_submission(spec.submission, dev_override=dev_override)
     if not check.ok:
-        return None, ContractCheck(
-            False, f"the contract check failed: {check.message} — fix it and propose again"
-        )
+        return None, ContractCheck(False, f"the contract check failed: {check.message} — fix it and propose again")
     return spec, check
 
 
@@ -147,9 +141,7 @@ def draft_experiment(
                 else:
                     progress(f"assistant tool: {call.name}", None)
                     ok, text = toolbox.call(call.name, raw)
-                results.append(
-                    {"type": "tool_result", "tool_use_id": call.id, "content": text, "is_error": not ok}
-                )
+                results.append({"type": "tool_result", "tool_use_id": call.id, "content": text, "is_error": not ok})
             messages.append({"role": "user", "content": results})
     raise AssistantFailed(
         f"the assistant gave no experiment that passes the contract check in {config.max_turns} replies "

@@ -60,9 +60,7 @@ class MonthlyBudget:
 
     def add(self, input_tokens: int, output_tokens: int) -> None:
         with self.sessions() as session:
-            add_usage(
-                session, month=month_key(utcnow()), input_tokens=input_tokens, output_tokens=output_tokens
-            )
+            add_usage(session, month=month_key(utcnow()), input_tokens=input_tokens, output_tokens=output_tokens)
 
 
 def check_rate(sessions: SessionFactory, *, member: str, per_hour: int) -> None:

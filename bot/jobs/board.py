@@ -99,9 +99,7 @@ class JobBoard:
     # -- lifecycle ------------------------------------------------------------------------------------
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._tasks = [
-            asyncio.create_task(self._work(), name=f"job-worker-{i}") for i in range(self._workers)
-        ]
+        self._tasks = [asyncio.create_task(self._work(), name=f"job-worker-{i}") for i in range(self._workers)]
 
     async def stop(self, reason: str = "the bot is shutting down") -> None:
         """Stop taking jobs: queued ones and running ones end with a one-line reply saying so."""
@@ -185,9 +183,7 @@ class JobBoard:
         except RuntimeError:
             current = None
         if self._loop is not None and current is not self._loop:
-            return asyncio.run_coroutine_threadsafe(self._cancel_on_loop(job_id, caller), self._loop).result(
-                10
-            )
+            return asyncio.run_coroutine_threadsafe(self._cancel_on_loop(job_id, caller), self._loop).result(10)
         return self._cancel(job_id, caller)
 
     async def _cancel_on_loop(self, job_id: int, caller: Caller) -> Job:
@@ -198,15 +194,11 @@ class JobBoard:
         if job is None:
             raise UsageError(f"no queued or running job #{job_id}", hint="/queue lists them")
         if not caller.is_admin and member_key(caller) != member_key(job.owner):
-            raise UsageError(
-                f"#{job_id} is {job.owner.name}'s job", hint="you can cancel your own jobs; admins any"
-            )
+            raise UsageError(f"#{job_id} is {job.owner.name}'s job", hint="you can cancel your own jobs; admins any")
         job.cancelled_by = caller.name
         if job in self._waiting:
             self._waiting.remove(job)
-            self._finish(
-                job, Reply(text=f"#{job.id} cancelled by {caller.name} before it started", ok=False), 1
-            )
+            self._finish(job, Reply(text=f"#{job.id} cancelled by {caller.name} before it started", ok=False), 1)
         elif job.worker is not None:
             job.worker.kill()  # the worker task sees the pipe close and finishes the job
         return job
@@ -252,9 +244,7 @@ class JobBoard:
                 text = f"#{job.id} {job.describe()} was stopped: {job.stop_reason}; send it again"
                 return Reply(text=text, ok=False), 1
             if job.cancelled_by is not None:
-                return Reply(
-                    text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False
-                ), 1
+                return Reply(text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False), 1
             return died_reply(job.command, exc)
         finally:
             if timer is not None:

@@ -43,9 +43,7 @@ def retry_after_seconds(err: RetryAfter) -> float:
 class Courier:
     """Delivers to one chat (and forum topic), replying to the member's message where there is one."""
 
-    def __init__(
-        self, bot: Bot, chat_id: int, thread_id: int | None = None, reply_to: int | None = None
-    ) -> None:
+    def __init__(self, bot: Bot, chat_id: int, thread_id: int | None = None, reply_to: int | None = None) -> None:
         self.bot = bot
         self.chat_id = chat_id
         self.thread_id = thread_id
@@ -75,14 +73,10 @@ class Courier:
     def _where(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"chat_id": self.chat_id, "message_thread_id": self.thread_id}
         if self.reply_to is not None:
-            kwargs["reply_parameters"] = ReplyParameters(
-                message_id=self.reply_to, allow_sending_without_reply=True
-            )
+            kwargs["reply_parameters"] = ReplyParameters(message_id=self.reply_to, allow_sending_without_reply=True)
         return kwargs
 
-    async def send_text(
-        self, text_html: str, *, markup: InlineKeyboardMarkup | None = None
-    ) -> Message | None:
+    async def send_text(self, text_html: str, *, markup: InlineKeyboardMarkup | None = None) -> Message | None:
         """Send an HTML message (with inline buttons when ``markup``); if Telegram cannot parse it, send the same
         text without markup."""
         try:

@@ -177,9 +177,7 @@ class DigestPoster:
 
         def claim() -> bool:
             with sessions() as session:
-                return claim_week(
-                    session, week=week, slot_at=slot, reason=reason, claimed_by=self.me, chat_id=chat_id
-                )
+                return claim_week(session, week=week, slot_at=slot, reason=reason, claimed_by=self.me, chat_id=chat_id)
 
         if not await asyncio.to_thread(claim):
             log.info("digest %s already claimed; not posting", week)

@@ -263,9 +263,7 @@ def code_after_command(message: Message, rest: str) -> tuple[str, list[Attachmen
 def pasted_code(message: Message, *, whole_text: bool = True) -> list[Attachment]:
     """Code blocks in a text message: ``pre`` entities, ``` fences, or a whole message that looks like code."""
     text = message.text or ""
-    blocks = [
-        (entity.language or "", code) for entity, code in message.parse_entities([MessageEntity.PRE]).items()
-    ]
+    blocks = [(entity.language or "", code) for entity, code in message.parse_entities([MessageEntity.PRE]).items()]
     if not blocks:
         blocks = fenced_blocks(text)
     if not blocks and whole_text and looks_like_code(text):

@@ -32,13 +32,10 @@ class ChatMessages:
 
 def table_text(table: Table) -> str:
     """The table as aligned monospace text (columns padded to their widest cell; numbers right-aligned)."""
-    columns = (
-        list(zip(table.headers, *table.rows, strict=False)) if table.rows else [(h,) for h in table.headers]
-    )
+    columns = list(zip(table.headers, *table.rows, strict=False)) if table.rows else [(h,) for h in table.headers]
     widths = [max(len(str(cell)) for cell in column) for column in columns]
     numeric = [
-        all(_is_number(row[i]) for row in table.rows if i < len(row)) and bool(table.rows)
-        for i in range(len(widths))
+        all(_is_number(row[i]) for row in table.rows if i < len(row)) and bool(table.rows) for i in range(len(widths))
     ]
 
     def line(cells: list[str]) -> str:
@@ -68,9 +65,7 @@ def table_html(table: Table) -> str:
     for row in table.rows:
         head, *rest = row
         if len(table.headers) == 2:  # a key/value table: one line per row
-            cards.append(
-                f"<b>{html.escape(head, quote=False)}</b>: {html.escape(' '.join(rest), quote=False)}"
-            )
+            cards.append(f"<b>{html.escape(head, quote=False)}</b>: {html.escape(' '.join(rest), quote=False)}")
             continue
         lines = [f"<b>{html.escape(head, quote=False)}</b>"]
         lines += [

@@ -13,9 +13,7 @@ _COMMAND = re.compile(r"^/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]+))?(?:\s|$)")
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.S)
 _PYTHON = re.compile(r"^\s*def (solve|generate)\s*\(", re.M)
 _ADDRESSES = re.compile(r"^\s*\d+(\s*,\s*\d+)*\s*$")
-_DALLY_OP = re.compile(
-    r"^\s*(add|sub|mul|copy|and|or|xor|not|set|div|cmp|select|abs)\s+\d+(\s*,\s*-?\w+)*\s*$", re.I
-)
+_DALLY_OP = re.compile(r"^\s*(add|sub|mul|copy|and|or|xor|not|set|div|cmp|select|abs)\s+\d+(\s*,\s*-?\w+)*\s*$", re.I)
 _IR_LINE = re.compile(r"^\s*(%?[A-Za-z_][\w.]*\s*=\s*[a-z_]+\b|(load|store|read|write|ret|return)\b)", re.M)
 
 

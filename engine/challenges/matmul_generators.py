@@ -59,27 +59,17 @@ def tiled_16x16() -> str:
         for bj in range(blocks):
             for bk in range(blocks):
                 body += [
-                    f"copy {tile_a(i, k)},{a0 + (bi * t + i) * n + bk * t + k}"
-                    for i in range(t)
-                    for k in range(t)
+                    f"copy {tile_a(i, k)},{a0 + (bi * t + i) * n + bk * t + k}" for i in range(t) for k in range(t)
                 ]
                 body += [
-                    f"copy {tile_b(k, j)},{b0 + (bk * t + k) * n + bj * t + j}"
-                    for k in range(t)
-                    for j in range(t)
+                    f"copy {tile_b(k, j)},{b0 + (bk * t + k) * n + bj * t + j}" for k in range(t) for j in range(t)
                 ]
                 for i in range(t):
                     for j in range(t):
                         for k in range(t):
                             body.append(f"mul {temp},{tile_a(i, k)},{tile_b(k, j)}")
                             first = bk == 0 and k == 0
-                            body.append(
-                                f"copy {tile_c(i, j)},{temp}" if first else f"add {tile_c(i, j)},{temp}"
-                            )
-            body += [
-                f"copy {c0 + (bi * t + i) * n + bj * t + j},{tile_c(i, j)}"
-                for i in range(t)
-                for j in range(t)
-            ]
+                            body.append(f"copy {tile_c(i, j)},{temp}" if first else f"add {tile_c(i, j)},{temp}")
+            body += [f"copy {c0 + (bi * t + i) * n + bj * t + j},{tile_c(i, j)}" for i in range(t) for j in range(t)]
     inputs = list(range(a0, a0 + 2 * n * n))
     return _program(inputs, body, list(range(c0, c0 + n * n)))

@@ -27,9 +27,7 @@ def _test_set(spec: Spec, count: int, seeds: Sequence[int] | None = None) -> Tes
     return TestSet(inputs=inputs, expected=expected, seeds=chosen, hidden=True)
 
 
-def _challenge(
-    name: str, spec: Spec, count: int, threshold: float, generators: dict, note: str
-) -> IRChallenge:
+def _challenge(name: str, spec: Spec, count: int, threshold: float, generators: dict, note: str) -> IRChallenge:
     return IRChallenge(
         name=name,
         summary=f"sparse parity n={spec.n_bits} k={spec.k_secret} in v3 IR (8-bit), {count} hidden instances{note}",

@@ -82,9 +82,7 @@ def read_bulk(raw: bytes, lo: int, hi: int, n: int, dialect: Dialect) -> tuple[n
     op_len = spaces - starts
     if op_len.max() > 6:
         return None
-    words = np.ndarray(
-        shape=(b.size - 3,), dtype="<u4", buffer=raw, offset=lo, strides=(1,)
-    )  # 4 bytes at each offset
+    words = np.ndarray(shape=(b.size - 3,), dtype="<u4", buffer=raw, offset=lo, strides=(1,))  # 4 bytes at each offset
     keys = (words[starts].astype(np.int64) & _KEY_MASK[np.minimum(op_len, 4)]) | (op_len << 32)
     table_keys, table_codes = _op_table(dialect)
     where = np.minimum(np.searchsorted(table_keys, keys), table_keys.size - 1)
@@ -173,7 +171,5 @@ def read_bulk(raw: bytes, lo: int, hi: int, n: int, dialect: Dialect) -> tuple[n
     return op, dest, src, n_src, imm
 
 
-_BLANK_NON_NUMERIC = bytes.maketrans(
-    bytes(c for c in range(128) if not (48 <= c <= 57 or c == 45)), b" " * (128 - 11)
-)
+_BLANK_NON_NUMERIC = bytes.maketrans(bytes(c for c in range(128) if not (48 <= c <= 57 or c == 45)), b" " * (128 - 11))
 """bytes.translate table: every ASCII byte except digits and '-' becomes a space."""

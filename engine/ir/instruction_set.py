@@ -95,9 +95,7 @@ class Dialect:
         return [op.name.lower() for op in sorted(self.ops)]
 
 
-MATMUL_V0 = Dialect(
-    name="v0 (unbounded integers)", isa="v0", wrap8=False, max_lines=None, max_address_bits=None
-)
+MATMUL_V0 = Dialect(name="v0 (unbounded integers)", isa="v0", wrap8=False, max_lines=None, max_address_bits=None)
 """The matmul scorer: add/sub/mul/copy on exact integers; no line or address cap."""
 
 INT8_V3 = Dialect(

@@ -33,9 +33,7 @@ def ir_challenge(name: str) -> IRChallenge:
     """The registered IR-track challenge called ``name`` (did-you-mean on a typo; refused if not IR-track)."""
     entry = CHALLENGES.get(name)
     if not isinstance(entry, IRChallenge):
-        raise BadParameter(
-            f"challenge '{name}' is not scored from IR", hint="IR challenges: " + ", ".join(ir_names())
-        )
+        raise BadParameter(f"challenge '{name}' is not scored from IR", hint="IR challenges: " + ", ".join(ir_names()))
     return entry
 
 
@@ -43,9 +41,7 @@ def ir_names() -> list[str]:
     return [c.name for c in CHALLENGES if isinstance(c, IRChallenge)]
 
 
-def score_ir(
-    challenge: str, text: str, *, seeds: Sequence[int] | None = None, subject: str = "ir"
-) -> RunResult:
+def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, subject: str = "ir") -> RunResult:
     """Price and check ``text`` on ``challenge``; ``seeds`` fixes hidden instances (None: fresh from ``secrets``).
 
     Raises InvalidProgram for malformed programs; returns ok=False with ``failure`` for wrong answers.
@@ -55,9 +51,7 @@ def score_ir(
     started = time.perf_counter()
     spec = ir_challenge(challenge)
     program = parse(text, spec.dialect)
-    slots = check(
-        program, spec.dialect, Expect(spec.n_inputs, spec.n_outputs, spec.inputs_what, spec.outputs_what)
-    )
+    slots = check(program, spec.dialect, Expect(spec.n_inputs, spec.n_outputs, spec.inputs_what, spec.outputs_what))
     read_addr = np.concatenate((program.reads()[1], program.outputs))
     costs = read_cost(read_addr)
     cost = int(costs.sum()) if costs.size else 0
@@ -140,8 +134,4 @@ def infer_challenges(text: str) -> list[str]:
         return []
     n_in = len([t for t in first.split(",") if t.strip()])
     n_out = len([t for t in last.split(",") if t.strip()])
-    return [
-        c.name
-        for c in CHALLENGES
-        if isinstance(c, IRChallenge) and (c.n_inputs, c.n_outputs) == (n_in, n_out)
-    ]
+    return [c.name for c in CHALLENGES if isinstance(c, IRChallenge) and (c.n_inputs, c.n_outputs) == (n_in, n_out)]

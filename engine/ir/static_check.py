@@ -126,9 +126,7 @@ def _check_ranges(program: Program, dialect: Dialect, problems: list[tuple[int, 
     rows = np.flatnonzero(low)
     if rows.size:
         i = int(rows[0])
-        problems.append(
-            (int(program.line[i]), f"{quote(program.text[i])} uses an address out of range", hint)
-        )
+        problems.append((int(program.line[i]), f"{quote(program.text[i])} uses an address out of range", hint))
 
 
 def _out_of_range(addrs: np.ndarray, limit: int | None) -> np.ndarray:

@@ -63,9 +63,7 @@ def _convert(key: str, raw: str | int | float, spec: Spec) -> int | float:
     return value
 
 
-def parse_params(
-    raw: Mapping[str, str | int | float], defaults: Mapping[str, int | float]
-) -> dict[str, int | float]:
+def parse_params(raw: Mapping[str, str | int | float], defaults: Mapping[str, int | float]) -> dict[str, int | float]:
     """Validated parameters: ``defaults`` (the method's own keys, plus n, k, seed) overridden by ``raw``."""
     valid = {**COMMON_DEFAULTS, **defaults}
     for key in raw:

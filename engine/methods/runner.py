@@ -27,9 +27,7 @@ DEFAULT_ROWS = 100
 """Training rows handed to a method that does not declare ``m`` (the query-based ones ignore them)."""
 
 
-def run_traced(
-    method: Method, values: Mapping[str, int | float]
-) -> tuple[Outcome, EventLog, float, float, list[int]]:
+def run_traced(method: Method, values: Mapping[str, int | float]) -> tuple[Outcome, EventLog, float, float, list[int]]:
     """Trace ``method`` on the instance ``values`` describes.
 
     Returns the outcome, the trace, the traced wall seconds, the test accuracy and the true secret.
@@ -107,9 +105,7 @@ def run_with(
             "events (run mean)": len(log) / outcome.steps,
         }
         if outcome.one_step is not None:
-            per_step.update(
-                {f"{key} (one step)": value for key, value in one_step_clock(*outcome.one_step).items()}
-            )
+            per_step.update({f"{key} (one step)": value for key, value in one_step_clock(*outcome.one_step).items()})
         extra["per_step"] = per_step
     if outcome.one_step is not None:
         say("element-level trace of one step", 0.8)
@@ -128,9 +124,7 @@ def run_with(
         params=dict(values),
         seeds=[int(values["seed"])],
         accuracy=accuracy,
-        failure=None
-        if ok
-        else f"accuracy {accuracy:.3f} < 0.95" + (f" ({outcome.note})" if outcome.note else ""),
+        failure=None if ok else f"accuracy {accuracy:.3f} < 0.95" + (f" ({outcome.note})" if outcome.note else ""),
         metrics=metrics,
         metric_scopes=scopes,
         wall_s=wall,

@@ -72,14 +72,10 @@ class ByteDMDTrace:
     def lines(self, bytes_per_element: int = 1) -> list[str]:
         """Human-readable per-read trace: ``read v<key> @ depth d  cost c``."""
         costs = read_costs(self.depths, bytes_per_element)
-        return [
-            f"read v{k} @ depth {d}  cost {c}" for k, d, c in zip(self.keys, self.depths, costs, strict=True)
-        ]
+        return [f"read v{k} @ depth {d}  cost {c}" for k, d, c in zip(self.keys, self.depths, costs, strict=True)]
 
 
-def depths_of(
-    trace: ElementTrace, keep: Sequence[int]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def depths_of(trace: ElementTrace, keep: Sequence[int]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Per-read depths and keys of an element trace, ``keep`` = keys alive to the end."""
     kind = np.frombuffer(trace.kind, dtype=np.int8).astype(bool)
     key = np.frombuffer(trace.key, dtype=np.int64).copy()
@@ -90,9 +86,7 @@ def depths_of(
 
 def _check_bytes(bytes_per_element: int) -> None:
     if isinstance(bytes_per_element, bool) or not isinstance(bytes_per_element, int) or bytes_per_element < 1:
-        raise BadParameter(
-            f"bytes_per_element={bytes_per_element!r} is not allowed", hint="use an integer ≥ 1"
-        )
+        raise BadParameter(f"bytes_per_element={bytes_per_element!r} is not allowed", hint="use an integer ≥ 1")
 
 
 def bytedmd_trace(func: Callable[..., Any], args: Sequence[Any]) -> ByteDMDTrace:

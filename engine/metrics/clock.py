@@ -39,9 +39,7 @@ class ReadDistances:
     distance: npt.NDArray[np.int64]
 
 
-def read_distances(
-    is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.ArrayLike
-) -> ReadDistances:
+def read_distances(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.ArrayLike) -> ReadDistances:
     """Distance of every read whose buffer was written before it (see module docstring)."""
     w = np.asarray(is_write, dtype=bool)
     b = np.asarray(buffer, dtype=np.int64)

@@ -39,9 +39,7 @@ def _prefix(tree: list[int], i: int) -> int:
     return total
 
 
-def last_use(
-    is_store: npt.ArrayLike, key: npt.ArrayLike, op: npt.ArrayLike, keep: npt.ArrayLike = ()
-) -> IntArray:
+def last_use(is_store: npt.ArrayLike, key: npt.ArrayLike, op: npt.ArrayLike, keep: npt.ArrayLike = ()) -> IntArray:
     """Per key: the op of its last read, else the op of its store; keys in ``keep`` get ``op.max() + 1``."""
     s = np.asarray(is_store, dtype=bool)
     k = np.asarray(key, dtype=np.int64)

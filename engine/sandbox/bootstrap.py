@@ -109,8 +109,7 @@ def main() -> None:
             from engine.sandbox.npy_pipe import read_array
 
             arrays = [
-                read_array(sys.stdin.buffer, cfg["limits"]["memory_bytes"])
-                for _ in range(cfg.get("n_arrays", 0))
+                read_array(sys.stdin.buffer, cfg["limits"]["memory_bytes"]) for _ in range(cfg.get("n_arrays", 0))
             ]
             value = fn(*cfg["args"], *arrays)
             _write(fd, {"type": "result", "value": value.to_dict() if hasattr(value, "to_dict") else value})

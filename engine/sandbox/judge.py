@@ -77,9 +77,7 @@ def _one_instance(
     dev_override: bool,
     check_imports: bool,
 ) -> tuple[float | None, str | None, Session]:
-    session = Session(
-        [inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops
-    )
+    session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops)
     meter = _Meter(session)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
@@ -142,9 +140,7 @@ def judge_solve(
     failure = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
-        acc, failure, session = _one_instance(
-            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports
-        )
+        acc, failure, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports)
         ops += session.ops
         events += len(session.sizes)
         if failure is not None:

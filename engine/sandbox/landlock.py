@@ -37,9 +37,7 @@ _libc.syscall.restype = ctypes.c_long
 
 def abi_version() -> int:
     """The Landlock ABI the kernel offers; 0 when Landlock is unavailable or disabled."""
-    rc = _libc.syscall(
-        _SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION)
-    )
+    rc = _libc.syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
     return int(rc) if rc > 0 else 0
 
 

@@ -16,9 +16,7 @@ from engine.errors import EngineError
 
 ALLOWED_IMPORTS = ("numpy", "math", "itertools", "functools", "collections")
 _ALLOWED_TEXT = "numpy, math, itertools, functools or collections"
-_KINDS_HINT = (
-    "send IR text, Python defining generate() -> str, or Python defining solve(x, y, n_bits, k_sparse)"
-)
+_KINDS_HINT = "send IR text, Python defining generate() -> str, or Python defining solve(x, y, n_bits, k_sparse)"
 _IR_FIRST_LINE = re.compile(r"^\s*\d+\s*(,\s*\d+\s*)*$")
 _REVIEW_ATTRS = {
     "view",
@@ -81,12 +79,8 @@ def detect_kind(text: str) -> str:
     if len(found) == 1:
         return found.pop()
     if found:
-        raise SubmissionRefused(
-            "your code defines both solve() and generate(); send one of them", hint=_KINDS_HINT
-        )
-    raise SubmissionRefused(
-        "could not tell what this submission is: no solve() or generate() found", hint=_KINDS_HINT
-    )
+        raise SubmissionRefused("your code defines both solve() and generate(); send one of them", hint=_KINDS_HINT)
+    raise SubmissionRefused("could not tell what this submission is: no solve() or generate() found", hint=_KINDS_HINT)
 
 
 def _import_names(node: ast.AST) -> list[str]:
@@ -106,9 +100,7 @@ def lint(code: str, kind: str) -> LintReport:
     entry = "solve" if kind == "solve" else "generate"
     if entry not in _defined_functions(tree):
         signature = "solve(x, y, n_bits, k_sparse)" if kind == "solve" else "generate()"
-        raise SubmissionRefused(
-            f"your code does not define {entry}()", hint=f"define {signature} at top level"
-        )
+        raise SubmissionRefused(f"your code does not define {entry}()", hint=f"define {signature} at top level")
     flags: list[str] = []
     imports: set[str] = set()
     for node in ast.walk(tree):

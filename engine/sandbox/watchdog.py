@@ -190,9 +190,7 @@ def _watch(
         return ChildOutcome(None, stop.message, bytes(output), proc.returncode, requests=requests)
     except BadResult as exc:
         _kill_group(proc)
-        return ChildOutcome(
-            None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests
-        )
+        return ChildOutcome(None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests)
     finally:
         sel.close()
     rc = _wait(proc, deadline)

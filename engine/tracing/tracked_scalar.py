@@ -240,9 +240,7 @@ def keys_in(value: Any, found: list[int]) -> list[int]:
     return found
 
 
-def call_traced(
-    func: Callable[..., Any], args: tuple[Any, ...] | list[Any]
-) -> tuple[ElementTrace, Any, list[int]]:
+def call_traced(func: Callable[..., Any], args: tuple[Any, ...] | list[Any]) -> tuple[ElementTrace, Any, list[int]]:
     """Run ``func(*args)`` on tracked copies; returns the trace, the plain result and the result's live keys.
 
     Lists and arrays the function mutated are written back with plain values, as the reference does.

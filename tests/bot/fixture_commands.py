@@ -66,9 +66,9 @@ def _environment(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text="env", data={"token": token.get_secret_value() if token else None, "pid": os.getpid()})
 
 
-ENVIRONMENT = Command(
-    name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment
-)
+ENVIRONMENT = Command(name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment)
+
+
 def _sleepy_stopped(ctx: AppContext, inv: Invocation, submitted_at: datetime) -> str:
     """Runs in the bot process after a stopped sleepy job: says so, with the steps it was asked for."""
     assert submitted_at.tzinfo is not None
@@ -86,12 +86,8 @@ BROKEN = Command(name="broken", summary="Test fixture: raise", usage="", handler
 ATTACH = Command(name="attach", summary="Test fixture: list attachments", usage="", handler=_attachments)
 WIDE = Command(name="wide", summary="Test fixture: long table", usage="", handler=_wide)
 CHART = Command(name="chart", summary="Test fixture: a png", usage="", handler=_chart)
-ADMIN_ONLY = Command(
-    name="wipe", summary="Test fixture: admin only", usage="", handler=_wide, admin_only=True
-)
+ADMIN_ONLY = Command(name="wipe", summary="Test fixture: admin only", usage="", handler=_wide, admin_only=True)
 FIXTURES = (SLEEPY, BROKEN, ATTACH, WIDE, CHART, ADMIN_ONLY)
 
 
-PASTE = Command(
-    name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments
-)
+PASTE = Command(name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments)

@@ -70,9 +70,7 @@ async def running_bot(
         await bot.stop()
 
 
-async def until(
-    fake: FakeBotApi, predicate: Callable[[list[Call]], bool], timeout: float = 8.0
-) -> list[Call]:
+async def until(fake: FakeBotApi, predicate: Callable[[list[Call]], bool], timeout: float = 8.0) -> list[Call]:
     """Wait (off the loop) until the calls the fake received satisfy ``predicate``."""
     return await asyncio.to_thread(fake.wait_for, predicate, timeout)
 

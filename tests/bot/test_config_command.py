@@ -32,10 +32,7 @@ def test_set_get_reset_history_from_the_terminal() -> None:
         ("digest.day", "mon", "fri", "local"),
     ]
     code, out = sutro("config", "list", "--json")
-    assert (
-        json.loads(out)["settings"]["digest.time"] == "18:30"
-        and json.loads(out)["settings"]["digest.day"] == "mon"
-    )
+    assert json.loads(out)["settings"]["digest.time"] == "18:30" and json.loads(out)["settings"]["digest.day"] == "mon"
 
 
 def test_bad_input_is_one_line_with_a_hint() -> None:
@@ -58,9 +55,7 @@ def test_a_non_admin_is_refused_and_nothing_is_recorded() -> None:
     command = command_named("config")
     assert command is not None and command.admin_only
     member = Caller(name="mallory", user_id=4001, chat_id=-100, is_admin=False)
-    reply, status = execute(
-        ctx, command, Invocation("config", args=["set", "digest.day", "tue"], caller=member)
-    )
+    reply, status = execute(ctx, command, Invocation("config", args=["set", "digest.day", "tue"], caller=member))
     assert status == 2 and reply.text == "/config is for admins only"
     assert ctx.tool_config().get("digest.day") == "mon" and ctx.tool_config().history() == []
 

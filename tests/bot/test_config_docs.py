@@ -21,9 +21,7 @@ def test_readme_lists_every_tool_setting() -> None:
     assert block == config_table_markdown(), f"README tool-settings table is {REGENERATE}"
     for name in build_schema():
         assert f"| `{name}` |" in block
-    assert all(
-        line.count(" | ") == 3 for line in block.splitlines()[2:]
-    )  # "|" in a cell is escaped: 4 columns
+    assert all(line.count(" | ") == 3 for line in block.splitlines()[2:])  # "|" in a cell is escaped: 4 columns
 
 
 def test_env_example_lists_every_setting_and_tool_key() -> None:

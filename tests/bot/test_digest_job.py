@@ -127,9 +127,7 @@ async def test_the_scheduled_job_posts_its_week_once(fake: FakeBotApi) -> None:
         assert digests(fake) == []
         job = bot.digest.job()
         assert job is not None and job.next_t is not None and bot.app.job_queue is not None
-        assert job.next_t.astimezone(UTC) > datetime.now(
-            UTC
-        )  # scheduled in the real future (next Monday 09:00)
+        assert job.next_t.astimezone(UTC) > datetime.now(UTC)  # scheduled in the real future (next Monday 09:00)
         assert job.next_t.strftime("%a %H:%M") == "Mon 09:00"
         bot.digest.clock = lambda: SLOT + timedelta(seconds=2)  # the moment it fires
         await job.run(bot.app)

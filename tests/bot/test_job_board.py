@@ -91,9 +91,7 @@ async def test_jobs_run_in_worker_processes_and_errors_come_back_as_one_line() -
     await board.start()
     try:
         lines: list[str] = []
-        ok = board.submit(
-            SLEEPY, _inv(ANN, steps="2", pause="0"), on_progress=lambda line, f=None: lines.append(line)
-        )
+        ok = board.submit(SLEEPY, _inv(ANN, steps="2", pause="0"), on_progress=lambda line, f=None: lines.append(line))
         bad = board.submit(BROKEN, Invocation(command="broken", caller=BOB))
         reply, status = await ok.outcome
         assert status == 0 and reply.data is not None and reply.data["pid"] != os.getpid()
@@ -132,9 +130,7 @@ async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> No
             await asyncio.sleep(0.01)
         await asyncio.to_thread(board.cancel, queued.id, ANN)  # as /cancel does, off the loop
         await asyncio.to_thread(board.cancel, running.id, ADMIN)
-        (q_reply, _), (r_reply, _) = await asyncio.wait_for(
-            asyncio.gather(queued.outcome, running.outcome), 5
-        )
+        (q_reply, _), (r_reply, _) = await asyncio.wait_for(asyncio.gather(queued.outcome, running.outcome), 5)
     finally:
         await board.stop()
     assert "cancelled by ann before it started" in q_reply.text

@@ -37,9 +37,7 @@ def test_serve_answers_help_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None
     )
     try:
         update_id = fake.push_update({"message": fake.message(chat_id=GROUP, user_id=MEMBER, text="/help")})
-        calls = fake.wait_for(
-            lambda cs: any("/challenges" in c.params.get("text", "") for c in cs), timeout=30
-        )
+        calls = fake.wait_for(lambda cs: any("/challenges" in c.params.get("text", "") for c in cs), timeout=30)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=20)
     finally:
@@ -50,7 +48,5 @@ def test_serve_answers_help_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None
     assert "bot stopped" in out.decode()
     assert TOKEN not in err.decode() + out.decode()
     assert "setMyCommands" in [c.method for c in calls]  # the menu was published at start-up
-    assert (
-        max(fake.poll_offsets) == update_id + 1
-    )  # the answered update was confirmed: not replayed on restart
+    assert max(fake.poll_offsets) == update_id + 1  # the answered update was confirmed: not replayed on restart
     assert sum(c.method == "sendMessage" for c in fake.calls) == 1

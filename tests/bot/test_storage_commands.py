@@ -56,12 +56,8 @@ def store(
         attribution=attribution,
         params={"n": 4},
     )
-    request = NormalisedRequest(
-        "matmul_4x4", "ir", subject, {"n": 4}, code or f"{subject} {dally}", ("dally@1",)
-    )
-    return store_result(
-        ctx, result, request=request, code=code or f"{subject} {dally}", member=member, force=force
-    ).id
+    request = NormalisedRequest("matmul_4x4", "ir", subject, {"n": 4}, code or f"{subject} {dally}", ("dally@1",))
+    return store_result(ctx, result, request=request, code=code or f"{subject} {dally}", member=member, force=force).id
 
 
 def test_same_request_returns_stored_result_unless_forced(ctx: AppContext) -> None:
@@ -176,9 +172,7 @@ def test_log_note_goes_to_markdown_by_default(ctx: AppContext) -> None:
 
 
 def test_unreachable_database_url_is_one_line(tmp_path: Path) -> None:
-    settings = Settings(
-        _env_file=None, data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/no/such/dir/x.db"
-    )  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/no/such/dir/x.db")  # type: ignore[call-arg]
     reply, status = call(AppContext(settings=settings), "runs")
     assert status == 2 and "\n" not in reply.text
     assert reply.text.startswith("cannot reach database") and "SUTRO_DATABASE_URL" in reply.text
@@ -219,9 +213,7 @@ def test_cli_log_and_runs_json(tmp_path: Path) -> None:
 
 def test_leaderboard_metric_across_challenges(ctx: AppContext) -> None:
     store(ctx, "naive", 200, "alice")
-    result = RunResult(
-        challenge="sparse_parity", subject="sgd", kind="method", ok=True, metrics={"ard@1": 3.5}
-    )
+    result = RunResult(challenge="sparse_parity", subject="sgd", kind="method", ok=True, metrics={"ard@1": 3.5})
     request = NormalisedRequest("sparse_parity", "method", "sgd", {}, None, ("ard@1",))
     store_result(ctx, result, request=request, code=None, member="bob")
     reply, status = call(ctx, "leaderboard", metric="ard@1")

@@ -27,9 +27,7 @@ def test_allowed_user_in_a_private_chat_but_not_a_stranger() -> None:
 
 
 def test_anonymous_group_admin() -> None:
-    anon = Sender(
-        chat_id=GROUP, user_id=GROUP_ANONYMOUS_BOT_ID, user_name="GroupAnonymousBot", sender_chat_id=GROUP
-    )
+    anon = Sender(chat_id=GROUP, user_id=GROUP_ANONYMOUS_BOT_ID, user_name="GroupAnonymousBot", sender_chat_id=GROUP)
     caller = decide(SETTINGS, anon).caller
     assert caller is not None and caller.is_admin and caller.user_id is None
     distrusting = SETTINGS.model_copy(update={"trust_anonymous_admins": False})

@@ -105,9 +105,7 @@ async def test_progress_edits_one_message_then_the_result_arrives_in_the_topic(f
 async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tmp_path: Path) -> None:
     pids_file = tmp_path / "pids"
     async with running_bot(fake):
-        fake.push_message(
-            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}"
-        )
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}")
         await until(fake, any_text("/400 (", "editMessageText"))
         worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
         assert process_alive(worker_pid) and process_alive(grandchild_pid)
@@ -130,13 +128,9 @@ async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tm
 async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi) -> None:
     program = b"x = load a\ny = mul x x\nstore y\n"
     async with running_bot(fake):
-        fake.push_message(
-            chat_id=GROUP, user_id=MEMBER, caption="/attach tag=demo", document=("prog.ir", program)
-        )
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach tag=demo", document=("prog.ir", program))
         calls = await until(fake, any_text("1 attachments"))
-        fake.push_message(
-            chat_id=GROUP, user_id=MEMBER, document=("solve.py", b"def solve(x):\n    return x\n")
-        )
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, document=("solve.py", b"def solve(x):\n    return x\n"))
         calls = await until(fake, lambda cs: sum("1 attachments" in t for t in texts(cs)) == 2)
     first, second = [t for t in texts(calls) if "1 attachments" in t]
     assert "options={&#x27;tag&#x27;" not in first and "options={'tag': 'demo'}" in first
@@ -169,9 +163,7 @@ async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
 async def test_commands_replayed_after_downtime_are_skipped_not_run(fake: FakeBotApi, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     async with running_bot(fake):
-        fake.push_message(
-            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}", date=time.time() - 600
-        )
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=1 child={marker}", date=time.time() - 600)
         calls = await until(fake, any_text("skipped /sleepy"))
         await asyncio.sleep(0.5)
     assert "send it again" in texts(calls)[0]
@@ -182,21 +174,15 @@ async def test_commands_replayed_after_downtime_are_skipped_not_run(fake: FakeBo
 async def test_stopping_the_bot_answers_running_and_queued_jobs(fake: FakeBotApi, tmp_path: Path) -> None:
     pids_file = tmp_path / "pids"
     async with running_bot(fake, job_workers=1):
-        fake.push_message(
-            chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}"
-        )
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}")
         await until(fake, any_text("/400 (", "editMessageText"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
         await until(fake, any_text("queued #2, position 1"))
     calls = fake.delivered()
     worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
     replies = texts(calls)
-    assert any(
-        "#1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies
-    )
-    assert any(
-        "#2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies
-    )
+    assert any("#1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies)
+    assert any("#2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies)
     deadline = time.monotonic() + 3
     while (process_alive(worker_pid) or process_alive(grandchild_pid)) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)

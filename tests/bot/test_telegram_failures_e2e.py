@@ -46,9 +46,7 @@ async def test_429_is_retried_and_delivered_exactly_once(fake: FakeBotApi) -> No
     assert waited >= 1.0
 
 
-async def test_a_timed_out_send_is_retried_not_lost(
-    fake: FakeBotApi, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_a_timed_out_send_is_retried_not_lost(fake: FakeBotApi, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
     # 1 s, not less: the same timeout covers connecting, and a loaded CI machine once took over 0.5 s for getMe
     async with running_bot(fake, telegram_timeout_s=1.0):
@@ -80,9 +78,7 @@ async def test_the_token_never_reaches_the_log(fake: FakeBotApi, caplog: pytest.
         await until(fake, lambda cs: len(texts(cs)) == 2)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     lines = [caplog.text] + [r.getMessage() + (r.exc_text or "") for r in caplog.records]
-    assert any(
-        r.name == "httpx" and "<redacted>" in r.getMessage() for r in caplog.records
-    )  # the test can fail
+    assert any(r.name == "httpx" and "<redacted>" in r.getMessage() for r in caplog.records)  # the test can fail
     assert not any(TOKEN in line for line in lines)
     assert not any(TOKEN.split(":")[1] in line for line in lines)
 

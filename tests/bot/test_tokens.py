@@ -57,10 +57,10 @@ def test_free_text_keeps_key_value_words_and_unknown_dashes_in_place() -> None:
 def test_a_chat_message_for_free_text_is_kept_exactly_as_typed() -> None:
     from bot.commands.tokens import parse_free_text
 
-    text = "tried lr=0.1 --revise 7 on local_update: it didn't help\nsecond line \"quoted\"  --yes"
+    text = 'tried lr=0.1 --revise 7 on local_update: it didn\'t help\nsecond line "quoted"  --yes'
     inv = parse_free_text(PROSE, text)
     assert inv.options == {"revise": "7"} and inv.flags == {"yes"}
-    assert inv.args == ["tried lr=0.1 on local_update: it didn't help\nsecond line \"quoted\""]
+    assert inv.args == ['tried lr=0.1 on local_update: it didn\'t help\nsecond line "quoted"']
     assert parse_free_text(PROSE, "--revise=3 faster").options == {"revise": "3"}
     assert parse_free_text(PROSE, "   ").args == []
     with pytest.raises(UsageError, match="--revise needs a value"):

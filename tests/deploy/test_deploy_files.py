@@ -77,9 +77,7 @@ def test_systemd_unit_verifies_clean_with_hardening_and_limits(tmp_path: Path) -
     }.items():
         assert settings.get(key) == value, key
     assert {"user", "mnt", "pid", "net"} <= set(settings["RestrictNamespaces"].split())  # bubblewrap (tier A)
-    assert (
-        "SystemCallFilter" not in settings
-    )  # bubblewrap needs mount/pivot_root; the sandbox filters per child
+    assert "SystemCallFilter" not in settings  # bubblewrap needs mount/pivot_root; the sandbox filters per child
     assert f"ExecStart={UNIT_EXEC} serve" in text
 
 
@@ -120,9 +118,7 @@ def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: P
         assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__DAEMON"] == "False"
         assert services[worker]["entrypoint"] == ["dask", "worker"]
     broken = tmp_path / "compose.yaml"
-    broken.write_text(
-        compose.read_text().replace("    image: postgres", "    imagefile: postgres")
-    )  # unknown key
+    broken.write_text(compose.read_text().replace("    image: postgres", "    imagefile: postgres"))  # unknown key
     assert _compose_check(broken).returncode != 0
 
 

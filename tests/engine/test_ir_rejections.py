@@ -62,9 +62,7 @@ def rejected(challenge: str, text: str) -> InvalidProgram:
         ("symmetry_six", "1,2,3,4,5,6", 0, "at least an input line and an output line"),
     ],
 )
-def test_static_rule_is_refused_with_line_and_reason(
-    challenge: str, text: str, line: int, phrase: str
-) -> None:
+def test_static_rule_is_refused_with_line_and_reason(challenge: str, text: str, line: int, phrase: str) -> None:
     err = rejected(challenge, text)
     assert err.line == line
     assert phrase in err.message
@@ -92,9 +90,7 @@ def test_v3_skips_empty_tokens_like_the_reference() -> None:
 
 def test_line_cap_counts_input_and_output_lines() -> None:
     body = "\n".join(["copy 7,1"] * 99_998)
-    assert (
-        score_ir("symmetry_six", f"{SYM6_HEAD}\n{body}\n7").counts["instructions"] == 99_998
-    )  # 100,000 lines
+    assert score_ir("symmetry_six", f"{SYM6_HEAD}\n{body}\n7").counts["instructions"] == 99_998  # 100,000 lines
     err = rejected("symmetry_six", f"{SYM6_HEAD}\n{body}\ncopy 7,1\n7")
     assert "100,001 lines" in err.message and "at most 100,000" in err.message
 
@@ -122,9 +118,7 @@ def test_wrong_answer_on_one_hidden_instance() -> None:
     x_test = 8 * 8 + 8
     body = [f"xor {1000 + j},{x_test + j * 8 + 1},{x_test + j * 8 + 2}" for j in range(64)]
     body += [f"xor {1000 + j},{x_test + j * 8 + 3}" for j in range(64)]
-    text = "\n".join(
-        [",".join(str(a) for a in range(1, 585)), *body, ",".join(str(1000 + j) for j in range(64))]
-    )
+    text = "\n".join([",".join(str(a) for a in range(1, 585)), *body, ",".join(str(1000 + j) for j in range(64))])
     result = score_ir("sparse_parity_medium", text, seeds=seeds)
     assert not result.ok
     assert result.failure is not None

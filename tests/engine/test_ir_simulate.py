@@ -29,9 +29,7 @@ def program(draw: st.DrawFn, ops: list[str], n_inputs: int, max_addr: int) -> st
         if op == "set":
             body.append(f"set {d},{draw(st.integers(min_value=-128, max_value=255))}")
         elif op == "cmp":
-            body.append(
-                f"cmp {d},{r[0]},{r[1]},{draw(st.sampled_from(['eq', 'ne', 'lt', 'le', 'gt', 'ge']))}"
-            )
+            body.append(f"cmp {d},{r[0]},{r[1]},{draw(st.sampled_from(['eq', 'ne', 'lt', 'le', 'gt', 'ge']))}")
         elif op == "select":
             body.append(f"select {d},{r[0]},{r[1]},{r[2]}")
         elif op in ("copy", "not", "abs"):
@@ -97,8 +95,6 @@ def test_unbounded_simulation_beyond_int64() -> None:
 
 def test_int8_edge_cases_wrap_like_the_reference() -> None:
     # -128 // -1 = 128 -> -128; abs(-128) = 128 -> -128; 100 + 100 = 200 -> -56; not 0 = -1; set 200 -> -56
-    text = (
-        "1,2\nset 3,-128\nset 4,-1\ndiv 5,3,4\nabs 6,3\nset 7,100\nadd 8,7,7\nnot 9,1\nset 10,200\n5,6,8,9,10"
-    )
+    text = "1,2\nset 3,-128\nset 4,-1\ndiv 5,3,4\nabs 6,3\nset 7,100\nadd 8,7,7\nnot 9,1\nset 10,200\n5,6,8,9,10"
     got, _ = engine_run(text, INT8_V3, np.array([[0, 0]], dtype=np.int8))
     assert got.tolist() == [[-128, -128, -56, -1, -56]]

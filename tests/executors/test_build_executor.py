@@ -28,9 +28,7 @@ def test_local_worker_processes_by_default_and_dask_when_a_scheduler_is_set(tmp_
 
 
 @pytest.mark.slow
-async def test_an_unreachable_scheduler_is_a_one_line_reply(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_an_unreachable_scheduler_is_a_one_line_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT_S", 1)
     address = f"tcp://127.0.0.1:{_closed_port()}"
     executor = DaskExecutor(Settings(data_dir=tmp_path, dask_scheduler=address))

@@ -73,9 +73,7 @@ async def test_hundred_runs_fan_out_and_each_result_is_stored_exactly_once(execu
     with executor.ledger() as session:
         runs = session.exec(select(Run)).all()
         jobs = session.exec(select(JobRecord)).all()
-    expected = {
-        f"p{k}.ir": score_ir("matmul_1x1", _program(k), subject="x").metrics["dally@1"] for k in range(3, 103)
-    }
+    expected = {f"p{k}.ir": score_ir("matmul_1x1", _program(k), subject="x").metrics["dally@1"] for k in range(3, 103)}
     assert sorted(r.subject for r in runs) == sorted(expected)  # 100 rows, one per program
     assert {r.subject: r.metrics["dally@1"] for r in runs} == expected
     assert len(jobs) == 100 and {j.state for j in jobs} == {"done"} and {j.attempts for j in jobs} == {1}
@@ -133,9 +131,7 @@ async def test_a_runaway_submission_is_stopped_by_its_limits_on_the_worker(execu
     assert reply.data is not None and reply.data["wall_s"] < 5
 
 
-async def test_cancel_through_the_board_reaches_the_running_task(
-    executor: DaskExecutor, tmp_path: Path
-) -> None:
+async def test_cancel_through_the_board_reaches_the_running_task(executor: DaskExecutor, tmp_path: Path) -> None:
     marker = tmp_path / "pids"
     board = JobBoard(executor, workers=2)
     await board.start()

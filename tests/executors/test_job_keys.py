@@ -22,9 +22,7 @@ def test_same_submission_same_key_and_every_difference_changes_it() -> None:
     base = job_key(SCORE, _inv(challenge="matmul_1x1"))
     assert base == job_key(SCORE, _inv(challenge="matmul_1x1")) and len(base) == 64
     assert Caller(name="ann", user_id=1, chat_id=5) != ANN
-    assert (
-        job_key(SCORE, _inv(challenge="matmul_1x1", caller=Caller(name="ann", user_id=1, chat_id=5))) == base
-    )
+    assert job_key(SCORE, _inv(challenge="matmul_1x1", caller=Caller(name="ann", user_id=1, chat_id=5))) == base
     others = {
         job_key(SCORE, _inv(challenge="matmul_4x4")),
         job_key(SCORE, _inv(b"1,2\nmul 4,1,2\n4", challenge="matmul_1x1")),

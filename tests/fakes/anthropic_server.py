@@ -53,14 +53,10 @@ class Request:
 _ids = itertools.count(1)
 
 
-def tool_use_message(
-    *calls: tuple[str, dict[str, Any]], text: str = "", tokens: tuple[int, int] = (100, 50)
-) -> dict:
+def tool_use_message(*calls: tuple[str, dict[str, Any]], text: str = "", tokens: tuple[int, int] = (100, 50)) -> dict:
     """An assistant message calling tools (``stop_reason`` tool_use); ``calls`` = (name, input) pairs."""
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    content += [
-        {"type": "tool_use", "id": f"toolu_{next(_ids):04d}", "name": n, "input": i} for n, i in calls
-    ]
+    content += [{"type": "tool_use", "id": f"toolu_{next(_ids):04d}", "name": n, "input": i} for n, i in calls]
     return _message(content, "tool_use", tokens)
 
 
@@ -122,9 +118,7 @@ class FakeAnthropic:
                 pass  # a client that timed out closes the socket: not a test failure
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def base_url(self) -> str:

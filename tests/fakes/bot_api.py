@@ -101,9 +101,7 @@ class FakeBotApi:
         delay_s: float = 0.0,
     ) -> None:
         """The next call of ``method`` fails with ``status`` (429 with retry_after, 400 …) or is answered late."""
-        text = description or {429: "Too Many Requests: retry later", 400: "Bad Request: injected"}.get(
-            status, "error"
-        )
+        text = description or {429: "Too Many Requests: retry later", 400: "Bad Request: injected"}.get(status, "error")
         with self._cond:
             self._failures.setdefault(method, []).append(Failure(status, text, retry_after, delay_s))
 
@@ -180,9 +178,7 @@ class FakeBotApi:
         self.push_update({"message": msg})
         return msg
 
-    def push_button_press(
-        self, *, card: dict[str, Any], user_id: int, data: str, username: str = "member"
-    ) -> str:
+    def push_button_press(self, *, card: dict[str, Any], user_id: int, data: str, username: str = "member") -> str:
         """A member pressing an inline button under ``card`` (a message the bot sent: a sendMessage result).
 
         Returns the callback query id (the bot should answer it with answerCallbackQuery).
@@ -220,9 +216,7 @@ class FakeBotApi:
                     return ok
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(
-                        f"timed out; calls were: {[(c.method, c.params.get('text')) for c in ok]}"
-                    )
+                    raise AssertionError(f"timed out; calls were: {[(c.method, c.params.get('text')) for c in ok]}")
                 self._cond.wait(left)
 
     # -- the API ----------------------------------------------------------------------------------------
@@ -309,13 +303,9 @@ class FakeBotApi:
             if method == "sendPhoto":
                 return self._sent(
                     params,
-                    photo=[
-                        {"file_id": file_id, "file_unique_id": file_id + "u", "width": 640, "height": 480}
-                    ],
+                    photo=[{"file_id": file_id, "file_unique_id": file_id + "u", "width": 640, "height": 480}],
                 )
-            return self._sent(
-                params, document={"file_id": file_id, "file_unique_id": file_id + "u", "file_name": name}
-            )
+            return self._sent(params, document={"file_id": file_id, "file_unique_id": file_id + "u", "file_name": name})
         if method == "getFile":
             file_id = params["file_id"]
             return {

@@ -66,9 +66,7 @@ def handler_class(api: FakeBotApi) -> type[BaseHTTPRequestHandler]:
                     self._reply(404, b"not found", "text/plain")
                 return
             if len(parts) != 2 or parts[0] != f"bot{api.token}":
-                self._reply(
-                    401, json.dumps({"ok": False, "error_code": 401, "description": "Unauthorized"}).encode()
-                )
+                self._reply(401, json.dumps({"ok": False, "error_code": 401, "description": "Unauthorized"}).encode())
                 return
             params, files = parse_form(self.headers.get("Content-Type", ""), body)
             status, answer = api.handle(parts[1], params, files)

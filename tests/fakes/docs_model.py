@@ -168,9 +168,7 @@ class Document:
         elif kind == "updateParagraphStyle":
             self._require_fields(args)
             rng = args["range"]
-            self.update_paragraph_style(
-                rng["startIndex"], rng["endIndex"], args["paragraphStyle"]["namedStyleType"]
-            )
+            self.update_paragraph_style(rng["startIndex"], rng["endIndex"], args["paragraphStyle"]["namedStyleType"])
         elif kind == "updateTextStyle":
             self._require_fields(args)
             rng = args["range"]

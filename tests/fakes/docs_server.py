@@ -45,15 +45,11 @@ class FakeDocsServer:
         self.port = server.server_address[1]
         self._server = server
         self.stopped = False
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
-        self.stopped = (
-            True  # kept-alive connections are dropped at their next request, as a dead server would
-        )
+        self.stopped = True  # kept-alive connections are dropped at their next request, as a dead server would
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -76,9 +72,7 @@ class FakeDocsServer:
         return document
 
     def batch_updates(self) -> int:
-        return sum(
-            1 for method, path, _ in self.received if method == "POST" and path.endswith(":batchUpdate")
-        )
+        return sum(1 for method, path, _ in self.received if method == "POST" and path.endswith(":batchUpdate"))
 
 
 def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
@@ -115,9 +109,7 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                 if method == "POST" and path == "/token":
                     return self._token()
                 if not (self.headers.get("authorization") or "").startswith("Bearer "):
-                    return self._error(
-                        401, "Request is missing required authentication credential.", "UNAUTHENTICATED"
-                    )
+                    return self._error(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
                 if fake.scripted_errors:
                     status = fake.scripted_errors.popleft()
                     reason = "RESOURCE_EXHAUSTED" if status == 429 else "UNAVAILABLE"
@@ -135,9 +127,7 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
         def _token(self) -> None:
             """The OAuth token endpoint of a service-account flow (JWT-bearer grant): hands out a bearer token."""
             form = fake.received[-1][2]
-            if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"] or not form.get(
-                "assertion"
-            ):
+            if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"] or not form.get("assertion"):
                 return self._error(400, "invalid_grant", "INVALID_ARGUMENT")
             fake.tokens_issued += 1
             return self._reply(

@@ -17,9 +17,7 @@ from storage.migrate import upgrade_to_head
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def sessions(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionFactory]:
     url = (
-        f"sqlite:///{tmp_path / 'ledger.db'}"
-        if request.param == "sqlite"
-        else request.getfixturevalue("postgres_url")
+        f"sqlite:///{tmp_path / 'ledger.db'}" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
     )
     engine = make_engine(url)
     upgrade_to_head(engine)
@@ -34,9 +32,7 @@ def test_a_job_goes_queued_running_done_and_counts_attempts(sessions: SessionFac
         row, start = enqueue(s, key="k1", command="run", description="/run gf2 n=20", member="ann")
         assert start and row.state == "queued" and row.attempts == 0
         assert start_attempt(s, key="k1", worker="tcp://127.0.0.1:1").state == "running"  # type: ignore[union-attr]
-        again = start_attempt(
-            s, key="k1", worker="tcp://127.0.0.1:2"
-        )  # the scheduler retried on another worker
+        again = start_attempt(s, key="k1", worker="tcp://127.0.0.1:2")  # the scheduler retried on another worker
         assert again is not None and again.attempts == 2 and again.worker == "tcp://127.0.0.1:2"
         finish(s, key="k1", state="done")
     with sessions() as s:

@@ -82,8 +82,7 @@ def test_contract_mismatches_are_one_line() -> None:
         "the code is a solve submission but the form says generate"
     )
     assert (
-        "solve() is judged on sparse_parity"
-        in check_submission(Submission("solve", "matmul_1x1", code=solve)).message
+        "solve() is judged on sparse_parity" in check_submission(Submission("solve", "matmul_1x1", code=solve)).message
     )
     assert check_submission(Submission("method", "sparse_parity", "km", {"lr": 3})).message.startswith(
         "unknown parameter 'lr'"

@@ -79,8 +79,7 @@ def week(db_sessions: Any) -> Any:
 def test_records_of_the_week_name_who_was_beaten_and_by_how_much(week: Any) -> None:
     by_challenge = {c.challenge: c for c in week.challenges}
     sps = [
-        (r.record.run_id, r.previous.run_id if r.previous else None, r.improvement)
-        for r in by_challenge[SPS].records
+        (r.record.run_id, r.previous.run_id if r.previous else None, r.improvement) for r in by_challenge[SPS].records
     ]
     assert sps == [(2, 1, 300.0), (4, 2, 200.0)]
     assert [(r.record.run_id, r.previous) for r in by_challenge[MM].records] == [(5, None)]
@@ -96,9 +95,7 @@ def test_standings_activity_failures_and_link(week: Any) -> None:
     first_line = digest.text.splitlines()[0]
     assert first_line.startswith("Weekly digest 2026-W48: 7 run(s), 3 new record(s)")
     assert "Most active: carol 4 runs, bob 2 runs, alice 1 run" in digest.text
-    failures = (
-        digest.text.split("Failures worth a look (3 failed run(s)):\n")[1].split("\n\n")[0].splitlines()
-    )
+    failures = digest.text.split("Failures worth a look (3 failed run(s)):\n")[1].split("\n\n")[0].splitlines()
     assert failures == [
         "• #8 alice matmul_4x4/naive: wall time limit",
         "• #7 carol sparse_parity_small/tiled ×2: line 3: unknown op",
@@ -115,9 +112,7 @@ def test_standings_activity_failures_and_link(week: Any) -> None:
 def test_a_disabled_challenge_is_left_out(db_sessions: Any) -> None:
     store_week(db_sessions)
     with db_sessions() as session:
-        week = gather_week(
-            session, week="W", start=START, end=END, challenges=[(SPS, "dally@1")], sprint_log="x"
-        )
+        week = gather_week(session, week="W", start=START, end=END, challenges=[(SPS, "dally@1")], sprint_log="x")
     digest = render_digest(week)
     assert "matmul_4x4 dally@1" not in digest.text and [t.title for t in digest.tables] == [
         "sparse_parity_small — dally@1"
@@ -126,9 +121,7 @@ def test_a_disabled_challenge_is_left_out(db_sessions: Any) -> None:
 
 def test_an_empty_week_says_so(db_sessions: Any) -> None:
     with db_sessions() as session:
-        week = gather_week(
-            session, week="W", start=START, end=END, challenges=[(SPS, "dally@1")], sprint_log="x"
-        )
+        week = gather_week(session, week="W", start=START, end=END, challenges=[(SPS, "dally@1")], sprint_log="x")
     text = render_digest(week).text
     assert (
         "New records: none this week" in text

@@ -46,9 +46,7 @@ def test_a_slot_during_the_skipped_hour_still_fires_once_that_day() -> None:
 
 
 def test_day_names_mean_their_day() -> None:
-    monday = DigestSchedule("mon", "09:00", "UTC").next_slot(
-        datetime(2026, 11, 22, 12, tzinfo=UTC)
-    )  # a Sunday
+    monday = DigestSchedule("mon", "09:00", "UTC").next_slot(datetime(2026, 11, 22, 12, tzinfo=UTC))  # a Sunday
     assert monday == datetime(2026, 11, 23, 9, 0, tzinfo=UTC) and monday.weekday() == 0
     sunday = DigestSchedule("sun", "09:00", "UTC").next_slot(datetime(2026, 11, 22, 12, tzinfo=UTC))
     assert sunday == datetime(2026, 11, 29, 9, 0, tzinfo=UTC) and sunday.weekday() == 6
@@ -68,9 +66,7 @@ def test_week_of_uses_the_local_date() -> None:
     slot = schedule.next_slot(datetime(2026, 11, 21, tzinfo=UTC))
     assert slot.astimezone(UTC).strftime("%a") == "Sun"
     assert week_of(slot, schedule.zone) == "2026-W48"
-    assert (
-        week_of(datetime(2026, 11, 22, 14, 0, tzinfo=UTC), schedule.zone) == "2026-W47"
-    )  # 23:00 Sunday in Tokyo
+    assert week_of(datetime(2026, 11, 22, 14, 0, tzinfo=UTC), schedule.zone) == "2026-W47"  # 23:00 Sunday in Tokyo
 
 
 ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Pacific/Chatham"]
@@ -82,9 +78,7 @@ ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/K
     hour=st.integers(0, 23),
     minute=st.sampled_from([0, 15, 30, 59]),
     zone=st.sampled_from(ZONES),
-    now=st.datetimes(
-        min_value=datetime(2025, 1, 1), max_value=datetime(2028, 12, 31), timezones=st.just(UTC)
-    ),
+    now=st.datetimes(min_value=datetime(2025, 1, 1), max_value=datetime(2028, 12, 31), timezones=st.just(UTC)),
 )
 def test_slots_fall_on_the_named_day_at_the_local_time(
     day: str, hour: int, minute: int, zone: str, now: datetime
@@ -95,9 +89,7 @@ def test_slots_fall_on_the_named_day_at_the_local_time(
     for slot in (previous, upcoming):
         local = slot.astimezone(schedule.zone)
         assert local.strftime("%a").lower() == day
-        exists = (
-            local.replace(hour=hour, minute=minute).astimezone(UTC).astimezone(schedule.zone).hour == hour
-        )
+        exists = local.replace(hour=hour, minute=minute).astimezone(UTC).astimezone(schedule.zone).hour == hour
         if exists:  # a time skipped by a DST jump fires at the first valid time that day instead
             assert (local.hour, local.minute) == (hour, minute)
     assert timedelta(days=6) < upcoming - previous < timedelta(days=8)

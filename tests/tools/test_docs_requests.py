@@ -108,9 +108,7 @@ def test_an_empty_heading_left_at_the_end_does_not_leak_into_the_entry() -> None
             }
         ]
     )
-    entry = LogEntry(
-        uid="u", created_at=WHEN, author="al", kind="run", title="t", results=[("dally@1", "5", "", "")]
-    )
+    entry = LogEntry(uid="u", created_at=WHEN, author="al", kind="run", title="t", results=[("dally@1", "5", "", "")])
     doc.apply(entry_requests(doc.to_json(), entry))
     styles = [style for style, text in paragraphs(doc)]
     assert styles[:3] == ["HEADING_1", "HEADING_2", "NORMAL_TEXT"]

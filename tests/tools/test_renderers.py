@@ -106,11 +106,7 @@ def test_compare_metric_deltas_and_cost_shifts() -> None:
 
 def test_value_formatting() -> None:
     assert (format_value(1234.0), format_value(3.14159), format_value(None)) == ("1234", "3.142", "—")
-    assert (
-        format_change(110, 100) == "+10 (+10.0%)"
-        and format_change(5, None) == ""
-        and format_change(3, 3) == "±0"
-    )
+    assert format_change(110, 100) == "+10 (+10.0%)" and format_change(5, None) == "" and format_change(3, 3) == "±0"
 
 
 def test_choose_suggests_close_names() -> None:
@@ -121,9 +117,7 @@ def test_choose_suggests_close_names() -> None:
 
 
 def test_request_key_ignores_comments_and_param_order_but_not_metric_versions() -> None:
-    one = NormalisedRequest(
-        "c", "solve", "s", {"n": 2, "k": 3}, "def f():\n    return 1  # one\n", ("dally@1",)
-    )
+    one = NormalisedRequest("c", "solve", "s", {"n": 2, "k": 3}, "def f():\n    return 1  # one\n", ("dally@1",))
     two = NormalisedRequest("c", "solve", "s", {"k": 3, "n": 2}, "def f():\n\n    return 1\n", ("dally@1",))
     assert one.key == two.key
     assert one.key != NormalisedRequest("c", "solve", "s", {"n": 2, "k": 3}, one.code, ("dally@2",)).key

@@ -35,9 +35,7 @@ def docs() -> Iterator[FakeDocsServer]:
 
 
 def make_log(sessions: SessionFactory, docs: FakeDocsServer, sleeps: list[float] | None = None) -> SprintLog:
-    sink = GoogleDocsSink(
-        document_id=DOC_ID, credentials=Credentials("test-token"), api_endpoint=docs.endpoint
-    )
+    sink = GoogleDocsSink(document_id=DOC_ID, credentials=Credentials("test-token"), api_endpoint=docs.endpoint)
     delivery = OutboxDelivery(
         sessions, sink, backoff=Backoff(base_s=0.0), sleep=(sleeps if sleeps is not None else []).append
     )
@@ -63,9 +61,7 @@ def tables(document: dict[str, Any]) -> list[list[list[str]]]:
                 [
                     [
                         "".join(
-                            e["textRun"]["content"]
-                            for p in cell["content"]
-                            for e in p["paragraph"]["elements"]
+                            e["textRun"]["content"] for p in cell["content"] for e in p["paragraph"]["elements"]
                         ).rstrip("\n")
                         for cell in row["tableCells"]
                     ]
@@ -75,9 +71,7 @@ def tables(document: dict[str, Any]) -> list[list[list[str]]]:
     return found
 
 
-def test_entries_with_tables_land_in_order_and_read_back(
-    db_sessions: SessionFactory, docs: FakeDocsServer
-) -> None:
+def test_entries_with_tables_land_in_order_and_read_back(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     log = make_log(db_sessions, docs)
     try:
         log.append_entry(
@@ -111,13 +105,10 @@ def test_entries_with_tables_land_in_order_and_read_back(
     # the header row is bold, body cells are not
     first_table = next(e for e in document["body"]["content"] if "table" in e)["table"]
     header_runs = [
-        cell["content"][0]["paragraph"]["elements"][0]["textRun"]
-        for cell in first_table["tableRows"][0]["tableCells"]
+        cell["content"][0]["paragraph"]["elements"][0]["textRun"] for cell in first_table["tableRows"][0]["tableCells"]
     ]
     assert all(run["textStyle"].get("bold") for run in header_runs)
-    body_run = first_table["tableRows"][1]["tableCells"][0]["content"][0]["paragraph"]["elements"][0][
-        "textRun"
-    ]
+    body_run = first_table["tableRows"][1]["tableCells"][0]["content"][0]["paragraph"]["elements"][0]["textRun"]
     assert not body_run["textStyle"].get("bold")
 
 
@@ -135,9 +126,7 @@ def test_429_then_success_retries_after_backoff(db_sessions: SessionFactory, doc
     assert document_text(docs.documents[DOC_ID].to_json()).count("after a 429") == 1
 
 
-def test_docs_down_then_back_every_entry_once_in_order(
-    db_sessions: SessionFactory, docs: FakeDocsServer
-) -> None:
+def test_docs_down_then_back_every_entry_once_in_order(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     log = make_log(db_sessions, docs)
     try:
         log.append_entry(author="al", kind="note", title="entry 1")
@@ -159,9 +148,7 @@ def test_docs_down_then_back_every_entry_once_in_order(
         assert backlog_size(s) == 0 and all(e.state == "delivered" for e in entries(s))
 
 
-def test_write_lands_but_answer_is_lost_no_duplicate(
-    db_sessions: SessionFactory, docs: FakeDocsServer
-) -> None:
+def test_write_lands_but_answer_is_lost_no_duplicate(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     log = make_log(db_sessions, docs)
     docs.drop_after_next_write = True
     try:
@@ -258,9 +245,7 @@ def test_unknown_sink_name(tmp_path: Path) -> None:
     assert "markdown or gdocs" in err.value.one_line()
 
 
-def test_entries_from_several_threads_each_land_once(
-    db_sessions: SessionFactory, docs: FakeDocsServer
-) -> None:
+def test_entries_from_several_threads_each_land_once(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     """Commands run on several threads; the sink funnels every Docs call through its one worker thread."""
     import threading
 

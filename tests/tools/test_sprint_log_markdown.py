@@ -17,9 +17,7 @@ from tools.sprint_log.sink import DeliveryFailed
 def test_entries_append_in_order_with_table(db_sessions: SessionFactory, tmp_path: Path) -> None:
     path = tmp_path / "log.md"
     log = SprintLog(db_sessions, OutboxDelivery(db_sessions, MarkdownSink(path)))
-    log.append_entry(
-        author="al", kind="run", title="local_update n=20", results=[("dally@1", "10", "-2", "a|b")]
-    )
+    log.append_entry(author="al", kind="run", title="local_update n=20", results=[("dally@1", "10", "-2", "a|b")])
     log.append_entry(author="bo", kind="note", title="hello 🚀", body="a thought")
     text = path.read_text(encoding="utf-8")
     assert text.count("## Week ") == 1
@@ -35,9 +33,7 @@ def test_delivering_the_same_entry_twice_writes_it_once(tmp_path: Path) -> None:
     from tools.sprint_log.entry import LogEntry
 
     sink = MarkdownSink(tmp_path / "log.md")
-    entry = LogEntry(
-        uid="x1", created_at=datetime(2026, 1, 5, tzinfo=UTC), author="a", kind="note", title="t"
-    )
+    entry = LogEntry(uid="x1", created_at=datetime(2026, 1, 5, tzinfo=UTC), author="a", kind="note", title="t")
     assert sink.deliver(entry) is True
     assert sink.deliver(entry) is False
     assert (tmp_path / "log.md").read_text().count("sutro#x1") == 1
@@ -55,9 +51,7 @@ class AlwaysDown:
 
 def test_failed_round_schedules_the_next_try_with_backoff(db_sessions: SessionFactory) -> None:
     sleeps: list[float] = []
-    delivery = OutboxDelivery(
-        db_sessions, AlwaysDown(), backoff=Backoff(base_s=2.0, factor=3.0), sleep=sleeps.append
-    )
+    delivery = OutboxDelivery(db_sessions, AlwaysDown(), backoff=Backoff(base_s=2.0, factor=3.0), sleep=sleeps.append)
     log = SprintLog(db_sessions, delivery)
     before = utcnow()
     report = log.append_entry(author="al", kind="note", title="waits").report

@@ -20,9 +20,7 @@ DOC_ID = "1ServiceAccountFlowDocumentId_0123456789"
 
 def write_key_file(path: Path, token_uri: str) -> None:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     info = {
         "type": "service_account",
         "project_id": "sutro-test",

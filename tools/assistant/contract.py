@@ -76,9 +76,7 @@ def _check_solve(sub: Submission, dev_override: bool) -> ContractCheck:
     dmc = result.metrics.get("dmc@1")
     measured = f"accuracy {accuracy:.1%}" + (f", dmc@1 {dmc:,.0f}" if dmc is not None else "")
     if not result.ok:
-        return _bad(
-            f"the dry run ran but did not pass ({measured}; needs ≥ 95%): {result.failure or ''}".strip()
-        )
+        return _bad(f"the dry run ran but did not pass ({measured}; needs ≥ 95%): {result.failure or ''}".strip())
     return ContractCheck(True, f"ok: dry run on one hidden instance (n={n_bits}, k={k_sparse}): {measured}")
 
 

@@ -51,9 +51,7 @@ def challenge_lines() -> list[str]:
         c = CHALLENGES.get(name)
         line = f"{name} ({c.track}, primary metric {c.primary_metric}): {c.summary}"
         if isinstance(c, IRChallenge):
-            line += (
-                f" — IR with {c.n_inputs} inputs ({c.inputs_what}), {c.n_outputs} outputs ({c.outputs_what})"
-            )
+            line += f" — IR with {c.n_inputs} inputs ({c.inputs_what}), {c.n_outputs} outputs ({c.outputs_what})"
         lines.append(line)
     return lines
 

@@ -97,9 +97,7 @@ def read_run(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:
         if detail.code is None or len(detail.code) <= MAX_CODE_CHARS
         else (detail.code[:MAX_CODE_CHARS] + "\n# … (cut)")
     )
-    return _json(
-        {"summary": detail.summary, "fields": detail.fields, "metrics": detail.metrics, "code": code}
-    )
+    return _json({"summary": detail.summary, "fields": detail.fields, "metrics": detail.metrics, "code": code})
 
 
 def check_code(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:

@@ -42,9 +42,7 @@ class RunPolicy:
     def check_method(self, name: str) -> None:
         """Raise a one-line :class:`ToolError` when the built-in method ``name`` is not enabled."""
         if name not in self.methods:
-            raise ToolError(
-                f"method {name} is not enabled here", hint=_enabled_hint(self.methods, "methods.enabled")
-            )
+            raise ToolError(f"method {name} is not enabled here", hint=_enabled_hint(self.methods, "methods.enabled"))
 
 
 def _enabled_hint(enabled: tuple[str, ...], key: str) -> str:

@@ -71,9 +71,7 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
         ),
         ConfigKey("digest.enabled", "Post the weekly digest on schedule.", True, v.boolean, "true|false"),
         ConfigKey("digest.day", "Day of the weekly digest.", "mon", v.day_name, "mon…sun"),
-        ConfigKey(
-            "digest.time", "Local time of the weekly digest (24-hour HH:MM).", "09:00", v.clock_time, "HH:MM"
-        ),
+        ConfigKey("digest.time", "Local time of the weekly digest (24-hour HH:MM).", "09:00", v.clock_time, "HH:MM"),
         ConfigKey(
             "digest.timezone",
             "IANA timezone of digest.day and digest.time.",
@@ -161,9 +159,7 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             v.id_list,
             "ids",
         ),
-        ConfigKey(
-            "assistant.model", "Claude model used by /idea.", "claude-sonnet-4-5", v.nonempty_text, "text"
-        ),
+        ConfigKey("assistant.model", "Claude model used by /idea.", "claude-sonnet-4-5", v.nonempty_text, "text"),
         ConfigKey(
             "assistant.monthly_budget_usd",
             "Most the assistant may spend per month (USD).",

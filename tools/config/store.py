@@ -153,9 +153,7 @@ def _effective(key: ConfigKey, row: ToolConfigValue | None) -> Setting:
         return Setting(key, key.default, False)
     try:
         return Setting(key, key.check(row.value), True)
-    except (
-        ValueError
-    ):  # stored before the schema changed (a removed challenge, a stricter rule): use the default
+    except ValueError:  # stored before the schema changed (a removed challenge, a stricter rule): use the default
         return Setting(key, key.default, False)
 
 

@@ -138,9 +138,7 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
 def _table_requests(cells: list[list[str]], *, table_at: int) -> list[Request]:
     rows, columns = len(cells), len(cells[0])
     start = table_at + 1
-    requests: list[Request] = [
-        {"insertTable": {"rows": rows, "columns": columns, "location": {"index": table_at}}}
-    ]
+    requests: list[Request] = [{"insertTable": {"rows": rows, "columns": columns, "location": {"index": table_at}}}]
     for r in reversed(range(rows)):
         for c in reversed(range(columns)):
             if cells[r][c]:

@@ -90,9 +90,7 @@ class GoogleDocsSink:
             import httplib2
             from googleapiclient.discovery import build
 
-            http = google_auth_httplib2.AuthorizedHttp(
-                self._credentials, http=httplib2.Http(timeout=self._timeout_s)
-            )
+            http = google_auth_httplib2.AuthorizedHttp(self._credentials, http=httplib2.Http(timeout=self._timeout_s))
             options = {"api_endpoint": self._api_endpoint} if self._api_endpoint else None
             service = build(
                 "docs", "v1", http=http, client_options=options, static_discovery=True, cache_discovery=False
@@ -141,9 +139,7 @@ class GoogleDocsSink:
                 f"Google refused the service-account credentials: {exc}{_FIXES[401]}", retryable=False
             ) from exc
         except (OSError, TransportError, httplib2.HttpLib2Error) as exc:  # refused, reset, DNS, timeout
-            raise DeliveryFailed(
-                f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True
-            ) from exc
+            raise DeliveryFailed(f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True) from exc
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)

@@ -51,9 +51,7 @@ class SprintLog:
             raise ToolError(f"unknown sprint-log entry kind {kind!r}", hint="use one of: " + ", ".join(KINDS))
         rows = [{"metric": m, "value": v, "vs_baseline": b, "vs_record": r} for m, v, b, r in results]
         with self.sessions() as session:
-            entry = save_entry(
-                session, author=author, kind=kind, title=title, body=body, results=rows, run_id=run_id
-            )
+            entry = save_entry(session, author=author, kind=kind, title=title, body=body, results=rows, run_id=run_id)
         if not deliver:
             with self.sessions() as session:
                 return Appended(entry=entry, report=DeliveryReport(0, 0, backlog_size(session)))

@@ -34,6 +34,4 @@ def make_sink(
         validate_document_id(document_id)
         creds = credentials if credentials is not None else service_account_credentials(service_account_file)
         return GoogleDocsSink(document_id=document_id, credentials=creds, api_endpoint=api_endpoint)
-    raise ToolError(
-        f"unknown sprint-log sink {kind!r}", hint="set SUTRO_SPRINT_LOG_SINK to markdown or gdocs"
-    )
+    raise ToolError(f"unknown sprint-log sink {kind!r}", hint="set SUTRO_SPRINT_LOG_SINK to markdown or gdocs")

@@ -73,9 +73,7 @@ def check_function(name: str, args: list[Any], kwargs: dict[str, Any], max_eleme
         reps = math.prod(np.atleast_1d(np.asarray(args[1], dtype=np.int64)).tolist())
         check_size(np.size(args[0]) * reps, max_elements)
     elif name == "repeat" and len(args) >= 2:
-        check_size(
-            np.size(args[0]) * int(np.max(np.asarray(args[1], dtype=np.int64), initial=1)), max_elements
-        )
+        check_size(np.size(args[0]) * int(np.max(np.asarray(args[1], dtype=np.int64), initial=1)), max_elements)
     elif name in ("dot", "matmul") and len(args) == 2:
         check_matmul(np.shape(args[0]), np.shape(args[1]))
     elif name in _STACKING and args:

@@ -41,9 +41,7 @@ def _size(value: Any) -> int:
     return math.prod(dims)
 
 
-def draw(
-    rng: np.random.Generator, name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int
-) -> Any:
+def draw(rng: np.random.Generator, name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> Any:
     """One allow-listed draw; legacy names (randint/rand/randn) map onto the Generator API."""
     if name not in DRAWS:
         raise Refused(f"np.random.{name} is not supported in solve()")
@@ -62,7 +60,5 @@ def draw(
     check_size(_size(size), max_elements)
     if name == "randint":
         name = "integers"
-    allowed = {
-        k: v for k, v in kwargs.items() if k in ("size", "replace", "endpoint", "loc", "scale", "dtype")
-    }
+    allowed = {k: v for k, v in kwargs.items() if k in ("size", "replace", "endpoint", "loc", "scale", "dtype")}
     return getattr(rng, name)(*args, **allowed)

@@ -48,9 +48,7 @@ def test_two_step_tool_use_ends_in_a_valid_card(anthropic_fake: FakeAnthropic) -
     assert {t["name"] for t in first.body["tools"]} >= {"check_code", "propose_experiment", "leaderboard"}
     [result] = fake.tool_results(1)
     assert not result["is_error"] and "km_min [solver]" in result["content"]
-    assert (
-        second.body["messages"][1]["content"][1]["name"] == "list_methods"
-    )  # the assistant turn, echoed back
+    assert second.body["messages"][1]["content"][1]["name"] == "list_methods"  # the assistant turn, echoed back
     with ctx.sessions()() as session:
         idea = get_idea(session, idea_id=1)
         assert (idea.status, idea.text, idea.tokens) == (
@@ -66,9 +64,7 @@ def test_two_step_tool_use_ends_in_a_valid_card(anthropic_fake: FakeAnthropic) -
 
 def test_code_failing_the_contract_is_sent_back_and_fixed(anthropic_fake: FakeAnthropic) -> None:
     fake = anthropic_fake
-    forbidden = (
-        "import os\n\ndef solve(x, y, n_bits, k_sparse):\n    return sorted(os.sched_getaffinity(0))[:3]\n"
-    )
+    forbidden = "import os\n\ndef solve(x, y, n_bits, k_sparse):\n    return sorted(os.sched_getaffinity(0))[:3]\n"
     fake.script += [
         tool_use_message(("check_code", {"form": "solve", "challenge": "sparse_parity", "code": forbidden})),
         tool_use_message(("propose_experiment", solve_card(WRONG_SOLVE))),
@@ -129,9 +125,7 @@ def test_a_request_that_times_out_is_one_clear_line(anthropic_fake: FakeAnthropi
     started = time.monotonic()
     reply, status = call(context(fake, anthropic_timeout_s=0.5, anthropic_max_retries=0), *IDEA.split())
     assert status == 1
-    assert (
-        reply.text == "idea #1: the assistant did not answer within 0.5 s (1 tries) — try /idea again later"
-    )
+    assert reply.text == "idea #1: the assistant did not answer within 0.5 s (1 tries) — try /idea again later"
     assert time.monotonic() - started < 2.5  # gave up at the timeout, did not wait for the slow reply
 
 

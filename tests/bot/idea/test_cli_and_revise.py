@@ -14,9 +14,7 @@ from tests.fakes.anthropic_server import API_KEY, FakeAnthropic, tool_use_messag
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_cli_prints_the_card_and_how_to_approve(
-    anthropic_fake: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cli_prints_the_card_and_how_to_approve(anthropic_fake: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SUTRO_ANTHROPIC_API_KEY", API_KEY)
     monkeypatch.setenv("SUTRO_ANTHROPIC_BASE_URL", anthropic_fake.base_url)
     anthropic_fake.script.append(tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE)))
@@ -34,9 +32,7 @@ def test_cli_without_a_key_says_what_to_set(anthropic_fake: FakeAnthropic) -> No
     result = CliRunner().invoke(main, ["idea", IDEA])
     assert result.exit_code == 2
     said = " ".join(result.output.split())  # rich wraps long lines on the terminal
-    assert said.startswith(
-        "/idea needs ANTHROPIC_API_KEY (SUTRO_ANTHROPIC_API_KEY); everything else works without it"
-    )
+    assert said.startswith("/idea needs ANTHROPIC_API_KEY (SUTRO_ANTHROPIC_API_KEY); everything else works without it")
     assert "Traceback" not in result.output
 
 

@@ -46,9 +46,7 @@ async def test_idea_card_button_press_runs_once(
     ]
     overrides = idea_settings(anthropic_fake)
     async with running_bot(fake, **overrides):
-        fake.push_message(
-            chat_id=GROUP, user_id=MEMBER, text=f"/idea {IDEA}", thread_id=TOPIC, username="ada"
-        )
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/idea {IDEA}", thread_id=TOPIC, username="ada")
         calls = await until(fake, _has("idea #1: one membership query per bit"), timeout=30)
         [card] = _sent(calls, "idea #1: one membership query per bit")
         assert card.params["message_thread_id"] == str(TOPIC)
@@ -86,14 +84,10 @@ async def test_idea_card_button_press_runs_once(
         ("idea", "idea #1 ran: one membership query per bit"),
     ]
     assert IDEA in entries[0].body and entries[2].run_id == 1
-    assert (
-        "/v1/messages" in caplog.text and API_KEY not in caplog.text
-    )  # the SDK logged its requests, not the key
+    assert "/v1/messages" in caplog.text and API_KEY not in caplog.text  # the SDK logged its requests, not the key
 
 
-async def test_discard_and_a_press_from_outside_the_group(
-    fake: FakeBotApi, anthropic_fake: FakeAnthropic
-) -> None:
+async def test_discard_and_a_press_from_outside_the_group(fake: FakeBotApi, anthropic_fake: FakeAnthropic) -> None:
     anthropic_fake.script += [tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE))]
     overrides = idea_settings(anthropic_fake)
     async with running_bot(fake, **overrides):

@@ -34,8 +34,7 @@ def test_ctypes_import_is_refused_with_the_allowed_list() -> None:
     with pytest.raises(SubmissionRefused) as err:
         lint("import ctypes\ndef generate():\n    return ''\n", "generate")
     assert err.value.one_line() == (
-        "line 1: your code imports ctypes, which is not allowed — use numpy, math, "
-        "itertools, functools or collections"
+        "line 1: your code imports ctypes, which is not allowed — use numpy, math, itertools, functools or collections"
     )
 
 
@@ -56,9 +55,7 @@ def test_missing_entry_point_says_what_to_define() -> None:
 
 
 def test_escape_constructs_are_flagged_not_refused() -> None:
-    code = (
-        "import numpy as np\ndef solve(x, y, n, k):\n    z = x.view(np.ndarray)\n    return getattr(z, 'x')\n"
-    )
+    code = "import numpy as np\ndef solve(x, y, n, k):\n    z = x.view(np.ndarray)\n    return getattr(z, 'x')\n"
     report = lint(code, "solve")
     assert report.kind == "solve"
     assert "line 3: .view" in report.flags and "line 4: getattr" in report.flags

@@ -35,9 +35,7 @@ def test_round_trip_through_an_os_pipe() -> None:
 def _frame(header: str) -> io.BytesIO:
     text = header.encode("latin1")
     pad = 64 - (10 + len(text) + 1) % 64
-    return io.BytesIO(
-        b"\x93NUMPY\x01\x00" + (len(text) + pad + 1).to_bytes(2, "little") + text + b" " * pad + b"\n"
-    )
+    return io.BytesIO(b"\x93NUMPY\x01\x00" + (len(text) + pad + 1).to_bytes(2, "little") + text + b" " * pad + b"\n")
 
 
 def test_object_dtype_header_is_rejected_before_reading_data() -> None:

@@ -85,9 +85,7 @@ def test_an_exception_is_reported_with_its_line(tier: TierReport) -> None:
         return
     out = run_generate("def generate():\n    x = 1\n    return x / 0\n")
     assert out.failure == "line 3: ZeroDivisionError: division by zero"
-    result = judge_solve(
-        "import numpy as np\ndef solve(x, y, n_bits, k_sparse):\n    return x[99999]\n", instances=1
-    )
+    result = judge_solve("import numpy as np\ndef solve(x, y, n_bits, k_sparse):\n    return x[99999]\n", instances=1)
     assert result.failure is not None and result.failure.startswith("line 3: IndexError")
 
 
