@@ -2,7 +2,8 @@
 
 - IR challenges: the challenge's built-in ``baseline`` generator program, priced by the engine (deterministic: the
   Dally cost depends only on the program, so it is computed once per process and cached). These reproduce the
-  published baselines (engine.md: matmul 4×4 1,316, 16×16 340,704; sparse parity small 6,918, medium 816,251).
+  published baselines (docs/challenges.md#published-figures: matmul 4×4 1,316, 16×16 340,704; sparse parity small 6,918,
+  medium 816,251).
 - The numpy sparse-parity track: the group's baseline training method, ``sgd``, run with the *same* parameters
   (n, k, seed, …) — the latest such stored run; none when sgd was never run with those parameters.
 - Anything else (a ``solve()`` submission): no baseline, and the column stays empty.

@@ -6,7 +6,7 @@ runs in the calling process: IR text is scored by the trusted scorer in a resour
 and only its IR text comes back, to be scored the same way; ``solve()`` is judged with remote arrays
 (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the parent). Every answer goes through
 :func:`bot.recording.record_once`, keyed by kind + challenge + label + parameters + normalised code + metric
-versions, so the same submission returns its stored result unless ``force``. Design: design/sandbox.md.
+versions, so the same submission returns its stored result unless ``force``. Design: docs/sandbox.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """RunResult: what every engine path (method run, IR score, submission) returns.
 
 Every metric value is keyed by ``name@version`` (for example ``dally@1``, ``bytedmd@1``) so that no number is ever
-shown or stored without its metric's name and version (engine.md §1.5, §3).
+shown or stored without its metric's name and version (docs/metrics.md#names-and-versions,
+docs/challenges.md#run-results).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every change here needs an Alembic revision in ``storage/migrations/versions`` (tests/storage/test_migrations.py
 runs ``alembic check`` to prove models and migrations agree). JSON columns are reassigned, never mutated in place:
-SQLAlchemy does not track in-place JSON changes (integrations.md §5).
+SQLAlchemy does not track in-place JSON changes (docs/integrations.md#database).
 """
 
 from datetime import datetime

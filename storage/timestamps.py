@@ -1,7 +1,7 @@
 """Timezone-aware UTC timestamps that come back aware on every backend.
 
-SQLite has no timezone type: ``DateTime(timezone=True)`` returns naive values there (integrations.md §5, tried),
-while PostgreSQL returns aware ones. :class:`UTCDateTime` stores UTC and re-attaches ``timezone.utc`` on read.
+SQLite has no timezone type: ``DateTime(timezone=True)`` returns naive values there (docs/integrations.md#database,
+tried), while PostgreSQL returns aware ones. :class:`UTCDateTime` stores UTC and re-attaches ``timezone.utc`` on read.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 timezone.
 
 Day names only (``mon`` … ``sun``): APScheduler 3 reads ``day_of_week=0`` as Monday, ``from_crontab("… 1")``
-as Tuesday, and PTB's ``run_daily(days=(0,))`` as Sunday (integrations.md §4) — names mean one thing
-everywhere. The trigger works in the configured zone, so 09:00 stays 09:00 local across daylight-saving
+as Tuesday, and PTB's ``run_daily(days=(0,))`` as Sunday (docs/integrations.md#weekly-digest-scheduling) — names mean
+one thing everywhere. The trigger works in the configured zone, so 09:00 stays 09:00 local across daylight-saving
 changes.
 
 A digest *slot* is one scheduled fire time; it is identified by the ISO week of the slot's local date

@@ -45,7 +45,8 @@ def looks_like_code(text: str) -> str | None:
     """``"solution.py"`` / ``"program.ir"`` if unfenced text looks like a submission, else None.
 
     Python: a top-level ``def solve(`` or ``def generate(``. IR: at least two lines shaped like IR statements,
-    or a Dally IR program (engine.md §1.1): an input-address line, ``op d,a,b`` lines, an output-address line.
+    or a Dally IR program (docs/metrics.md#dally-ir-cost): an input-address line, ``op d,a,b`` lines, an output-address
+    line.
     """
     if _PYTHON.search(text):
         return "solution.py"

@@ -1,4 +1,5 @@
-"""Matmul, IR track (engine.md §2.2): C = A·B for n×n matrices under the v0 instruction set, unbounded integers.
+"""Matmul, IR track (docs/challenges.md#matmul-ir-track): C = A·B for n×n matrices under the v0 instruction set,
+unbounded integers.
 
 Source: cybertronai/sutro-problems ``matmul/``. Inputs are A then B, row-major (2n² values); outputs C row-major.
 The single test instance is fixed: A[i][j] = i·n + j + 1, B[i][j] = i + 2j + 3 (not symmetric, so index mix-ups

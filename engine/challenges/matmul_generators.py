@@ -1,4 +1,5 @@
-"""Built-in matmul IR generators (engine.md §2.2): the naive triple loop for any n and the tiled 16×16 program.
+"""Built-in matmul IR generators (docs/challenges.md#matmul-ir-track): the naive triple loop for any n and the tiled
+16×16 program.
 
 They reproduce the published baselines of cybertronai/sutro-problems: 4×4 baseline 1,316; 16×16 baseline 340,704;
 tiled 16×16 133,783 (dally@1), and the same program text as the published ``.ir`` files.

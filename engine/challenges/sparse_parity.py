@@ -1,9 +1,11 @@
-"""Sparse parity, numpy track: find the k secret bits whose product is the label (engine.md §2.1).
+"""Sparse parity, numpy track: find the k secret bits whose product is the label
+(docs/challenges.md#sparse-parity-numpy-track).
 
 Data convention of the group (cybertronai/sparse-parity-challenge ``bin/evaluate``, SutroYaro ``fast.py``):
 ``rng = np.random.RandomState(seed)``; ``secret = sorted(rng.choice(n, k, replace=False))``;
 ``x = rng.choice([-1.0, 1.0], (m, n))``; ``y = prod(x[:, secret], axis=1)``. Test rows come from the same stream
-right after the training rows. Primary metric: ``dmc@1`` over buffer-level events (engine.md §1.3).
+right after the training rows. Primary metric: ``dmc@1`` over buffer-level events
+(docs/metrics.md#reuse-distance-and-dmc).
 """
 
 from __future__ import annotations

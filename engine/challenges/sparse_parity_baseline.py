@@ -1,4 +1,5 @@
-"""The sparse-parity IR baseline (engine.md §2.3): try every candidate subset, predict with the one that fits.
+"""The sparse-parity IR baseline (docs/challenges.md#sparse-parity-ir-track): try every candidate subset, predict with
+the one that fits.
 
 Reproduces the published baselines of cybertronai/sutro-problems (small 6,918, medium 816,251 dally@1) and the
 same program text. Layout, low addresses first: predictions, X_train, y_train, X_test, the constant 1, two temps,

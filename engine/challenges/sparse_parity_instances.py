@@ -1,4 +1,5 @@
-"""Sparse-parity IR instances (engine.md §2.3), drawn exactly as cybertronai/sutro-problems ``sparse-parity`` does.
+"""Sparse-parity IR instances (docs/challenges.md#hidden-instances), drawn exactly as cybertronai/sutro-problems
+``sparse-parity`` does.
 
 For a seed: ``rng = random.Random(seed)``; secret = sorted(rng.sample(range(n), k)); X_train rows of bits from
 ``rng.choice((0, 1))``, redrawn until exactly one k-subset of columns explains every parity label; then X_test the

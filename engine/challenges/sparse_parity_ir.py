@@ -1,4 +1,5 @@
-"""The sparse-parity IR challenges (engine.md §2.3): small, medium and medium_approx50 on v3 with 8-bit values.
+"""The sparse-parity IR challenges (docs/challenges.md#sparse-parity-ir-track): small, medium and medium_approx50 on v3
+with 8-bit values.
 
 Source: cybertronai/sutro-problems ``sparse-parity``. v3 instruction set on signed 8-bit values. Every scoring
 draws fresh hidden instances from :mod:`secrets` (small: 64 instances covering all 3 secrets; medium: 8 instances

@@ -1,4 +1,5 @@
-"""Symmetry, IR track (engine.md §2.4): output 1 iff n input bits read the same backwards (Rumelhart et al. 1986).
+"""Symmetry, IR track (docs/challenges.md#symmetry-ir-track): output 1 iff n input bits read the same backwards
+(Rumelhart et al. 1986).
 
 Source: cybertronai/sutro-problems ``symmetry``. v3 on signed 8-bit values; the program is run on all 2ⁿ bit
 patterns (pattern ``code`` puts bit i of ``code`` in input i). Baseline: compare mirror pairs with ``cmp eq`` in

@@ -2,9 +2,9 @@
 
 Protocol: n=20, k=3; seeds 42, 123, 456; 500 training rows from ``RandomState(seed)`` and 500 test rows from
 ``RandomState(seed + 1000)`` labelled with the training instance's secret; ``solve`` receives tracked x and y (the
-TrackedArray event mapping of engine.md §1.3, ``np.zeros/ones/empty`` tracked inside); accuracy = fraction of test
-labels matched by the product of the returned bits; the run passes at mean accuracy ≥ 0.95; ``dmc`` per seed is
-rounded to 0.1 as the leaderboard prints it, and the mean is taken over seeds that did not raise.
+TrackedArray event mapping of docs/metrics.md#trackedarray-convention, ``np.zeros/ones/empty`` tracked inside); accuracy
+= fraction of test labels matched by the product of the returned bits; the run passes at mean accuracy ≥ 0.95; ``dmc``
+per seed is rounded to 0.1 as the leaderboard prints it, and the mean is taken over seeds that did not raise.
 
 The file is run in-process: this is for a member's own code on their own machine, not for untrusted submissions.
 """

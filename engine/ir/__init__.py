@@ -1,4 +1,5 @@
-"""The Dally-model IR engine (engine.md §1.1): parse an IR program, price it, and check it on test instances.
+"""The Dally-model IR engine (docs/metrics.md#dally-ir-cost): parse an IR program, price it, and check it on test
+instances.
 
 Modules, one idea each: ``instruction_set`` (ops, arities, scorer dialects), ``errors`` (rejections), ``program``
 (the parsed form), ``parser`` (text -> Program), ``cost`` (the ⌈√a⌉ read cost), ``static_check`` (rules decidable

@@ -1,4 +1,4 @@
-"""The bulk IR reader: parse a whole program body with a few numpy passes over its bytes (engine.md §1.1 syntax).
+"""The bulk IR reader: parse a whole program body with a few numpy passes over its bytes (docs/metrics.md#ir-syntax).
 
 It accepts only the canonical shape — ``op`` + one space + comma-separated operands, each ``-?digits`` within int64
 (a ``cmp`` predicate last) — and accounts for every byte, so it returns None for anything else; the line-by-line

@@ -1,4 +1,4 @@
-"""The simplified Dally read cost: reading cell ``a`` costs ⌈√a⌉ = isqrt(a−1)+1 (engine.md §1.1).
+"""The simplified Dally read cost: reading cell ``a`` costs ⌈√a⌉ = isqrt(a−1)+1 (docs/metrics.md#dally-ir-cost).
 
 Source: cybertronai/simplified-dally-model — memory cells are positive integers laid on a spiral around the
 processor, so cell ``a`` sits ⌈√a⌉ steps away. cost(1)=1, cost(2..4)=2, cost(5..9)=3, cost(10..16)=4.

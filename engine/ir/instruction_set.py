@@ -1,4 +1,4 @@
-"""The IR instruction sets v0–v3 and the two scorer dialects that use them (engine.md §1.1).
+"""The IR instruction sets v0–v3 and the two scorer dialects that use them (docs/metrics.md#dally-ir-cost).
 
 Sources: cybertronai/simplified-dally-model (instruction-sets v0..v3) and the scorers of cybertronai/sutro-problems
 (matmul: v0 over unbounded integers; sparse-parity and symmetry: v3 over signed 8-bit values).
@@ -64,7 +64,7 @@ INSTRUCTION_SETS: dict[str, frozenset[Op]] = {
     "v2": frozenset({Op.ADD, Op.SUB, Op.MUL, Op.COPY, Op.AND, Op.OR, Op.XOR, Op.NOT, Op.SET}),
     "v3": frozenset(Op),
 }
-"""Each instruction set adds ops to the previous one (engine.md §1.1)."""
+"""Each instruction set adds ops to the previous one (docs/metrics.md#dally-ir-cost)."""
 
 
 @dataclass(frozen=True)

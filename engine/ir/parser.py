@@ -1,4 +1,4 @@
-"""IR text -> :class:`Program`, with precise one-line errors (engine.md §1.1).
+"""IR text -> :class:`Program`, with precise one-line errors (docs/metrics.md#dally-ir-cost).
 
 Text rules (the reference scorers' reading, cybertronai/sutro-problems): ``;`` and line breaks
 (``str.splitlines``, so CRLF too) separate lines; every line is stripped; blank lines are ignored. The first line

@@ -1,4 +1,4 @@
-"""The parsed form of an IR program: flat numpy arrays, one entry per instruction (engine.md §1.1).
+"""The parsed form of an IR program: flat numpy arrays, one entry per instruction (docs/metrics.md#dally-ir-cost).
 
 Addresses are int64 when every address fits, else object arrays of exact Python ints (only the unbounded matmul
 dialect can produce those). Each instruction's reads are ``src[i, :n_src[i]]`` in read order; the two-operand short

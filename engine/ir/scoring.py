@@ -108,7 +108,7 @@ def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object)
 def _by_ring(costs: np.ndarray) -> dict[str, dict[str, float]]:
     """dally@1 cost and read count per spiral ring: ring r holds addresses (r-1)²+1 .. r², each read costing r.
 
-    Two runs compared ring by ring show where their cost moved (engine.md §3 attribution).
+    Two runs compared ring by ring show where their cost moved (docs/metrics.md#attribution).
     """
     if not costs.size:
         return {"dally@1 by address ring": {}, "reads by address ring": {}}

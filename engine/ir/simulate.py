@@ -1,4 +1,4 @@
-"""Run an IR program on all test instances at once and return every instance's outputs (engine.md §1.1).
+"""Run an IR program on all test instances at once and return every instance's outputs (docs/metrics.md#dally-ir-cost).
 
 Two value models, as the reference scorers (cybertronai/sutro-problems) define them:
 

@@ -1,4 +1,4 @@
-"""Rules an IR program must meet before it runs, checked with array operations (engine.md §1.1).
+"""Rules an IR program must meet before it runs, checked with array operations (docs/metrics.md#dally-ir-cost).
 
 Inputs: as many distinct addresses as the challenge has inputs; outputs: as many as it has outputs. Every address
 is ≥ 1 (and, in the 8-bit dialect, has at most 64 bits). No instruction reads an address before an input or an

@@ -1,4 +1,4 @@
-"""Sparse-parity methods (numpy track): one module per method, registered here (engine.md §2.1).
+"""Sparse-parity methods (numpy track): one module per method, registered here (docs/challenges.md#built-in-methods).
 
 Public API: :func:`run_method` and the :data:`METHODS` registry.
 """

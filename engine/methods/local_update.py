@@ -5,7 +5,7 @@ gradient exists (after the signal for layer 1 has been taken from the old weight
 the large W1 is written last and is closest to the next forward pass), so gradient buffers are consumed while hot
 and the reuse distance drops. The arithmetic is identical to ``sgd`` (same weights
 after every step); only the order of memory traffic changes. Source: cybertronai/sutro (fused layer-wise updates,
-per-read ARD 9,715.92 → 8,174.38) and engine.md §2.1.
+per-read ARD 9,715.92 → 8,174.38) and docs/challenges.md#built-in-methods.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Parameters of a sparse-parity run: parsing ``key=value`` strings and checking ranges (engine.md §2.1).
+"""Parameters of a sparse-parity run: parsing ``key=value`` strings and checking ranges (docs/challenges.md#parameters).
 
 Unknown keys are refused with "did you mean" and the list of valid keys; bad values get one line with the valid
 range. Nothing is silently ignored.

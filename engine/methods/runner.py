@@ -1,4 +1,5 @@
-"""Run one sparse-parity method, fully traced, and return a :class:`RunResult` (engine.md §2.1, §3).
+"""Run one sparse-parity method, fully traced, and return a :class:`RunResult`
+(docs/challenges.md#sparse-parity-numpy-track, docs/challenges.md#run-results).
 
 The whole run (training included) is traced once at buffer level; ``ard@1``, ``ard_per_read@1`` and ``dmc@1`` are
 computed from that trace (scope "whole run"; training methods also get per-step means). For training methods the

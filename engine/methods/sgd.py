@@ -1,7 +1,8 @@
 """``sgd``: 2-layer ReLU MLP, hinge loss, mini-batch SGD with weight decay — all gradients, then all updates.
 
 Idea: the group's neural baseline for sparse parity (lr 0.1, batch 32, hidden 200, wd 0.01). Source:
-cybertronai/SutroYaro ``src/sparse_parity/fast.py`` and the sparse-parity-challenge harness (engine.md §2.1).
+cybertronai/SutroYaro ``src/sparse_parity/fast.py`` and the sparse-parity-challenge harness
+(docs/challenges.md#built-in-methods).
 """
 
 from __future__ import annotations

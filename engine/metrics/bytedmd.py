@@ -1,9 +1,9 @@
 """ByteDMD (``bytedmd@1``): data-movement cost of Python-level code on an LRU stack of live values.
 
-Definition (engine.md §1.2; the group's reference is cybertronai/ByteDMD ``bytedmd.py``): the arguments are placed
-on the stack in reverse argument order, each argument's elements in iteration order; each arithmetic or comparison
-op prices all its tracked operands against the stack as it was before the op, then moves the distinct operands to
-the top in read order and pushes its result; a value leaves the stack right after its last use unless it is
+Definition (docs/metrics.md#bytedmd; the group's reference is cybertronai/ByteDMD ``bytedmd.py``): the arguments are
+placed on the stack in reverse argument order, each argument's elements in iteration order; each arithmetic or
+comparison op prices all its tracked operands against the stack as it was before the op, then moves the distinct
+operands to the top in read order and pushes its result; a value leaves the stack right after its last use unless it is
 reachable from the return value. A read at element depth d costs ``ceil(sqrt(d))``; with b bytes per element it
 costs Σ ceil(sqrt(j)) for j = (d-1)·b+1 … d·b.
 

@@ -1,10 +1,10 @@
 """Clock-based reuse distance over buffer-level events: ``ard@1``, ``ard_per_read@1`` and ``dmc@1``.
 
-Source: the sparse-parity-challenge leaderboard metric (cybertronai/sparse-parity-challenge, engine.md §1.3).
-A global clock counts floats touched. A write of ``s`` floats to buffer ``b`` sets ``last_write[b] = clock`` and
-advances the clock by ``s``; a read of ``s`` floats from ``b`` has distance ``d = clock - last_write[b]`` and
-advances the clock by ``s``. Reads do not reset ``last_write``. Reads of buffers never written advance the clock
-but are left out of every average.
+Source: the sparse-parity-challenge leaderboard metric (cybertronai/sparse-parity-challenge,
+docs/metrics.md#reuse-distance-and-dmc). A global clock counts floats touched. A write of ``s`` floats to buffer ``b``
+sets ``last_write[b] = clock`` and advances the clock by ``s``; a read of ``s`` floats from ``b`` has distance ``d =
+clock - last_write[b]`` and advances the clock by ``s``. Reads do not reset ``last_write``. Reads of buffers never
+written advance the clock but are left out of every average.
 
 - ``ard``  (floats, "per float")  = Σ s·d / Σ s over counted reads
 - ``ard_per_read`` (floats)       = mean of d over counted reads

@@ -6,8 +6,8 @@ answers in O(log N); moving an element to the top clears its old slot and occupi
 
 Two disciplines are offered:
 
-- :func:`bytedmd_depths` — ByteDMD's stack (engine.md §1.2; cybertronai/ByteDMD ``bytedmd.py``): accesses come in
-  *operations* (a store of a new value, or a batch of reads by one arithmetic op); all reads of a batch are priced
+- :func:`bytedmd_depths` — ByteDMD's stack (docs/metrics.md#bytedmd; cybertronai/ByteDMD ``bytedmd.py``): accesses come
+  in *operations* (a store of a new value, or a batch of reads by one arithmetic op); all reads of a batch are priced
   against the stack as it was before the batch (a repeated operand pays the same depth twice), then the distinct
   operands move to the top in read order; a value leaves the stack right after its last use (its last read, or its
   store if never read) unless it is kept alive (reachable from the return value).

@@ -10,7 +10,7 @@ Public API (imported lazily so that the sandboxed child, which imports a few of 
   process.
 - ``judge_solve(code, *, n_bits, k_sparse, instances, limits) -> RunResult`` — remote-arrays judging.
 
-Design: /work/shared/design/sandbox.md; metering convention: engine.md §1.3.
+Design: docs/sandbox.md; metering convention: docs/metrics.md#trackedarray-convention.
 """
 
 from __future__ import annotations

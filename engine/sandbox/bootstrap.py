@@ -1,6 +1,6 @@
 """The trusted main program of every sandboxed child (``python -I -S bootstrap.py``; never a ``preexec_fn``).
 
-Order (design/sandbox.md): read the JSON config line from stdin → rlimits (BLAS threads are already 1 through
+Order (docs/sandbox.md#layers): read the JSON config line from stdin → rlimits (BLAS threads are already 1 through
 the environment) → import what the mode needs → drop to the sandbox uid when started as root → Landlock →
 seccomp → run the submission. Messages to the parent go as JSON lines on the dedicated channel fd: requests
 (solve mode, ``{"op": …}``) and one final ``{"type": "result" | "error", …}``. A layer that was asked for and

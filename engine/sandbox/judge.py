@@ -3,9 +3,9 @@
 Per hidden instance (fresh randomness from ``secrets``, never the public seeds 42/123/456): the parent draws
 the secret and the rows, keeps the test rows, opens a remote-array session holding x_train/y_train, and starts
 one fresh sandboxed child whose solve() sees only handles. Every numpy operation is a metered request executed
-here, so ``dmc@1``/``ard@1`` come from the parent's own event log (engine.md §1.3). Accuracy: the returned
-indices predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
-(engine.md §2.1). Metrics are the mean over instances.
+here, so ``dmc@1``/``ard@1`` come from the parent's own event log (docs/metrics.md#reuse-distance-and-dmc). Accuracy:
+the returned indices predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
+(docs/challenges.md#solve-submissions). Metrics are the mean over instances.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over h
 
 
 def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int) -> dict[str, Any]:
-    """One fresh instance: secret (sorted), x/y train and test in {−1, +1} (engine.md §2.1 convention)."""
+    """One fresh instance: secret (sorted), x/y train and test in {−1, +1} (docs/challenges.md#instance-data
+    convention)."""
     secret = sorted(secrets.SystemRandom().sample(range(n_bits), k_sparse))
     rng = np.random.default_rng(secrets.randbits(128))
     x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(n_train + n_test, n_bits))

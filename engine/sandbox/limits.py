@@ -1,6 +1,6 @@
 """Resource limits for one sandboxed run, and the one-line messages a member sees when a limit is hit.
 
-Defaults follow design/sandbox.md: CPU 5 s, wall clock 10 s, address space 1 GiB, 64 KiB of output.
+Defaults (docs/sandbox.md#limits): CPU 5 s, wall clock 10 s, address space 1 GiB, 64 KiB of output.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Arrays over a pipe in .npy framing (design/sandbox.md "Arrays in and out").
+"""Arrays over a pipe in .npy framing (docs/sandbox.md#arrays-over-a-pipe).
 
 ``numpy.save``/``numpy.load`` want seekable files; on a pipe we write the .npy magic + v1.0 header with
 numpy's header helpers and the raw bytes, and read them back with ``readinto``. The header is validated before

@@ -1,4 +1,4 @@
-"""Strict parsing of what a child sends back (design/sandbox.md L6): JSON only, size-capped, NaN/Infinity
+"""Strict parsing of what a child sends back (docs/sandbox.md#l6-strict-results): JSON only, size-capped, NaN/Infinity
 literals rejected (Python's json accepts them by default), objects only, schema-checked by the caller.
 Nothing from a child is ever unpickled or evaluated.
 """

@@ -1,6 +1,6 @@
 """The seccomp deny-list (default allow) loaded by the trusted bootstrap just before submitted code runs.
 
-Denied (design/sandbox.md L4): sockets, exec, new processes (fork/vfork, clone without CLONE_THREAD; clone3
+Denied (docs/sandbox.md#l4-seccomp): sockets, exec, new processes (fork/vfork, clone without CLONE_THREAD; clone3
 answers ENOSYS so glibc falls back to clone and threads keep working), ptrace, mounts and namespaces, bpf,
 io_uring, keyctl, memfd_create, set*id, kill of other processes is left to Landlock's signal scope and the pid
 namespace, and landlock_* (no second ruleset games). Uses the ``pyseccomp`` binding of libseccomp.

@@ -1,4 +1,4 @@
-"""Which sandbox tier this machine offers (design/sandbox.md), probed once per process and cached.
+"""Which sandbox tier this machine offers (docs/sandbox.md#tiers), probed once per process and cached.
 
 A: bubblewrap + Landlock + seccomp + rlimits + uid · B: the same without bubblewrap (no user namespaces) · C:
 no Landlock — seccomp + rlimits + uid, world-readable files stay readable · D: no seccomp — submitted code is

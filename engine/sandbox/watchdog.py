@@ -1,4 +1,4 @@
-"""Spawn one sandboxed child and watch it (design/sandbox.md L1 + L5).
+"""Spawn one sandboxed child and watch it (docs/sandbox.md#l1-process-boundary, docs/sandbox.md#l5-watchdog).
 
 The child gets an empty environment (only BLAS thread counts), a new session, closed fds except the channel, a
 fresh scratch directory. One select loop moves the config and replies into the child's stdin, and reads its

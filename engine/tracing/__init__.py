@@ -1,4 +1,4 @@
-"""Tracing: one compact trace per run, from which every metric is computed (engine.md §1.5).
+"""Tracing: one compact trace per run, from which every metric is computed (docs/metrics.md#names-and-versions).
 
 - buffer level (:mod:`engine.tracing.tracked_array`, :class:`EventLog`): numpy code records one event per array
   operation, following the group's TrackedArray convention (feeds ``ard@1``, ``ard_per_read@1``, ``dmc@1``);

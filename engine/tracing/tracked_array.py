@@ -1,7 +1,8 @@
 """TrackedArray: numpy code records its own buffer-level reads and writes, with no hand-placed calls.
 
-The event mapping is the group's TrackedArray convention (engine.md §1.3; cybertronai/sparse-parity-challenge
-``src/sparse_parity/tracked_numpy.py``), which the public numpy leaderboard's ``dmc`` is computed with:
+The event mapping is the group's TrackedArray convention (docs/metrics.md#trackedarray-convention;
+cybertronai/sparse-parity-challenge ``src/sparse_parity/tracked_numpy.py``), which the public numpy leaderboard's
+``dmc`` is computed with:
 
 - a ufunc (``+``, ``*``, ``>``, ``np.maximum``, ``@`` …, and their ``reduce``) reads every tracked input in full,
   then writes a fresh buffer for an array result — or writes the ``out=`` buffer (so ``a += b`` reads a, b and

@@ -1,7 +1,8 @@
 """TrackedRandom: a ``numpy.random.RandomState`` whose array draws are written, tracked buffers.
 
-Random draws are constructors, like ``np.zeros`` under the group's TrackedArray convention (engine.md §1.3): the
-drawn array is written once (its size in elements) and every later use is tracked. Scalar draws are untracked.
+Random draws are constructors, like ``np.zeros`` under the group's TrackedArray convention
+(docs/metrics.md#trackedarray-convention): the drawn array is written once (its size in elements) and every later use is
+tracked. Scalar draws are untracked.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Element-level tracing for ByteDMD: tracked scalar values whose arithmetic records stores and read batches.
 
-Semantics follow the group's reference tracer (cybertronai/ByteDMD ``bytedmd.py``; engine.md §1.2):
+Semantics follow the group's reference tracer (cybertronai/ByteDMD ``bytedmd.py``; docs/metrics.md#bytedmd):
 
 - every wrapped scalar gets a fresh key and a *store* access; an arithmetic or comparison op on tracked values
   records one *read batch* holding all its tracked operands in operand order (a repeated operand twice), then

@@ -1,5 +1,6 @@
-"""The baseline behind "vs baseline": the built-in baseline program of an IR challenge (values from engine.md),
-sgd run with the same parameters for a sparse-parity method, nothing for anything else."""
+"""The baseline behind "vs baseline": the built-in baseline program of an IR challenge (values:
+docs/challenges.md#published-figures), sgd run with the same parameters for a sparse-parity method, nothing for anything
+else."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from tools.run_request import NormalisedRequest
     [("matmul_4x4", 1316), ("matmul_16x16", 340704), ("sparse_parity_small", 6918), ("sparse_parity_medium", 816251)],
 )
 def test_ir_baselines_are_the_published_baseline_costs(challenge: str, published: int) -> None:
-    assert builtin_baseline_metrics(challenge) == {"dally@1": float(published)}  # engine.md's reference table
+    assert builtin_baseline_metrics(challenge) == {"dally@1": float(published)}  # docs/challenges.md#published-figures
 
 
 def test_the_numpy_track_has_no_builtin_program() -> None:

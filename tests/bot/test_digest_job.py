@@ -2,8 +2,9 @@
 clock.
 
 The digest job's own clock (``DigestPoster.clock``) is set explicitly; the job is force-run with
-``job.run(app)`` instead of waiting for wall-clock time (integrations.md §1, §4). Two bots on one database
-share the SQLite file in the test's data directory.
+``job.run(app)`` instead of waiting for wall-clock time (docs/integrations.md#telegram,
+docs/integrations.md#weekly-digest-scheduling). Two bots on one database share the SQLite file in the test's data
+directory.
 """
 
 from __future__ import annotations

@@ -80,7 +80,8 @@ def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppCon
     assert appended.report.pending == 0
     text = (ctx.settings.data_dir / "sprint-log.md").read_text()
     assert "matmul_4x4 / tiled n=4 (#2)" in text
-    # baseline: matmul_4x4's built-in baseline program, 1,316 (engine.md); 150 − 1316 = −1166 = −88.6% of it.
+    # baseline: matmul_4x4's built-in baseline program, 1,316 (docs/challenges.md#published-figures); 150 − 1316 = −1166
+    # = −88.6% of it.
     # record before it: alice's 200; 150 − 200 = −50 = −25.0%
     assert "| dally@1 | 150 | −1166 (−88.6%) | −50 (−25.0%) |" in text
 

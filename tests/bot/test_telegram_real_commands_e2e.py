@@ -88,7 +88,7 @@ async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None
         assert f"sandbox tier {tier.tier}" in solve_card and "none self-reported" in solve_card
     assert "1,316" in named_card and "run #" in named_card
     [inline_card] = [t for t in replies if "tiny (ir) on matmul_1x1" in t]
-    assert "passed" in inline_card and "dally@1 5:" in inline_card  # cost 5: engine.md §1.1's worked example
+    assert "passed" in inline_card and "dally@1 5:" in inline_card  # cost 5: docs/metrics.md#dally-worked-examples
     assert any(c.method == "getFile" for c in calls)
 
 

@@ -32,7 +32,7 @@ def test_fenced_blocks_and_code_detection() -> None:
     assert looks_like_code("x = load a\ny = mul x x\nstore y") == "program.ir"
     assert looks_like_code("we should solve this today") is None
     assert looks_like_code("a = b") is None  # one line of prose-like text is not a program
-    assert looks_like_code("1,2\nmul 3,1,2\n3") == "program.ir"  # Dally IR (engine.md §1.1)
+    assert looks_like_code("1,2\nmul 3,1,2\n3") == "program.ir"  # Dally IR (docs/metrics.md#dally-ir-cost)
     assert looks_like_code("1, 2; mul 3,1,2; 3") == "program.ir"
     assert looks_like_code("1, 2\nwe meet at 3\n4") is None
     assert looks_like_code("12, 16") is None  # numbers in chat are not a program

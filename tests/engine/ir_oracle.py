@@ -1,7 +1,9 @@
-"""A plain per-instance IR interpreter written for the tests as an independent oracle (engine.md §1.1 semantics).
+"""A plain per-instance IR interpreter written for the tests as an independent oracle (docs/metrics.md#dally-ir-cost
+semantics).
 
-Straight from the text of engine.md: a dict memory, one instruction at a time, Python ints, 8-bit wrap after every
-arithmetic/bitwise result in the v3 dialect. Deliberately slow and simple; the engine must agree with it.
+Straight from the text of docs/metrics.md#dally-ir-cost: a dict memory, one instruction at a time, Python ints, 8-bit
+wrap after every arithmetic/bitwise result in the v3 dialect. Deliberately slow and simple; the engine must agree with
+it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""ByteDMD: the reference table and worked examples of engine.md §1.2 (oracle: the group's published numbers)."""
+"""ByteDMD: the reference table and worked examples of docs/metrics.md#bytedmd (oracle: the group's published
+numbers)."""
 
 from __future__ import annotations
 

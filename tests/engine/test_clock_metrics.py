@@ -1,4 +1,5 @@
-"""Clock-based ard/dmc: the worked example of engine.md §1.3 and a slow per-event oracle."""
+"""Clock-based ard/dmc: the worked example of docs/metrics.md#reuse-distance-worked-examples and a slow per-event
+oracle."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Hidden-instance generation (engine.md §2.3, §2.4) equals the plain definition, written here as the oracle."""
+"""Hidden-instance generation (docs/challenges.md#hidden-instances, docs/challenges.md#symmetry-ir-track) equals the
+plain definition, written here as the oracle."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from engine.challenges.sparse_parity_instances import MEDIUM, SMALL, Spec, choic
 
 
 def plain_instance(seed: int, spec: Spec) -> tuple[list[int], list[int]]:
-    """engine.md §2.3 word for word: Random(seed), sample the secret, redraw X_train until identifiable."""
+    """docs/challenges.md#hidden-instances word for word: Random(seed), sample the secret, redraw X_train until
+    identifiable."""
     rng = Random(seed)
     secret = sorted(rng.sample(range(spec.n_bits), spec.k_secret))
 

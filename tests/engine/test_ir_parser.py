@@ -1,5 +1,5 @@
-"""The IR text rules (engine.md §1.1): separators, stripping, blank lines, CRLF, short forms, precise errors — and the
-bulk reader agrees with the line-by-line reader on every program (hypothesis)."""
+"""The IR text rules (docs/metrics.md#dally-ir-cost): separators, stripping, blank lines, CRLF, short forms, precise
+errors — and the bulk reader agrees with the line-by-line reader on every program (hypothesis)."""
 
 from __future__ import annotations
 

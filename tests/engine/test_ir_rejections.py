@@ -1,4 +1,4 @@
-"""Each rejection rule of the reference scorers (engine.md §1.1), with a tiny hand-made program.
+"""Each rejection rule of the reference scorers (docs/metrics.md#dally-ir-cost), with a tiny hand-made program.
 
 Static rules raise InvalidProgram naming the line; failures on the test data return ok=False with a one-line reason.
 """

@@ -1,4 +1,5 @@
-"""The worked examples of engine.md §1.1 and the read-cost formula, as unit tests (hand-computed oracles)."""
+"""The worked examples of docs/metrics.md#dally-worked-examples and the read-cost formula, as unit tests (hand-computed
+oracles)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from engine.metrics.lru_stack import bytedmd_depths, observe_depths
 
 
 def list_bytedmd(ops, keep):
-    """Oracle: the reference discipline with a Python list (top = end), written from engine.md §1.2."""
+    """Oracle: the reference discipline with a Python list (top = end), written from docs/metrics.md#bytedmd."""
     last = {}
     for t, (kind, keys) in enumerate(ops):
         for key in keys:
@@ -86,7 +86,8 @@ def test_observe_depths_match_list_oracle(events):
 
 
 def test_write_a_write_b_read_a_write_c_read_a():
-    # engine.md §1.4: the published splay-tree tracker answers 2 for the last read; the LRU answer is 3
+    # docs/metrics.md#lru-stack-distance: the published splay-tree tracker answers 2 for the last read; the LRU answer
+    # is 3
     a, b, c = 0, 1, 2
     depths = observe_depths([True, True, False, True, False], [a, b, a, c, a])
     assert depths.tolist() == [2, 3]

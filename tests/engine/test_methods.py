@@ -1,5 +1,5 @@
 """Sparse-parity methods: every built-in solves n=20, k=3 on seeds 0–4; parameter errors are one line with the
-valid range; local_update moves less data per step than sgd on the same seed (engine.md §2.1)."""
+valid range; local_update moves less data per step than sgd on the same seed (docs/challenges.md#built-in-methods)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The buffer-level tracer: the TrackedArray event mapping, no change to numerical results, and the group's
-published single-step figures reproduced from the same event sequences (engine.md §1.3)."""
+published single-step figures reproduced from the same event sequences
+(docs/metrics.md#reuse-distance-reference-figures)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A fake Anthropic Messages API on 127.0.0.1 for tests: scripted replies, recorded requests (integrations.md §3).
+"""A fake Anthropic Messages API on 127.0.0.1 for tests: scripted replies, recorded requests
+(docs/integrations.md#anthropic).
 
 The real ``anthropic`` SDK talks to it over HTTP through ``base_url`` — its transport (httpx2), auth header,
 retries and timeouts are the real ones. Script items, consumed one per POST /v1/messages:

@@ -68,7 +68,8 @@ def test_bad_tool_input_is_answered_not_raised(box: Toolbox) -> None:
 
 
 def test_generate_is_dry_run_and_priced() -> None:
-    # hand calculation (Dally spiral, engine.md): reads of addresses 1 and 2 cost 1 and 2, the output read of 3
+    # hand calculation (Dally spiral, docs/metrics.md#dally-ir-cost): reads of addresses 1 and 2 cost 1 and 2, the
+    # output read of 3
     # costs 2 -> 5
     check = check_submission(Submission("generate", "matmul_1x1", code=GENERATE_1X1))
     assert check == check.__class__(True, "ok: the IR is correct on matmul_1x1's tests, dally@1 = 5")

@@ -1,5 +1,6 @@
-"""The batchUpdate builder: UTF-16 indices, cell positions, and the style-inheritance pitfalls of integrations.md §2,
-checked by applying the requests to the fake's document model and reading the result back."""
+"""The batchUpdate builder: UTF-16 indices, cell positions, and the style-inheritance pitfalls of
+docs/integrations.md#google-docs-sprint-log, checked by applying the requests to the fake's document model and reading
+the result back."""
 
 from __future__ import annotations
 

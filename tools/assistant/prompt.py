@@ -1,8 +1,9 @@
 """The assistant's system prompt and tool descriptions: the one place they live, written for a person to read.
 
-The contracts stated here are the ones the sandbox and the engine enforce (engine.md §2.1, sandbox.md); the
-contract check (``contract.py``) holds the model to them, so a prompt that drifted from the engine shows up as
-failed checks, not as wrong runs. Challenge and method lists are filled in from the engine registries at call time.
+The contracts stated here are the ones the sandbox and the engine enforce (docs/challenges.md#sparse-parity-numpy-track,
+docs/sandbox.md); the contract check (``contract.py``) holds the model to them, so a prompt that drifted from the engine
+shows up as failed checks, not as wrong runs. Challenge and method lists are filled in from the engine registries at
+call time.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Read fresh from :class:`~tools.config.store.ToolConfig` for each request, so a ``/config set`` (in this process
 or another) applies to the next run without a restart. Keys used: ``challenges.enabled``, ``methods.enabled``,
 ``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
-design/sandbox.md L2), ``limits.job_wall_s`` and ``limits.queue_per_member`` (the bot's job queue).
+docs/sandbox.md#l2-rlimits), ``limits.job_wall_s`` and ``limits.queue_per_member`` (the bot's job queue).
 """
 
 from __future__ import annotations

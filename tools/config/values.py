@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 Parser = Callable[[str], Any]
 
 DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-"""Day names as APScheduler 3's CronTrigger reads them (never numbers: see integrations.md §4)."""
+"""Day names as APScheduler 3's CronTrigger reads them (never numbers: see
+docs/integrations.md#weekly-digest-scheduling)."""
 
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 _TRUE = {"true", "yes", "on", "1"}
@@ -70,7 +71,8 @@ _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 
 def day_name(text: str) -> str:
     """A weekday as its three-letter name (``fri``); ``Friday`` and ``FRI`` are accepted too. Never a number:
-    0 is Monday to APScheduler but Sunday to cron (integrations.md §4), so numbers are refused."""
+    0 is Monday to APScheduler but Sunday to cron (docs/integrations.md#weekly-digest-scheduling), so numbers are
+    refused."""
     word = text.strip().lower()
     if word in _FULL_DAYS:
         return DAY_NAMES[_FULL_DAYS.index(word)]

@@ -1,6 +1,6 @@
 """Build the one ``documents.batchUpdate`` that appends a sprint-log entry to a Google Doc (pure, no I/O).
 
-Facts this follows (integrations.md §2, Docs API reference):
+Facts this follows (docs/integrations.md#google-docs-sprint-log, Docs API reference):
 - indices are UTF-16 code units (:func:`~tools.sprint_log.entry.utf16_len`), never ``len()``;
 - text is inserted before the body's final newline; if a person left text in the last paragraph we start with
   ``"\\n"`` so our heading is not glued to it;

@@ -1,8 +1,8 @@
 """The Google Docs sprint-log sink: one cached Docs service, every call on one worker thread.
 
 httplib2 (under google-api-python-client) is not thread-safe and ``service.documents()`` is expensive to build
-(integrations.md §2), so the sink builds the resource once, lazily, on its single worker thread and runs every
-Docs call there; this also serialises writes to the shared document. One entry costs one ``get`` and one
+(docs/integrations.md#google-docs-sprint-log), so the sink builds the resource once, lazily, on its single worker thread
+and runs every Docs call there; this also serialises writes to the shared document. One entry costs one ``get`` and one
 ``batchUpdate``. The ``get`` also answers "is this entry already there?" (its ``sutro#uid`` marker), which makes a
 retry after a crash between the write and the outbox update harmless. ``requiredRevisionId`` makes a write based
 on a stale read fail instead of landing twice when two deliverers race; the retry re-reads and sees the marker.

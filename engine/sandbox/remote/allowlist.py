@@ -1,6 +1,7 @@
 """What a solve() may ask the parent to do: numpy functions, array methods, operators, dtypes and keywords.
 
-Each entry names how the operation is metered (engine.md §1.3, the group's TrackedArray convention):
+Each entry names how the operation is metered (docs/metrics.md#trackedarray-convention, the group's TrackedArray
+convention):
 - ``VIEW``: free (``.T``, ``reshape``) — the result shares its input's buffer, no event;
 - ``CREATE``: writes a fresh buffer, reads nothing (``zeros``, ``ones``, ``arange`` …);
 - ``COMPUTE``: reads every array argument in full, writes a fresh buffer if the result is an array (ufuncs and

@@ -2,7 +2,7 @@
 
 Randomised methods (e.g. KM's random samples) keep working, but any seed the child passes is ignored, so
 ``RandomState(42)`` cannot regenerate the public instances. Each draw writes a fresh buffer (a creation, as
-zeros/ones do in engine.md §1.3).
+zeros/ones do in docs/metrics.md#trackedarray-convention).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The parent side of remote arrays: holds the data, executes allow-listed requests, records buffer events.
 
-Events follow engine.md §1.3 (the TrackedArray convention): operators, numpy functions and methods read every
-array argument in full and write a fresh buffer for an array result; ``a[idx]`` reads the result's size (1 for
-a scalar) plus any index arrays and writes a fresh buffer for an array result; ``a[idx] = v`` reads ``v`` then
-writes the region's size into ``a``'s buffer; in-place operators read both operands and write the target;
+Events follow docs/metrics.md#trackedarray-convention (the TrackedArray convention): operators, numpy functions and
+methods read every array argument in full and write a fresh buffer for an array result; ``a[idx]`` reads the result's
+size (1 for a scalar) plus any index arrays and writes a fresh buffer for an array result; ``a[idx] = v`` reads ``v``
+then writes the region's size into ``a``'s buffer; in-place operators read both operands and write the target;
 views (``.T``, reshape) are free; zeros/ones/… write a fresh buffer. Conversions (int/float/bool/tolist) read
 what they convert. The inputs x and y are written once when the session opens, so reading them is counted.
 Shape, ndim, dtype and len travel with each handle as metadata and cost nothing.

@@ -1,4 +1,5 @@
-"""A member's generate(): the 16x16 matmul in 4x4 tiles staged in the cheapest addresses (engine.md §2.2).
+"""A member's generate(): the 16x16 matmul in 4x4 tiles staged in the cheapest addresses
+(docs/challenges.md#matmul-ir-track).
 
 Layout: A tile at 1..16, B tile at 17..32, C accumulator at 33..48, one temp at 49, then the matrices
 A (50..305), B (306..561) and C (562..817), row-major. Expected dally@1: 133,783 (reference/expected.tsv,

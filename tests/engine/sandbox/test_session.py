@@ -1,4 +1,5 @@
-"""The parent-side meter of remote arrays, checked against hand-computed clock distances (engine.md §1.3).
+"""The parent-side meter of remote arrays, checked against hand-computed clock distances
+(docs/metrics.md#reuse-distance-and-dmc).
 
 Requests are written in the wire format the child uses, so these tests pin the protocol too.
 """

@@ -1,4 +1,5 @@
-"""Honest GF(2) solve(): Gaussian elimination over GF(2) on the bit matrix (engine.md §2.1 method `gf2`)."""
+"""Honest GF(2) solve(): Gaussian elimination over GF(2) on the bit matrix (docs/challenges.md#built-in-methods,
+`gf2`)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Honest generate(): the 1x1 matmul IR from engine.md §1.1 (dally cost 5)."""
+"""Honest generate(): the 1x1 matmul IR of docs/metrics.md#dally-worked-examples (dally cost 5)."""
 
 
 def generate():
