@@ -47,6 +47,7 @@ class PinnedClock:
 def quiet_clock() -> datetime:
     return QUIET_NOW
 
+
 TEST_COMMANDS: tuple[Command, ...] = (
     *(c for c in COMMANDS if c.name not in {f.name for f in (*FIXTURES, PASTE)}),
     *FIXTURES,

@@ -1,9 +1,9 @@
 """The scheduled weekly digest in the real PTB Application against the local fake Bot API, on a controllable
 clock.
 
-The digest job's clock is injected through ``build_bot(clock=...)`` (a :class:`PinnedClock` a test may move); the job is force-run with
-``job.run(app)`` instead of waiting for wall-clock time (integrations.md §1, §4). Two bots on one database
-share the SQLite file in the test's data directory.
+The digest job's clock is injected through ``build_bot(clock=...)`` (a :class:`PinnedClock` a test may
+move); the job is force-run with ``job.run(app)`` instead of waiting for wall-clock time (integrations.md §1,
+§4). Two bots on one database share the SQLite file in the test's data directory.
 """
 
 from __future__ import annotations
