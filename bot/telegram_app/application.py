@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
@@ -36,6 +38,7 @@ from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.redaction import protect_secret
+from storage.timestamps import utcnow
 
 NO_TOKEN = UsageError(
     "no Telegram bot token configured",
@@ -133,8 +136,16 @@ class TelegramBot:
             await self.stop()
 
 
-def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> TelegramBot:
-    """The bot for ``ctx.settings``; raises :class:`UsageError` (one line) when no token is set."""
+def build_bot(
+    ctx: AppContext,
+    commands: tuple[Command, ...] | None = None,
+    *,
+    clock: Callable[[], datetime] = utcnow,
+) -> TelegramBot:
+    """The bot for ``ctx.settings``; raises :class:`UsageError` (one line) when no token is set.
+
+    ``clock``: aware UTC now for the weekly digest's start-up catch-up and slot choice (tests pin it so that
+    no test depends on today's date or weekday)."""
     if commands is None:
         from bot.commands import COMMANDS
 
@@ -181,6 +192,6 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
-    digest = DigestPoster(door.ctx, app)
+    digest = DigestPoster(door.ctx, app, clock=clock)
     door.ctx.digest_next = digest.next_time
     return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)

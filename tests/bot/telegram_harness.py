@@ -1,10 +1,15 @@
-"""Test harness: the real PTB Application from ``build_bot``, polling a local fake Bot API server."""
+"""Test harness: the real PTB Application from ``build_bot``, polling a local fake Bot API server.
+
+Every bot started here reads an injected clock (default :data:`QUIET_NOW`), never today's date: the start-up
+digest catch-up would otherwise post a missed digest on Monday to Thursday mornings and shift what a test sees.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +28,25 @@ MEMBER = 4001
 OTHER_MEMBER = 4002
 ADMIN = 4099
 TOPIC = 77
+
+# A Saturday noon: the default digest slot (Monday 09:00 UTC) passed five days earlier, beyond the three-day
+# catch-up window (bot/telegram_app/digest_job.py CATCH_UP_WITHIN), so a bot started "now" posts no digest.
+QUIET_NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+
+class PinnedClock:
+    """A clock that reads ``now`` until a test moves it (aware UTC); what the bot's digest job is given."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def quiet_clock() -> datetime:
+    return QUIET_NOW
+
 
 TEST_COMMANDS: tuple[Command, ...] = (
     *(c for c in COMMANDS if c.name not in {f.name for f in (*FIXTURES, PASTE)}),
@@ -57,12 +81,17 @@ def settings_for(fake: FakeBotApi, **overrides: Any) -> Settings:
 
 @asynccontextmanager
 async def running_bot(
-    fake: FakeBotApi, *, commands: tuple[Command, ...] = TEST_COMMANDS, **overrides: Any
+    fake: FakeBotApi,
+    *,
+    commands: tuple[Command, ...] = TEST_COMMANDS,
+    clock: Callable[[], datetime] = quiet_clock,
+    **overrides: Any,
 ) -> AsyncIterator[Any]:
     """Start the bot as ``sutro serve`` does (short long-poll), stop it the same way on exit.
 
-    ``commands``: the test registry (fixtures replace ``submit``) unless a test passes the real COMMANDS."""
-    bot = build_bot(build_context(settings_for(fake, **overrides)), commands=commands)
+    ``commands``: the test registry (fixtures replace ``submit``) unless a test passes the real COMMANDS.
+    ``clock``: the digest job's now (aware UTC); pinned so that no test depends on the day it runs."""
+    bot = build_bot(build_context(settings_for(fake, **overrides)), commands=commands, clock=clock)
     await bot.start(poll_timeout_s=1)
     try:
         yield bot

@@ -1,10 +1,10 @@
 """The scheduled weekly digest in the real PTB Application against the local fake Bot API, on a controllable
 clock.
 
-The digest job's own clock (``DigestPoster.clock``) is set explicitly; the job is force-run with
-``job.run(app)`` instead of waiting for wall-clock time (docs/integrations.md#telegram,
-docs/integrations.md#weekly-digest-scheduling). Two bots on one database share the SQLite file in the test's data
-directory.
+The digest job's clock is injected through ``build_bot(clock=...)`` (a :class:`PinnedClock` a test may
+move); the job is force-run with ``job.run(app)`` instead of waiting for wall-clock time
+(docs/integrations.md#telegram, docs/integrations.md#weekly-digest-scheduling). Two bots on one database
+share the SQLite file in the test's data directory.
 """
 
 from __future__ import annotations
@@ -22,7 +22,18 @@ from bot.telegram_app.application import TelegramBot, build_bot
 from storage.digests import digest_post
 from storage.runs import record_run
 from storage.tables import DIGEST_POSTED
-from tests.bot.telegram_harness import ADMIN, GROUP, MEMBER, TEST_COMMANDS, TOPIC, settings_for, texts, until
+from tests.bot.telegram_harness import (
+    ADMIN,
+    GROUP,
+    MEMBER,
+    TEST_COMMANDS,
+    TOPIC,
+    PinnedClock,
+    quiet_clock,
+    settings_for,
+    texts,
+    until,
+)
 from tests.fakes.bot_api import FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
@@ -63,10 +74,10 @@ def store_a_run(fake: FakeBotApi, when: datetime) -> None:
 
 
 @asynccontextmanager
-async def bot_at(fake: FakeBotApi, now: datetime) -> AsyncIterator[TelegramBot]:
+async def bot_at(fake: FakeBotApi, now: datetime | PinnedClock) -> AsyncIterator[TelegramBot]:
     """A bot whose digest clock reads ``now``, started like ``sutro serve`` and stopped the same way."""
-    bot = build_bot(build_context(settings_for(fake, job_workers=1)), commands=TEST_COMMANDS)
-    bot.digest.clock = lambda: now
+    clock = now if isinstance(now, PinnedClock) else PinnedClock(now)
+    bot = build_bot(build_context(settings_for(fake, job_workers=1)), commands=TEST_COMMANDS, clock=clock)
     await bot.start(poll_timeout_s=1)
     try:
         yield bot
@@ -103,10 +114,9 @@ async def test_bot_down_over_the_digest_time_posts_exactly_one_catch_up(fake: Fa
 
 async def test_two_bots_on_one_database_post_once(fake: FakeBotApi) -> None:
     configure(fake)
-    first = build_bot(build_context(settings_for(fake, job_workers=1)), commands=TEST_COMMANDS)
-    second = build_bot(build_context(settings_for(fake, job_workers=1)), commands=TEST_COMMANDS)
-    for bot in (first, second):
-        bot.digest.clock = lambda: SLOT + timedelta(minutes=10)
+    clock = PinnedClock(SLOT + timedelta(minutes=10))
+    first = build_bot(build_context(settings_for(fake, job_workers=1)), commands=TEST_COMMANDS, clock=clock)
+    second = build_bot(build_context(settings_for(fake, job_workers=1)), commands=TEST_COMMANDS, clock=clock)
     await asyncio.gather(first.start(poll_timeout_s=1), second.start(poll_timeout_s=1))
     try:
         # both jobs fire for the same slot too
@@ -123,14 +133,14 @@ async def test_two_bots_on_one_database_post_once(fake: FakeBotApi) -> None:
 
 async def test_the_scheduled_job_posts_its_week_once(fake: FakeBotApi) -> None:
     configure(fake)
-    now = SLOT - timedelta(hours=1)  # last slot a week ago: outside the catch-up window, nothing at start
-    async with bot_at(fake, now) as bot:
+    clock = PinnedClock(SLOT - timedelta(hours=1))  # last slot a week ago: outside the catch-up window
+    async with bot_at(fake, clock) as bot:
         assert digests(fake) == []
         job = bot.digest.job()
         assert job is not None and job.next_t is not None and bot.app.job_queue is not None
         assert job.next_t.astimezone(UTC) > datetime.now(UTC)  # scheduled in the real future (next Monday 09:00)
         assert job.next_t.strftime("%a %H:%M") == "Mon 09:00"
-        bot.digest.clock = lambda: SLOT + timedelta(seconds=2)  # the moment it fires
+        clock.now = SLOT + timedelta(seconds=2)  # the moment it fires
         await job.run(bot.app)
         await job.run(bot.app)  # a second fire for the same week (another process, a coalesce miss)
     [message] = digests(fake)
@@ -209,6 +219,7 @@ async def test_the_bot_comes_up_when_the_digest_cannot_be_scheduled(fake: FakeBo
     bot = build_bot(
         build_context(settings_for(fake, database_url="postgresql+psycopg://nobody@127.0.0.1:1/none")),
         commands=TEST_COMMANDS,
+        clock=quiet_clock,
     )
     await bot.start(poll_timeout_s=1)
     try:
