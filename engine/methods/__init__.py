@@ -7,14 +7,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from engine.methods import fourier, gf2, km, km_min, local_update, sgd, smt
+from engine.methods import (
+    fourier,
+    gf2,
+    km,
+    km_min,
+    local_update,
+    sgd,
+    sign_sgd,
+    smt,
+)
 from engine.methods.method import Method
 from engine.methods.runner import run_with
 from engine.registry import Registry
 from engine.result import RunResult
 
 METHODS: Registry[Method] = Registry("method")
-for _module in (sgd, local_update, gf2, km, km_min, fourier, smt):
+for _module in (sgd, local_update, sign_sgd, gf2, km, km_min, fourier, smt):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
 

@@ -34,7 +34,7 @@ def run_traced(method: Method, values: Mapping[str, int | float]) -> tuple[Outco
     """
     n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
     m = int(values.get("m", DEFAULT_ROWS))
-    data = make_instance(n, k, m, seed)
+    data = method.instance(values) if method.instance is not None else make_instance(n, k, m, seed)
     log = EventLog()
     start = time.perf_counter()
     with tracing(log):
@@ -86,7 +86,7 @@ def run_with(
 ) -> RunResult:
     """See :func:`engine.methods.run_method`."""
     method = methods.get(name)
-    values = parse_params(params, method.defaults)
+    values = parse_params(params, method.defaults, max_n=method.n_limit, method=name)
     say: ProgressSink = progress or _silent
     say(f"running {name} (n={values['n']}, k={values['k']}, seed={values['seed']}), traced", 0.0)
     start = time.perf_counter()
