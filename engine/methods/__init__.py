@@ -13,6 +13,7 @@ from engine.methods import (
     km,
     km_min,
     local_update,
+    perlayer,
     sgd,
     sign_sgd,
     smt,
@@ -23,7 +24,7 @@ from engine.registry import Registry
 from engine.result import RunResult
 
 METHODS: Registry[Method] = Registry("method")
-for _module in (sgd, local_update, sign_sgd, gf2, km, km_min, fourier, smt):
+for _module in (sgd, local_update, perlayer, sign_sgd, gf2, km, km_min, fourier, smt):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
 
