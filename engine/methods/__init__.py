@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from engine.methods import (
+    curriculum,
     fourier,
     gf2,
     km,
@@ -24,7 +25,7 @@ from engine.registry import Registry
 from engine.result import RunResult
 
 METHODS: Registry[Method] = Registry("method")
-for _module in (sgd, local_update, perlayer, sign_sgd, gf2, km, km_min, fourier, smt):
+for _module in (sgd, local_update, perlayer, sign_sgd, curriculum, gf2, km, km_min, fourier, smt):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
 
