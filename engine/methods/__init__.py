@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 
 from engine.methods import (
     curriculum,
+    forward_forward,
     fourier,
     gf2,
     km,
@@ -25,7 +26,7 @@ from engine.registry import Registry
 from engine.result import RunResult
 
 METHODS: Registry[Method] = Registry("method")
-for _module in (sgd, local_update, perlayer, sign_sgd, curriculum, gf2, km, km_min, fourier, smt):
+for _module in (sgd, local_update, perlayer, sign_sgd, curriculum, forward_forward, gf2, km, km_min, fourier, smt):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
 
