@@ -15,6 +15,7 @@ from engine.methods import (
     km,
     km_min,
     local_update,
+    mutual_info,
     perlayer,
     sgd,
     sign_sgd,
@@ -26,7 +27,20 @@ from engine.registry import Registry
 from engine.result import RunResult
 
 METHODS: Registry[Method] = Registry("method")
-for _module in (sgd, local_update, perlayer, sign_sgd, curriculum, forward_forward, gf2, km, km_min, fourier, smt):
+for _module in (
+    sgd,
+    local_update,
+    perlayer,
+    sign_sgd,
+    curriculum,
+    forward_forward,
+    gf2,
+    km,
+    km_min,
+    fourier,
+    smt,
+    mutual_info,
+):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
 
