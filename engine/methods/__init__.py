@@ -15,6 +15,7 @@ from engine.methods import (
     km,
     km_min,
     local_update,
+    mdl,
     mutual_info,
     perlayer,
     sgd,
@@ -40,6 +41,7 @@ for _module in (
     fourier,
     smt,
     mutual_info,
+    mdl,
 ):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
