@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 
 from engine.methods import (
     curriculum,
+    evolutionary,
     forward_forward,
     fourier,
     gf2,
@@ -36,6 +37,7 @@ for _module in (
     random_proj,
     sign_sgd,
     curriculum,
+    evolutionary,
     forward_forward,
     gf2,
     km,

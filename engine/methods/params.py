@@ -41,6 +41,7 @@ SPECS: dict[str, Spec] = {
     "m": Spec(int, 1, 100_000, "training samples"),
     "n0": Spec(int, 2, 256, "bits of the curriculum's first stage (the secret lies among them)"),
     "grow": Spec(int, 1, 256, "bits added per curriculum stage"),
+    "pop": Spec(int, 2, 10_000, "population size of a search method"),
 }
 
 COMMON_DEFAULTS: dict[str, int | float] = {"n": 20, "k": 3, "seed": 0}
