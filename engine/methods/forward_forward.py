@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.challenges.sparse_tasks import BINARY_TASKS
 from engine.methods.method import Method, Outcome, Problem
 
 THRESHOLD = 2.0
@@ -130,4 +131,5 @@ METHOD = Method(
     kind="training",
     run=run,
     defaults=DEFAULTS,
+    tasks=BINARY_TASKS,
 )

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.challenges.sparse_tasks import PARITY_TASKS
 from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.subsets import characters, subset_chunks
@@ -75,4 +76,5 @@ METHOD = Method(
     kind="solver",
     run=run,
     defaults={"m": 500, "wd": 0.1, "epochs": 100},
+    tasks=PARITY_TASKS,
 )

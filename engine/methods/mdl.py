@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.challenges.sparse_tasks import PARITY_TASKS
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.subsets import all_characters
 
@@ -48,4 +49,5 @@ METHOD = Method(
     kind="solver",
     run=run,
     defaults={"m": 500},
+    tasks=PARITY_TASKS,
 )

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.challenges.sparse_tasks import BINARY_TASKS
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.mlp import Params, forward, hinge_grad_out, train
 from engine.methods.sgd import DEFAULTS as SGD_DEFAULTS
@@ -51,4 +52,5 @@ METHOD = Method(
     kind="training",
     run=run,
     defaults=DEFAULTS,
+    tasks=BINARY_TASKS,
 )
