@@ -32,7 +32,7 @@ CHALLENGES: Registry[Challenge] = Registry("challenge")
 
 def _register_builtin() -> None:
     """Register the built-in challenges (imports here: the challenge modules need ``Challenge`` defined above)."""
-    from engine.challenges import matmul, sparse_parity, sparse_parity_ir, symmetry
+    from engine.challenges import matmul, sparse_parity, sparse_parity_ir, sparse_tasks, symmetry
 
     for entry in (
         sparse_parity.SPARSE_PARITY,
@@ -46,6 +46,9 @@ def _register_builtin() -> None:
         symmetry.SYMMETRY_EIGHT,
     ):
         CHALLENGES.register(entry.name, entry)
+    for task in sparse_tasks.TASKS:
+        if task.name != sparse_parity.SPARSE_PARITY.name:
+            CHALLENGES.register(task.name, task)
 
 
 _register_builtin()

@@ -37,10 +37,16 @@ def make_rows(n: int, k: int, m: int, seed: int) -> tuple[FloatArray, FloatArray
     return x, np.prod(x[:, secret], axis=1), secret
 
 
-def make_instance(n: int, k: int, m: int, seed: int, m_test: int = 200) -> SparseParityData:
-    """Training and test rows of one instance, both from ``RandomState(seed)`` (test rows drawn after)."""
+def make_instance(
+    n: int, k: int, m: int, seed: int, m_test: int = 200, *, secret_among: int | None = None
+) -> SparseParityData:
+    """Training and test rows of one instance, both from ``RandomState(seed)`` (test rows drawn after).
+
+    ``secret_among``: draw the secret among the first that many bits (the group's curriculum instances, whose
+    secret lies inside the smallest stage); ``None`` or ``n`` gives the group's usual stream.
+    """
     rng = np.random.RandomState(seed)
-    secret = sorted(int(i) for i in rng.choice(n, k, replace=False))
+    secret = sorted(int(i) for i in rng.choice(secret_among or n, k, replace=False))
     x = rng.choice([-1.0, 1.0], size=(m, n))
     x_test = rng.choice([-1.0, 1.0], size=(m_test, n))
     return SparseParityData(

@@ -7,14 +7,48 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from engine.methods import fourier, gf2, km, km_min, local_update, sgd, smt
+from engine.methods import (
+    curriculum,
+    evolutionary,
+    forward_forward,
+    fourier,
+    gf2,
+    km,
+    km_min,
+    lasso,
+    local_update,
+    mdl,
+    mutual_info,
+    perlayer,
+    random_proj,
+    sgd,
+    sign_sgd,
+    smt,
+)
 from engine.methods.method import Method
 from engine.methods.runner import run_with
 from engine.registry import Registry
 from engine.result import RunResult
 
 METHODS: Registry[Method] = Registry("method")
-for _module in (sgd, local_update, gf2, km, km_min, fourier, smt):
+for _module in (
+    sgd,
+    local_update,
+    perlayer,
+    random_proj,
+    sign_sgd,
+    curriculum,
+    evolutionary,
+    forward_forward,
+    gf2,
+    km,
+    km_min,
+    lasso,
+    fourier,
+    smt,
+    mutual_info,
+    mdl,
+):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
 
 
@@ -37,7 +38,12 @@ def eliminate(aug: Any, n: int) -> list[int] | None:
 def run(problem: Problem) -> Outcome:
     n = problem.n
     x, y = problem.x, problem.y
-    for start in range(0, x.shape[0] - n, n + 1):
+    if x.shape[0] < n + 1:
+        raise BadParameter(
+            f"gf2 needs at least n+1 = {n + 1} training rows, m={x.shape[0]}",
+            hint=f"use m={4 * (n + 1)} or more (each block of n+1 rows is full rank with probability ~0.6-0.8)",
+        )
+    for start in range(0, x.shape[0] - n, n + 1):  # every full block of n+1 rows
         xs, ys = x[start : start + n + 1], y[start : start + n + 1]
         aug = np.hstack([(1.0 - xs) / 2.0, ((1.0 - ys) / 2.0)[:, None]]).astype(np.uint8)
         support = eliminate(aug, n)

@@ -2,13 +2,17 @@
 
 Idea: for each bit i, query the labels of random inputs and of the same inputs with bit i flipped; the fraction of
 label changes estimates the influence of bit i, which is 1 for a secret bit of a parity and 0 otherwise. The k most
-influential bits are the secret. Source: cybertronai/sparse-parity-challenge harness ``_run_km`` (influence_samples=5).
+influential bits are the secret. The same holds, with smaller influence, for the other clean tasks of the family
+(sum, AND, majority, threshold), as in the group's harness.
+Source: cybertronai/sparse-parity-challenge harness ``_run_km`` (influence_samples=5); cybertronai/SutroYaro
+``src/harness.py`` ``_run_sum_km``/``_run_and_km``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.challenges.sparse_tasks import CLEAN_TASKS
 from engine.methods.method import Method, Outcome, Problem
 
 
@@ -34,4 +38,5 @@ METHOD = Method(
     kind="solver",
     run=run,
     defaults={},
+    tasks=CLEAN_TASKS,
 )

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.challenges.sparse_parity import SparseParityData
+from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, SparseTask
 from engine.tracing import EventLog, TrackedRandom, track
 
 
@@ -32,12 +34,13 @@ class Problem:
     rng: TrackedRandom
     log: EventLog
     secret: list[int] = field(repr=False)
+    task: SparseTask = SPARSE_PARITY_TASK
 
     def oracle(self, xq: Any) -> Any:
         plain = np.asarray(xq)
         if hasattr(xq, "_read_all"):
             xq._read_all()
-        return track(np.prod(plain[:, self.secret], axis=1), self.log, "oracle")
+        return track(self.task.labels(plain[:, self.secret], self.params), self.log, "oracle")
 
 
 @dataclass
@@ -57,12 +60,35 @@ class Outcome:
     note: str = ""
 
 
+TRAINING_MAX_N = 64
+"""Largest n a training method accepts: a traced training run must stay within the run time limit."""
+
+SOLVER_MAX_N = 256
+"""Largest n a solver accepts (the parameter range's upper end)."""
+
+
 @dataclass(frozen=True)
 class Method:
-    """A registry entry. kind: ``solver`` or ``training``. defaults: the parameters it uses, with defaults."""
+    """A registry entry. kind: ``solver`` or ``training``. defaults: the parameters it uses, with defaults.
+
+    max_n: the largest n it accepts (``None``: :data:`TRAINING_MAX_N` for training methods, :data:`SOLVER_MAX_N`
+    for solvers). instance: builds the instance from the validated parameters when the method needs a special
+    one (``None``: the task's own draw). tasks: the tasks of the family it solves
+    (:mod:`engine.challenges.sparse_tasks`); other pairs are refused with the list of methods that solve the task.
+    """
 
     name: str
     summary: str
     kind: str
     run: Callable[[Problem], Outcome]
     defaults: Mapping[str, int | float] = field(default_factory=dict)
+    max_n: int | None = None
+    instance: Callable[[Mapping[str, int | float]], SparseParityData] | None = None
+    tasks: tuple[str, ...] = (SPARSE_PARITY_TASK.name,)
+
+    @property
+    def n_limit(self) -> int:
+        """The largest n this method accepts."""
+        if self.max_n is not None:
+            return self.max_n
+        return TRAINING_MAX_N if self.kind == "training" else SOLVER_MAX_N

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -51,14 +52,26 @@ def predictor(p: Params) -> Callable[[np.ndarray], np.ndarray]:
     return lambda x: np.sign(forward(np.asarray(x), plain)[2])
 
 
-def train(problem: Problem, step: Step) -> Outcome:
-    """Mini-batch training with ``step`` until every training row is classified correctly (or ``epochs``)."""
+@dataclass
+class Fit:
+    """How a :func:`fit` loop ended: optimisation steps, epochs, the weights after step 1 (plain copies), a note."""
+
+    steps: int
+    epochs: int
+    first: Params
+    note: str = ""
+
+
+def fit(problem: Problem, x: Any, y: Any, p: Params, step: Step, epochs: int, margin: float = STOP_MARGIN) -> Fit:
+    """Mini-batch passes of ``step`` over rows (x, y) until every row has margin y·out ≥ ``margin``.
+
+    The row order of each epoch comes from the run's tracked generator; ``epochs`` bounds the passes and
+    :data:`TIME_LIMIT_S` the wall time (a run stopped by it says so in the note).
+    """
     prm = problem.params
-    hidden, lr, wd = int(prm["hidden"]), float(prm["lr"]), float(prm["wd"])
-    batch, epochs = int(prm["batch"]), int(prm["epochs"])
-    x, y, m = problem.x, problem.y, problem.x.shape[0]
-    p = init(problem.n, hidden, problem.rng)
-    snapshot = [np.asarray(a).copy() for a in p]
+    lr, wd, batch = float(prm["lr"]), float(prm["wd"]), int(prm["batch"])
+    m = x.shape[0]
+    first = [np.asarray(a).copy() for a in p]
     steps, epoch, note = 0, 0, ""
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
@@ -68,18 +81,32 @@ def train(problem: Problem, step: Step) -> Outcome:
             step(x[rows], y[rows], p, lr, wd)
             steps += 1
             if steps == 1:
-                snapshot = [np.asarray(a).copy() for a in p]
+                first = [np.asarray(a).copy() for a in p]
             if time.perf_counter() - start > TIME_LIMIT_S:
                 note = f"stopped in epoch {epoch} after {steps} steps: time limit of {TIME_LIMIT_S:.0f} s reached"
                 break
-        if note or np.all(forward(x, p)[2] * y >= STOP_MARGIN):
+        if note or np.all(forward(x, p)[2] * y >= margin):
             break
-    x1 = np.asarray(x[0:1]).copy()
-    y1 = np.asarray(y[0:1]).copy()
+    return Fit(steps=steps, epochs=epoch, first=first, note=note)
+
+
+def outcome(problem: Problem, p: Params, step: Step, done: Fit) -> Outcome:
+    """The outcome of a trained network: its predictor, the step count and one representative step (from the
+    weights after step 1, on one training row) for the element-level metrics."""
+    prm = problem.params
+    x1 = np.asarray(problem.x[0:1]).copy()
+    y1 = np.asarray(problem.y[0:1]).copy()
     return Outcome(
         predict=predictor(p),
-        steps=steps,
-        epochs=epoch,
-        one_step=(step, (x1, y1, snapshot, lr, wd)),
-        note=note,
+        steps=done.steps,
+        epochs=done.epochs,
+        one_step=(step, (x1, y1, done.first, float(prm["lr"]), float(prm["wd"]))),
+        note=done.note,
     )
+
+
+def train(problem: Problem, step: Step, margin: float = STOP_MARGIN) -> Outcome:
+    """Train a fresh network with ``step`` on the problem's rows (see :func:`fit`)."""
+    p = init(problem.n, int(problem.params["hidden"]), problem.rng)
+    done = fit(problem, problem.x, problem.y, p, step, int(problem.params["epochs"]), margin)
+    return outcome(problem, p, step, done)

@@ -30,7 +30,7 @@ class Spec:
 
 
 SPECS: dict[str, Spec] = {
-    "n": Spec(int, 2, 64, "number of input bits"),
+    "n": Spec(int, 2, 256, "number of input bits"),
     "k": Spec(int, 1, 8, "number of secret bits (k ≤ n)"),
     "seed": Spec(int, 0, 2**32 - 1, "instance seed: RandomState(seed)"),
     "hidden": Spec(int, 1, 4096, "hidden units of the MLP"),
@@ -39,6 +39,11 @@ SPECS: dict[str, Spec] = {
     "batch": Spec(int, 1, 4096, "mini-batch size"),
     "epochs": Spec(int, 1, 1000, "maximum epochs"),
     "m": Spec(int, 1, 100_000, "training samples"),
+    "n0": Spec(int, 2, 256, "bits of the curriculum's first stage (the secret lies among them)"),
+    "grow": Spec(int, 1, 256, "bits added per curriculum stage"),
+    "pop": Spec(int, 2, 10_000, "population size of a search method"),
+    "t": Spec(int, -8, 8, "threshold task: y = +1 iff the sum of the secret bits is >= t"),
+    "noise_rate": Spec(float, 0.0, 0.49, "noisy_parity: fraction of training labels flipped"),
 }
 
 COMMON_DEFAULTS: dict[str, int | float] = {"n": 20, "k": 3, "seed": 0}
@@ -63,8 +68,17 @@ def _convert(key: str, raw: str | int | float, spec: Spec) -> int | float:
     return value
 
 
-def parse_params(raw: Mapping[str, str | int | float], defaults: Mapping[str, int | float]) -> dict[str, int | float]:
-    """Validated parameters: ``defaults`` (the method's own keys, plus n, k, seed) overridden by ``raw``."""
+def parse_params(
+    raw: Mapping[str, str | int | float],
+    defaults: Mapping[str, int | float],
+    *,
+    max_n: int | None = None,
+    method: str = "",
+) -> dict[str, int | float]:
+    """Validated parameters: ``defaults`` (the method's own keys, plus n, k, seed) overridden by ``raw``.
+
+    ``max_n``: the method's own cap on n (below the range's upper end), refused in one line naming ``method``.
+    """
     valid = {**COMMON_DEFAULTS, **defaults}
     for key in raw:
         if key not in valid:
@@ -76,6 +90,12 @@ def parse_params(raw: Mapping[str, str | int | float], defaults: Mapping[str, in
     values: dict[str, int | float] = dict(valid)
     for key, raw_value in raw.items():
         values[key] = _convert(key, raw_value, SPECS[key])
+    if max_n is not None and values["n"] > max_n:
+        who = method or "this method"
+        raise BadParameter(
+            f"n={values['n']} is above {who}'s limit of n ≤ {max_n}",
+            hint=f"use n ≤ {max_n}; the solvers (gf2, km, km_min) go to n = {int(SPECS['n'].high)}",
+        )
     if values["k"] > values["n"]:
         raise BadParameter(
             f"k={values['k']} is larger than n={values['n']}",

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from engine.challenges.sparse_parity import make_instance, subset_accuracy
+from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS, SparseTask
+from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
@@ -28,14 +29,16 @@ DEFAULT_ROWS = 100
 """Training rows handed to a method that does not declare ``m`` (the query-based ones ignore them)."""
 
 
-def run_traced(method: Method, values: Mapping[str, int | float]) -> tuple[Outcome, EventLog, float, float, list[int]]:
-    """Trace ``method`` on the instance ``values`` describes.
+def run_traced(
+    method: Method, values: Mapping[str, int | float], task: SparseTask = SPARSE_PARITY_TASK
+) -> tuple[Outcome, EventLog, float, float, list[int]]:
+    """Trace ``method`` on the instance of ``task`` that ``values`` describes.
 
     Returns the outcome, the trace, the traced wall seconds, the test accuracy and the true secret.
     """
     n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
-    m = int(values.get("m", DEFAULT_ROWS))
-    data = make_instance(n, k, m, seed)
+    rows = {"m": DEFAULT_ROWS, **values}
+    data = method.instance(values) if method.instance is not None else task.instance(rows)
     log = EventLog()
     start = time.perf_counter()
     with tracing(log):
@@ -48,12 +51,13 @@ def run_traced(method: Method, values: Mapping[str, int | float]) -> tuple[Outco
             rng=TrackedRandom(seed + 1, log),
             log=log,
             secret=data.secret,
+            task=task,
         )
         outcome = method.run(problem)
     wall = time.perf_counter() - start
     outcome.secret = sorted(int(i) for i in outcome.secret) if outcome.secret is not None else None
     if outcome.secret is not None:
-        accuracy = subset_accuracy(data.x_test, data.y_test, outcome.secret)
+        accuracy = task.accuracy_of(outcome.secret, data, values)
     else:
         assert outcome.predict is not None
         accuracy = float(np.mean(outcome.predict(data.x_test) == data.y_test))
@@ -87,11 +91,18 @@ def run_with(
 ) -> RunResult:
     """See :func:`engine.methods.run_method`."""
     method = methods.get(name)
-    values = parse_params(params, method.defaults)
+    raw = dict(params)
+    task = TASKS.get(str(raw.pop("task", SPARSE_PARITY_TASK.name)))
+    if task.name not in method.tasks:
+        able = [m.name for m in methods if task.name in m.tasks]
+        raise BadParameter(
+            f"{name} does not solve {task.name}", hint=f"methods for {task.name}: {', '.join(able) or 'none'}"
+        )
+    values = parse_params(raw, {**method.defaults, **task.defaults}, max_n=method.n_limit, method=name)
     say: ProgressSink = progress or _silent
     say(f"running {name} (n={values['n']}, k={values['k']}, seed={values['seed']}), traced", 0.0)
     start = time.perf_counter()
-    outcome, log, _, accuracy, secret = run_traced(method, values)
+    outcome, log, _, accuracy, secret = run_traced(method, values, task)
     say("computing metrics", 0.7)
     is_write, buffer, size = log.arrays()
     metrics = clock_metrics(is_write, buffer, size)
@@ -118,11 +129,11 @@ def run_with(
     wall = time.perf_counter() - start
     ok = accuracy >= 0.95
     return RunResult(
-        challenge="sparse_parity",
+        challenge=task.name,
         subject=name,
         kind="method",
         ok=ok,
-        params=dict(values),
+        params={**values, **({"task": task.name} if task.name != SPARSE_PARITY_TASK.name else {})},
         seeds=[int(values["seed"])],
         accuracy=accuracy,
         failure=None if ok else f"accuracy {accuracy:.3f} < 0.95" + (f" ({outcome.note})" if outcome.note else ""),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.challenges.sparse_tasks import BINARY_TASKS
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.mlp import Params, forward, hinge_grad_out, train
 
@@ -42,4 +43,5 @@ METHOD = Method(
     kind="training",
     run=run,
     defaults=DEFAULTS,
+    tasks=BINARY_TASKS,
 )

@@ -1,0 +1,28 @@
+"""sign_sgd: solves a small parity as the group reports for n=20, k=3 (cybertronai/SutroYaro
+docs/findings/exp_sign_sgd.md: 3/3 seeds, 99.7 % best); tracing changes no numbers; metrics finite and positive."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import BadParameter
+from engine.methods import run_method
+from tests.engine.method_checks import check_docstring, check_tracing_changes_nothing
+
+
+def test_tracing_changes_no_numbers():
+    check_tracing_changes_nothing("sign_sgd", {"n": 8, "k": 3, "m": 200, "hidden": 20, "epochs": 3})
+    check_docstring("sign_sgd")
+
+
+@pytest.mark.slow
+def test_sign_sgd_solves_a_small_parity():
+    for seed in (0, 1):
+        result = run_method("sign_sgd", {"n": "10", "m": "300", "hidden": "50", "seed": str(seed)})
+        assert result.ok and result.accuracy >= 0.95, (seed, result.accuracy)
+
+
+def test_training_cap_in_one_line():
+    with pytest.raises(BadParameter) as err:
+        run_method("sign_sgd", {"n": "100"})
+    assert "n=100 is above sign_sgd's limit of n ≤ 64" in err.value.one_line()
