@@ -22,7 +22,7 @@ _BRIEFS = ("engine", "sandbox", "integrations", "product", "architecture")  # th
 OUT_OF_REPO = re.compile(
     r"(?<![\w/.-])(?:" + "|".join(_BRIEFS) + r")\.md\b|shared/" + r"design|(?<![\w/])design/" + r"\w+\.md"
 )
-CITATION = re.compile(r"(?<![\w/.-])docs/([\w./-]+\.md)(?:#([\w-]+))?")
+CITATION = re.compile(r"(?<![\w/.:-])docs/([\w./-]+\.md)(?:#([\w-]+))?")
 RELATIVE_LINK = re.compile(r"\]\(([\w./-]+\.md)(?:#([\w-]+))?\)")
 _TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".yaml", ".yml", ".service", ".mako", ".sh", ""}
 

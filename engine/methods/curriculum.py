@@ -11,7 +11,7 @@ epochs for direct training (95.5 %), 14.6× fewer epochs; 10→20 reached 100 % 
 Parameters: the ``sgd`` ones (hidden units, lr, wd, batch rows, epochs per stage, m rows), ``n0`` (bits of the
 first stage, default 10) and ``grow`` (bits added per stage, default 20: 10→20 at n=20, 10→30→50 at n=50).
 Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_curriculum.py`` and
-``docs/findings/exp_curriculum.md``.
+``SutroYaro:docs/findings/exp_curriculum.md``.
 """
 
 from __future__ import annotations

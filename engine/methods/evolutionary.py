@@ -10,7 +10,7 @@ average (pop 100-200, 5/5 seeds) and n=50, k=3 in 151.
 Parameters: m (training rows, 500 as in the group's experiment), pop (population size, 100), epochs (the
 generation limit, 500). Each generation is scored in one batch of array operations.
 Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_evolutionary.py`` and
-``docs/findings/exp_evolutionary.md``.
+``SutroYaro:docs/findings/exp_evolutionary.md``.
 """
 
 from __future__ import annotations

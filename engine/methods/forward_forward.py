@@ -13,7 +13,7 @@ Parameters: hidden (units of each of the two layers, 500 as in the group's exper
 (rows per step; the group updates per row, here 10 rows are averaged so a traced run stays short), epochs, m
 (training rows, 500). The goodness threshold is 2.0, the group's tuned value.
 Source: G. Hinton, "The Forward-Forward Algorithm: Some Preliminary Investigations" (2022); cybertronai/SutroYaro
-``src/sparse_parity/experiments/exp_e_forward_forward.py`` and ``docs/findings/exp_e_forward_forward.md``.
+``src/sparse_parity/experiments/exp_e_forward_forward.py`` and ``SutroYaro:docs/findings/exp_e_forward_forward.md``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Parameters: m (training rows, 500 as in the group's experiment), wd (the L1 weig
 experiment), epochs (ISTA iterations, 100). The feature matrix holds m × C(n, k) values, bounded by
 :data:`MAX_FEATURES`.
 Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_lasso.py`` (which uses scikit-learn's Lasso) and
-``docs/findings/exp_lasso.md``; ISTA: Beck & Teboulle (2009).
+``SutroYaro:docs/findings/exp_lasso.md``; ISTA: Beck & Teboulle (2009).
 """
 
 from __future__ import annotations

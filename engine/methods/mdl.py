@@ -8,7 +8,7 @@ the method: it degrades gracefully where exact solvers (GF(2)) break.
 
 Parameters: m (training rows, 500 as in the group's experiment); n and k bound the scan of C(n, k) subsets. The
 description length is reported on the card, in bits.
-Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_mdl.py`` and ``docs/findings/exp_mdl.md``.
+Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_mdl.py`` and ``SutroYaro:docs/findings/exp_mdl.md``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ which is why the group tried it.
 
 Parameters: m (training rows, 500 as in the group's experiment); n and k bound the scan of C(n, k) subsets.
 Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_mutual_info.py`` and
-``docs/findings/exp_mutual_info.md``.
+``SutroYaro:docs/findings/exp_mutual_info.md``.
 """
 
 from __future__ import annotations

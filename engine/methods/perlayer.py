@@ -11,7 +11,8 @@ of the memory hierarchy, so the reuse distance of a step falls; the arithmetic i
 
 Parameters: hidden units, lr (per step), wd (per step), batch (rows per step, 1 as in the group's experiment),
 epochs, m (training rows, 500 as in the group's experiment). Compare with ``sgd batch=1 m=500`` on the same seed.
-Source: cybertronai/SutroYaro ``src/sparse_parity/train_perlayer.py`` and ``docs/findings/exp_c_perlayer_20bit.md``.
+Source: cybertronai/SutroYaro ``src/sparse_parity/train_perlayer.py`` and
+``SutroYaro:docs/findings/exp_c_perlayer_20bit.md``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ time, which is why its data movement varies from seed to seed.
 Parameters: m (training rows, 500 as in the group's experiment). Draws stop at the threshold or after every
 subset has been tried (so a run is bounded by C(n, k), refused above the scan limit).
 Source: cybertronai/SutroYaro ``src/sparse_parity/experiments/exp_random_proj.py`` and
-``docs/findings/exp_random_proj.md``.
+``SutroYaro:docs/findings/exp_random_proj.md``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ lr 0.01 (99.7 % best, 3/3 seeds).
 
 Parameters: the ``sgd`` ones (hidden units, lr in weight units per step, wd per step, batch rows, epochs, m rows);
 lr defaults to 0.01 as in the group's experiment (a sign step of 0.1 overshoots).
-Source: cybertronai/SutroYaro ``docs/findings/exp_sign_sgd.md`` (experiment ``exp_sign_sgd``).
+Source: cybertronai/SutroYaro ``SutroYaro:docs/findings/exp_sign_sgd.md`` (experiment ``exp_sign_sgd``).
 """
 
 from __future__ import annotations

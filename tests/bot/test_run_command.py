@@ -45,7 +45,7 @@ def test_training_method_card_compares_with_sgd():
 def test_errors_are_one_line():
     for args, fragment in (
         (["run", "sgdd"], "did you mean 'sgd'"),
-        (["run", "gf2", "n=abc"], "n: int in [2, 64]"),
+        (["run", "gf2", "n=abc"], "n: int in [2, 256]"),
         (["run"], "which method?"),
         (["run", "gf2", "colour=red"], "valid keys"),
     ):

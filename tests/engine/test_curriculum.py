@@ -1,5 +1,5 @@
 """curriculum: stage widths and W1 widening (invariants); solves n=50, k=3 in far fewer epochs than direct training
-fails in, as the group reports (cybertronai/SutroYaro docs/findings/exp_curriculum.md: 10->30->50 in 20 epochs,
+fails in, as the group reports (cybertronai/SutroYaro:docs/findings/exp_curriculum.md: 10->30->50 in 20 epochs,
 98.5 %; direct 292 epochs); tracing changes no numbers."""
 
 from __future__ import annotations

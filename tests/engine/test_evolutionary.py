@@ -1,5 +1,5 @@
 """evolutionary: finds the secret at n=20, k=3 within the generation limit on every seed tried (the group: 5/5
-seeds, 18 generations on average; cybertronai/SutroYaro docs/findings/exp_evolutionary.md)."""
+seeds, 18 generations on average; cybertronai/SutroYaro:docs/findings/exp_evolutionary.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """forward_forward: solves 3-bit parity in a few epochs and FAILS at n=20, k=3, as the group reports
-(cybertronai/SutroYaro docs/findings/exp_e_forward_forward.md: n=3 in 4 epochs; n=20 at 58.5 %); the failure is a
+(cybertronai/SutroYaro:docs/findings/exp_e_forward_forward.md: n=3 in 4 epochs; n=20 at 58.5 %); the failure is a
 result (accuracy below the pass mark), not an error; tracing changes no numbers."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """lasso: at α = 0.1 exactly one non-zero coefficient, 0.900 (= 1 − α, the L1 shrinkage), on the secret's feature,
-as the group reports with scikit-learn (cybertronai/SutroYaro docs/findings/exp_lasso.md: 9/9 runs, coef 0.9000)."""
+as the group reports with scikit-learn (cybertronai/SutroYaro:docs/findings/exp_lasso.md: 9/9 runs, coef 0.9000)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """mdl: hand-computed description lengths (m·H(r) bits); finds the secret at n=20, k=3 with a 0-bit description,
-as the group reports (cybertronai/SutroYaro docs/findings/exp_mdl.md: true subset 0.0 bits, 3/3 seeds)."""
+as the group reports (cybertronai/SutroYaro:docs/findings/exp_mdl.md: true subset 0.0 bits, 3/3 seeds)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """mutual_info: hand-computed information of 2×2 tables; finds the secret at n=20, k=3 as the group reports
-(cybertronai/SutroYaro docs/findings/exp_mutual_info.md: 3/3 seeds, true-subset MI ≈ 0.69 nats = ln 2)."""
+(cybertronai/SutroYaro:docs/findings/exp_mutual_info.md: 3/3 seeds, true-subset MI ≈ 0.69 nats = ln 2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """perlayer: the arithmetic of sgd at batch 1 (same steps, same accuracy) with a shorter per-step reuse distance,
-as the group measured (cybertronai/SutroYaro docs/findings/exp_c_perlayer_20bit.md: -3.8 % weighted ARD, 99.5 %
+as the group measured (cybertronai/SutroYaro:docs/findings/exp_c_perlayer_20bit.md: -3.8 % weighted ARD, 99.5 %
 test accuracy at n=20, k=3); tracing changes no numbers."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """random_proj: finds the secret at n=20, k=3 after at most C(20,3) = 1,140 distinct draws (the group: 565 tries
-on average, 62-1,029 over 5 seeds; cybertronai/SutroYaro docs/findings/exp_random_proj.md)."""
+on average, 62-1,029 over 5 seeds; cybertronai/SutroYaro:docs/findings/exp_random_proj.md)."""
 
 from __future__ import annotations
 
