@@ -1,5 +1,6 @@
 """sign_sgd: solves a small parity as the group reports for n=20, k=3
-(cybertronai/SutroYaro:docs/findings/exp_sign_sgd.md: 3/3 seeds, 99.7 % best); tracing changes no numbers; metrics finite and positive."""
+(cybertronai/SutroYaro:docs/findings/exp_sign_sgd.md: 3/3 seeds, 99.7 % best); tracing changes no numbers;
+metrics finite and positive."""
 
 from __future__ import annotations
 
