@@ -1,18 +1,18 @@
-"""Benchmark: scoring IR programs end to end (parse + price + simulate every test instance) with ``score_ir``.
+"""Benchmark: scoring IR programs end to end (parse + price + simulate every test instance) with ``score_ir``,
+beside the group's own scorers (cybertronai/sutro-problems, loaded from the fetched mirror) in the same process.
 
-Cases: the 16×16 matmul record ``matmul__weighted_lifetime_copyelim_66707.ir`` (target ≤ 3 ms median) and the
-sparse-parity medium record ``sparse-parity__predpack_tuned_medium.ir`` on 8 fresh hidden instances (target ≤ 5 ms,
-instance drawing included). Baseline, run in the same process: a plain per-instance interpreter
-(``tests/engine/ir_oracle.py``: dict memory, one instruction at a time). With ``--reference DIR`` (a checkout of
-cybertronai/sutro-problems, kept outside this repository) the group's own scorers are timed too.
+Cases: every published program of ``/work/shared/reference/ir`` (``$SUTRO_REFERENCE_IR``; skipped when absent),
+two 100,000-line sparse-parity programs (the medium record padded with dead copies, to scratch addresses below 2²⁰
+and at 2⁴⁰ and up) and the naive 64×64 matmul. Each line: the median of interleaved runs of ours and the
+reference (one call of each per round), their ratio, and the issue's target for that size. Without the mirror only
+our times are printed. Fresh hidden instances are drawn on every call by both sides, as in production.
 
-Run: ``PYTHONPATH=$PWD python bench/bench_score_ir.py [--runs 200] [--reference /tmp/sutro-problems]``
+Run: ``PYTHONPATH=$PWD python bench/bench_score_ir.py [--runs 7] [--only SUBSTRING]`` (about 40 s on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -21,80 +21,110 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from measure import machine_line, median_s  # noqa: E402
+import reference_code  # noqa: E402
+from measure import interleaved_medians, machine_line  # noqa: E402
 
-from engine.challenges import CHALLENGES  # noqa: E402
-from engine.ir.scoring import score_ir  # noqa: E402
-from tests.engine.ir_oracle import interpret  # noqa: E402
+from engine.challenges.matmul import matmul_challenge  # noqa: E402
+from engine.challenges.matmul_generators import baseline as matmul_baseline  # noqa: E402
+from engine.ir.scoring import ir_challenge, score_on  # noqa: E402
 
-REFERENCE_IR = Path(os.environ.get("SUTRO_REFERENCE_IR", "/work/shared/reference/ir"))
-if not REFERENCE_IR.exists():
-    REFERENCE_IR = ROOT / "tests" / "data" / "ir"  # the two programs benchmarked, copied with provenance
+PUBLISHED = Path(os.environ.get("SUTRO_REFERENCE_IR", "/work/shared/reference/ir"))
+
+# (file, our challenge, reference module folder, module, scorer)
+PROGRAMS = [
+    ("matmul__baseline_4x4.ir", "matmul_4x4", "matmul", "matmul", "score_4x4"),
+    ("matmul__outer_product_4x4.ir", "matmul_4x4", "matmul", "matmul", "score_4x4"),
+    ("matmul__baseline_16x16.ir", "matmul_16x16", "matmul", "matmul", "score_16x16"),
+    ("matmul__tiled_16x16.ir", "matmul_16x16", "matmul", "matmul", "score_16x16"),
+    ("matmul__aliased_16x16.ir", "matmul_16x16", "matmul", "matmul", "score_16x16"),
+    ("matmul__weighted_lifetime_copyelim_66707.ir", "matmul_16x16", "matmul", "matmul", "score_16x16"),
+    ("sparse-parity__baseline_small.ir", "sparse_parity_small", "sparse-parity", "sparse_parity", "score_small"),
+    ("sparse-parity__small_pack_best.ir", "sparse_parity_small", "sparse-parity", "sparse_parity", "score_small"),
+    ("sparse-parity__ge_medium_packed.ir", "sparse_parity_medium", "sparse-parity", "sparse_parity", "score_medium"),
+    (
+        "sparse-parity__predpack_tuned_medium.ir",
+        "sparse_parity_medium",
+        "sparse-parity",
+        "sparse_parity",
+        "score_medium",
+    ),
+    (
+        "sparse-parity__half_packed_approx50.ir",
+        "sparse_parity_medium_approx50",
+        "sparse-parity",
+        "sparse_parity",
+        "score_medium_approx50",
+    ),
+    ("symmetry__baseline_six.ir", "symmetry_six", "symmetry", "symmetry", "score_six"),
+    ("symmetry__baseline_eight.ir", "symmetry_eight", "symmetry", "symmetry", "score_eight"),
+]
 
 
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    """Median milliseconds of ``runs`` calls after one warm-up call."""
-    return median_s(fn, runs, warm_up=True) * 1e3
+def padded_medium(scratch_base: int) -> str:
+    """The medium record padded to exactly 100,000 lines with copies of inputs into scratch addresses."""
+    lines = (PUBLISHED / "sparse-parity__predpack_tuned_medium.ir").read_text().split("\n")
+    lines = [line for line in lines if line.strip()]
+    pad = [f"copy {scratch_base + i},{1 + i % 584}" for i in range(100_000 - len(lines))]
+    return "\n".join(lines[:-1] + pad + lines[-1:]) + "\n"
 
 
-def plain_baseline(challenge: str, text: str) -> Callable[[], object]:
-    spec = CHALLENGES.get(challenge)
-
-    def run() -> None:
-        tests = spec.test_set(None)  # type: ignore[attr-defined]
-        for row, want in zip(tests.inputs.tolist(), tests.expected.tolist(), strict=True):
-            got, _ = interpret(text, row, wrap=spec.dialect.wrap8)  # type: ignore[attr-defined]
-            assert got == want
-
-    return run
-
-
-def load_reference(directory: Path, folder: str, module: str) -> object:
-    spec = importlib.util.spec_from_file_location(f"ref_{module}", directory / folder / f"{module}.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def cases() -> list[tuple[str, str, str, tuple[str, str, str], float, int]]:
+    """(label, challenge, text, reference scorer, target ratio ours/reference, runs)."""
+    found = []
+    if PUBLISHED.exists():
+        for file, challenge, folder, module, fn in PROGRAMS:
+            found.append(
+                (file.removesuffix(".ir"), challenge, (PUBLISHED / file).read_text(), (folder, module, fn), 1.0, 0)
+            )
+        padded = [("100k lines, scratch < 2^20", 200_000), ("100k lines, scratch >= 2^40", 2**40)]
+        for label, base in padded:
+            found.append(
+                (
+                    label,
+                    "sparse_parity_medium",
+                    padded_medium(base),
+                    ("sparse-parity", "sparse_parity", "score_medium"),
+                    0.3,
+                    5,
+                )
+            )
+    found.append(("naive matmul 64x64", "matmul_64x64", matmul_baseline(64), ("matmul", "matmul", "_score_n"), 0.15, 3))
+    return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--reference", type=Path, default=None, help="checkout of cybertronai/sutro-problems")
+    parser.add_argument("--runs", type=int, default=7, help="rounds for the published programs (big cases: fewer)")
+    parser.add_argument("--only", default="", help="run only cases whose label contains this")
     args = parser.parse_args()
-
     print(machine_line())
-    cases = [
-        (
-            "matmul 16x16 record",
-            "matmul_16x16",
-            "matmul__weighted_lifetime_copyelim_66707.ir",
-            3.0,
-            ("matmul", "matmul", "score_16x16"),
-        ),
-        (
-            "sparse-parity medium, 8 hidden",
-            "sparse_parity_medium",
-            "sparse-parity__predpack_tuned_medium.ir",
-            5.0,
-            ("sparse-parity", "sparse_parity", "score_medium"),
-        ),
-    ]
-    for label, challenge, filename, target, (folder, module, fn_name) in cases:
-        text = (REFERENCE_IR / filename).read_text()
-        result = score_ir(challenge, text)
+    print(f"reference: cybertronai/sutro-problems {reference_code.commit('cybertronai/sutro-problems') or 'absent'}")
+    print(f"{'case':44s} {'dally@1':>9s} {'ours ms':>9s} {'ref ms':>9s} {'ours/ref':>8s} {'target':>7s}")
+    for label, challenge, text, (folder, module, fn), target, runs in cases():
+        if args.only not in label:
+            continue
+        ref_module = reference_code.sutro_scorer(folder, module)
+        fns: dict[str, Callable[[], object]] = {}
+        spec = matmul_challenge(64) if challenge == "matmul_64x64" else ir_challenge(challenge)
+        result = score_on(spec, text)
         assert result.ok, result.failure
-        ours = median_ms(lambda: score_ir(challenge, text), args.runs)  # noqa: B023
-        plain = median_ms(plain_baseline(challenge, text), max(5, args.runs // 10))
-        line = (
-            f"{label:32s} dally@1 {int(result.metrics['dally@1']):>7,}  score_ir median {ours:7.3f} ms "
-            f"(target ≤ {target:.0f} ms)  plain interpreter {plain:7.2f} ms  ratio {plain / ours:5.1f}x"
-        )
-        if args.reference:
-            ref_fn = getattr(load_reference(args.reference, folder, module), fn_name)
-            ref = median_ms(lambda: ref_fn(text), max(5, args.runs // 10))  # noqa: B023
-            line += f"  reference scorer {ref:7.2f} ms  ratio {ref / ours:5.1f}x"
-        print(line)
+        fns["ours"] = lambda spec=spec, text=text: score_on(spec, text)  # type: ignore[misc]
+        if ref_module is not None:
+            ref_fn = getattr(ref_module, fn)
+            if fn == "_score_n":
+                fns["ref"] = lambda ref_fn=ref_fn, text=text: ref_fn(text, 64)  # type: ignore[misc]
+            else:
+                fns["ref"] = lambda ref_fn=ref_fn, text=text: ref_fn(text)  # type: ignore[misc]
+        t = interleaved_medians(fns, runs or args.runs)
+        ours = t["ours"] * 1e3
+        cost = int(result.metrics["dally@1"])
+        if "ref" in t:
+            ref = t["ref"] * 1e3
+            ratio = ours / ref
+            flag = "ok" if ratio <= target else "OVER"
+            print(f"{label:44s} {cost:9,d} {ours:9.3f} {ref:9.3f} {ratio:8.2f} {target:6.2f} {flag}")
+        else:
+            print(f"{label:44s} {cost:9,d} {ours:9.3f} {'-':>9s}")
 
 
 if __name__ == "__main__":

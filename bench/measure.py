@@ -26,6 +26,21 @@ def median_s(fn: Callable[[], object], repeat: int, *, warm_up: bool = False) ->
     return statistics.median(times)
 
 
+def interleaved_medians(fns: dict[str, Callable[[], object]], repeat: int, *, warm_up: bool = True) -> dict[str, float]:
+    """Median seconds of each of ``fns`` over ``repeat`` rounds, one call of each per round (so a change in the
+    machine's load hits every contender alike); one untimed round first when ``warm_up``."""
+    if warm_up:
+        for fn in fns.values():
+            fn()
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def machine_line(**versions: str) -> str:
     """``machine: x86_64, 2 cores, Python 3.11.7, numpy 2.4.6, …`` — ``versions`` name further libraries."""
     import numpy

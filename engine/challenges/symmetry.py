@@ -9,7 +9,7 @@ place, then AND the results into address 1 — dally@1 20 for n = 6 and 29 for n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
@@ -26,10 +26,18 @@ def baseline(n: int) -> str:
 
 
 def _test_set(n: int, seeds: Sequence[int] | None = None) -> TestSet:
+    return _all_patterns(n)
+
+
+@cache
+def _all_patterns(n: int) -> TestSet:
+    """Every n-bit pattern and its answer: fixed data, built once per n (read-only arrays)."""
     codes = np.arange(2**n)
     patterns = ((codes[:, None] >> np.arange(n)) & 1).astype(np.int8)
-    palindrome = (patterns == patterns[:, ::-1]).all(axis=1).astype(np.int8)
-    return TestSet(inputs=patterns, expected=palindrome[:, None])
+    palindrome = (patterns == patterns[:, ::-1]).all(axis=1).astype(np.int8)[:, None]
+    patterns.setflags(write=False)
+    palindrome.setflags(write=False)
+    return TestSet(inputs=patterns, expected=palindrome)
 
 
 def symmetry_challenge(n: int, name: str) -> IRChallenge:

@@ -10,6 +10,8 @@ temporaries are made.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from engine.ir.instruction_set import BINARY, PREDICATES, UNARY, Dialect, Op, arity_ok
@@ -27,6 +29,7 @@ _KEY_MASK = np.array([0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF], dtype=np.int64)
 """Keeps the first 1..4 bytes of a 4-byte word."""
 
 
+@cache
 def _op_table(dialect: Dialect) -> tuple[np.ndarray, np.ndarray]:
     """Sorted op keys of ``dialect`` and their op codes."""
     pairs = sorted((_op_key(op.name.lower()), int(op)) for op in dialect.ops)

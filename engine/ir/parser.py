@@ -28,9 +28,14 @@ _INT64_MAX = 2**63 - 1
 def parse(text: str, dialect: Dialect) -> Program:
     """Parse ``text`` under ``dialect``; raise :class:`InvalidProgram` naming the first line that breaks a rule."""
     tidy = _tidy_split(text)
-    if tidy is not None:
+    # the cap counts non-blank lines; the bulk reader declines blank lines, so past the cap the general path counts
+    # `, ` separated operands are read once, after the general path joins and tidies them
+    if (
+        tidy is not None
+        and (dialect.max_lines is None or tidy[3] + 2 <= dialect.max_lines)
+        and tidy[0].find(b", ", tidy[1], tidy[2]) < 0
+    ):
         raw, lo, hi, n_body = tidy
-        _check_line_count(n_body + 2, dialect)
         arrays = read_bulk(raw, lo, hi, n_body, dialect)
         if arrays is not None:
             numbers = np.arange(1, n_body + 3, dtype=np.int64)

@@ -12,7 +12,8 @@ is well formed but fails on the test data — a wrong output, or division by zer
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,8 +23,9 @@ from engine.errors import BadParameter
 from engine.ir.cost import read_cost
 from engine.ir.parser import parse, statement_ends
 from engine.ir.program import Program
+from engine.ir.short_path import MAX_STEPS, ShortProgram, compile_short
 from engine.ir.simulate import RunFault, run
-from engine.ir.static_check import Expect, check
+from engine.ir.static_check import Expect, Slots, check
 from engine.result import RunResult
 
 METRIC = "dally@1"
@@ -49,40 +51,127 @@ def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, s
     attribution: cost and reads by spiral ring (addresses (r-1)²+1..r², cost r each).
     """
     started = time.perf_counter()
-    spec = ir_challenge(challenge)
-    program = parse(text, spec.dialect)
-    slots = check(program, spec.dialect, Expect(spec.n_inputs, spec.n_outputs, spec.inputs_what, spec.outputs_what))
-    read_addr = np.concatenate((program.reads()[1], program.outputs))
-    costs = read_cost(read_addr)
-    cost = int(costs.sum()) if costs.size else 0
-    tests = spec.test_set(seeds)
-    failure = _failure(program, spec, tests, slots)
+    return score_on(ir_challenge(challenge), text, seeds=seeds, subject=subject, started=started)
+
+
+def score_on(
+    spec: IRChallenge,
+    text: str,
+    *,
+    seeds: Sequence[int] | None = None,
+    subject: str = "ir",
+    started: float | None = None,
+    line_loop: bool = True,
+) -> RunResult:
+    """:func:`score_ir` on a challenge value (one not in the registry too, e.g. ``matmul_challenge(64)``).
+
+    Short programs take the line loop of :mod:`engine.ir.short_path` (``line_loop=False`` forces the array path;
+    both give the same result, which a property test checks)."""
+    started = time.perf_counter() if started is None else started
+    short = compile_short(text, spec.dialect, spec.n_inputs, spec.n_outputs) if line_loop else None
+    scored = None
+    if short is not None:
+        tests = spec.test_set(seeds)
+        scored = _short_score(short, spec, tests)
+    if scored is None:
+        program, slots = _checked(spec, text)
+        if short is None:
+            tests = spec.test_set(seeds)
+        scored = _array_score(program, slots, spec, tests)
     return RunResult(
         challenge=spec.name,
         subject=subject,
         kind="ir",
-        ok=failure is None,
+        ok=scored.failure is None,
         seeds=[int(s) for s in tests.seeds],
-        failure=failure,
-        metrics={METRIC: cost},
+        failure=scored.failure,
+        metrics={METRIC: scored.cost},
         metric_scopes={METRIC: "static (whole program)"},
         wall_s=time.perf_counter() - started,
         counts={
-            "instructions": program.n_instructions,
-            "reads": int(read_addr.size),
+            "instructions": scored.n_instructions,
+            "reads": scored.n_reads,
             "instances": int(tests.inputs.shape[0]),
         },
-        attribution=_by_ring(costs),
+        attribution=_by_ring(scored.reads_by_ring),
         extra={"dialect": spec.dialect.name},
     )
 
 
-def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object) -> str | None:
+@dataclass(frozen=True)
+class _Scored:
+    """What either path found: cost, reads per ring (ring r = reads costing r), sizes and the failure line."""
+
+    cost: int
+    reads_by_ring: Mapping[int, int]
+    n_instructions: int
+    n_reads: int
+    failure: str | None
+
+
+def _checked(spec: IRChallenge, text: str) -> tuple[Program, Slots]:
+    """The array path's parse and check (raises InvalidProgram)."""
+    program = parse(text, spec.dialect)
+    expect = Expect(spec.n_inputs, spec.n_outputs, spec.inputs_what, spec.outputs_what)
+    return program, check(program, spec.dialect, expect)
+
+
+def _array_score(program: Program, slots: Slots, spec: IRChallenge, tests: TestSet) -> _Scored:
+    read_addr = np.concatenate((program.reads()[1], program.outputs))
+    costs = read_cost(read_addr)
+    return _Scored(
+        cost=int(costs.sum()) if costs.size else 0,
+        reads_by_ring=_ring_counts(costs),
+        n_instructions=program.n_instructions,
+        n_reads=int(read_addr.size),
+        failure=_failure(program, spec, tests, slots),
+    )
+
+
+def _short_score(short: ShortProgram, spec: IRChallenge, tests: TestSet) -> _Scored | None:
+    """The line loop's result; None when the run is too long for it or faults (the array path then explains)."""
+    if not short.wrap8 and short.n_instructions * tests.inputs.shape[0] > MAX_STEPS:
+        return None
+    actual = short.run(tests.inputs)
+    if actual is None:
+        return None
+    expected = tests.expected.tolist()
+    return _Scored(
+        cost=short.cost,
+        reads_by_ring=short.reads_by_cost,
+        n_instructions=short.n_instructions,
+        n_reads=short.n_reads,
+        failure=_failure_of_rows(actual, expected, short.outputs, spec, tests.hidden),
+    )
+
+
+def _failure_of_rows(
+    actual: list[list[int]], expected: list[list[int]], outputs: list[int], spec: IRChallenge, hidden: bool
+) -> str | None:
+    """:func:`_failure` on plain lists (same messages)."""
+    n_inst = len(expected)
+    kind = "hidden instance" if hidden else "test instance"
+    for i, (got, want) in enumerate(zip(actual, expected, strict=True)):
+        if spec.threshold >= 1.0:
+            if got != want:
+                j = next(j for j, (a, b) in enumerate(zip(got, want, strict=True)) if a != b)
+                return (
+                    f"wrong answer on {kind} {i + 1}/{n_inst}: output {j + 1} (address {outputs[j]}) "
+                    f"is {got[j]}, expected {want[j]}"
+                )
+            continue
+        share = sum(a == b for a, b in zip(got, want, strict=True)) / len(want)
+        if share < spec.threshold:
+            return f"only {share:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}"
+    return None
+
+
+def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: Slots) -> str | None:
     """None if every instance passes; else one line naming the first failing instance (and output)."""
     n_inst = tests.inputs.shape[0]
     kind = "hidden instance" if tests.hidden else "test instance"
     try:
-        actual = run(program, slots, spec.dialect, tests.inputs)  # type: ignore[arg-type]
+        actual = run(program, slots, spec.dialect, tests.inputs)
     except RunFault as fault:
         line = int(program.line[fault.index])
         return f"line {line}: division by zero on {kind} {fault.instance + 1}/{n_inst}"
@@ -105,22 +194,27 @@ def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object)
     return f"only {share[i]:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}"
 
 
-def _by_ring(costs: np.ndarray) -> dict[str, dict[str, float]]:
+def _ring_counts(costs: np.ndarray) -> dict[int, int]:
+    """Reads per cost (= spiral ring) of an array of read costs."""
+    if not costs.size:
+        return {}
+    if costs.dtype != object and int(costs.max()) < 4096:
+        counts = np.bincount(costs)
+        rings = np.flatnonzero(counts)
+        return dict(zip(rings.tolist(), counts[rings].tolist(), strict=True))
+    rings, reads = np.unique(costs, return_counts=True)
+    return {int(r): int(k) for r, k in zip(rings.tolist(), reads.tolist(), strict=True)}
+
+
+def _by_ring(reads_by_ring: Mapping[int, int]) -> dict[str, dict[str, float]]:
     """dally@1 cost and read count per spiral ring: ring r holds addresses (r-1)²+1 .. r², each read costing r.
 
     Two runs compared ring by ring show where their cost moved (docs/metrics.md#attribution).
     """
-    if not costs.size:
-        return {"dally@1 by address ring": {}, "reads by address ring": {}}
-    if costs.dtype != object and int(costs.max()) < 4096:
-        counts = np.bincount(costs)
-        rings = np.flatnonzero(counts)
-        reads = counts[rings]
-    else:
-        rings, reads = np.unique(costs, return_counts=True)
     cost_by: dict[str, float] = {}
     reads_by: dict[str, float] = {}
-    for r, k in zip(rings.tolist(), reads.tolist(), strict=True):
+    for r in sorted(reads_by_ring):
+        k = reads_by_ring[r]
         label = f"{(r - 1) ** 2 + 1}-{r * r}"
         cost_by[label] = r * k
         reads_by[label] = k

@@ -85,9 +85,18 @@ def _run_int8(program: Program, slots: Slots, inputs: np.ndarray) -> np.ndarray:
         np.bitwise_or,
     )
     copyto = np.copyto
-    code = zip(program.op.tolist(), slots.dest.tolist(), slots.src.tolist(), program.imm.tolist(), strict=True)
+    src = slots.src.T
+    code = zip(
+        program.op.tolist(),
+        slots.dest.tolist(),
+        src[0].tolist(),
+        src[1].tolist(),
+        src[2].tolist(),
+        program.imm.tolist(),
+        strict=True,
+    )
     with np.errstate(all="ignore"):
-        for i, (o, d, (x, y, z), k) in enumerate(code):
+        for i, (o, d, x, y, z, k) in enumerate(code):
             out = rows[d]
             if o == 6:
                 xor(rows[x], rows[y], out=out)

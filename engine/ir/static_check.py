@@ -18,9 +18,6 @@ from engine.ir.errors import InvalidProgram, quote
 from engine.ir.instruction_set import Dialect
 from engine.ir.program import Program
 
-_DIRECT_LIMIT = 1 << 20
-"""Addresses up to this are their own slot (no sort needed); larger ones are renumbered densely."""
-
 
 @dataclass(frozen=True)
 class Slots:
@@ -140,25 +137,17 @@ def _layout(program: Program) -> tuple[Slots, np.ndarray]:
     """Slots for every address and, per slot, the time of its first write (inputs 0, instruction i at i+1)."""
     n = program.n_instructions
     parts = (program.inputs, program.dest, program.src.ravel(), program.outputs)
-    direct = (
-        all(p.dtype != object for p in parts)
-        and min((int(p.min()) for p in parts if p.size), default=0) >= 0
-        and max((int(p.max()) for p in parts if p.size), default=0) < _DIRECT_LIMIT
-    )
-    if direct:
-        n_slots = max((int(p.max()) for p in parts if p.size), default=0) + 1
-        mapped: tuple[np.ndarray, ...] = parts
-    else:
-        universe = np.concatenate([np.asarray(p, dtype=object) for p in parts])
-        uniq, inverse = np.unique(universe, return_inverse=True)
-        n_slots = uniq.size
-        cuts = np.cumsum([p.size for p in parts])[:-1]
-        mapped = tuple(np.split(inverse.astype(np.int64), cuts))
+    exact = any(p.dtype == object for p in parts)  # an address beyond int64 (v0 only)
+    universe = np.concatenate([np.asarray(p, dtype=object if exact else np.int64) for p in parts])
+    uniq, inverse = np.unique(universe, return_inverse=True)
+    n_slots = uniq.size
+    cuts = np.cumsum([p.size for p in parts])[:-1]
+    mapped = tuple(np.split(inverse.astype(np.int64), cuts))
     slots = Slots(
-        inputs=mapped[0].astype(np.int64),
-        dest=mapped[1].astype(np.int64),
-        src=mapped[2].astype(np.int64).reshape(n, 3),
-        outputs=mapped[3].astype(np.int64),
+        inputs=mapped[0],
+        dest=mapped[1],
+        src=mapped[2].reshape(n, 3),
+        outputs=mapped[3],
         n_slots=n_slots,
     )
     first_write = np.full(n_slots, n + 1, dtype=np.int64)

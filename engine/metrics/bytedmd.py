@@ -8,7 +8,10 @@ reachable from the return value. A read at element depth d costs ``ceil(sqrt(d))
 costs Σ ceil(sqrt(j)) for j = (d-1)·b+1 … d·b.
 
 For numpy code (arrays passed as arguments) the cost is that of the equivalent element loop in C order: arrays
-become object arrays of tracked elements and numpy evaluates them element by element.
+become object arrays of tracked elements and numpy evaluates them element by element. A tracked scalar on the left
+of an array (``c * A``) is read once, after the elements, exactly as the reference tracer does (``A * c`` reads it
+with every element); this metric's version stays 1 because its definition is the reference tracer's output, which
+the differential test (``tests/engine/test_reference_differential.py``) pins.
 
 Escapes: branching on a tracked value (``if x > 0``), ``int()``, ``float()``, ``bool()`` and indexing with a tracked
 value read it once but yield an untracked value; later work on that value is free. See

@@ -65,14 +65,16 @@ def read_distances(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.Arr
 
 
 def clock_metrics(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.ArrayLike) -> dict[str, float]:
-    """``{ard@1, ard_per_read@1, dmc@1}`` of an event sequence; all 0.0 when no read is counted."""
+    """``{ard@1, ard_per_read@1, dmc@1}`` of an event sequence; all 0.0 when no read is counted, and ``ard`` 0.0
+    when every counted read has size 0 (cybertronai/sparse-parity-challenge ``MemTracker.summary``)."""
     rd = read_distances(is_write, buffer, size)
     if rd.event.size == 0:
         return {ARD: 0.0, ARD_PER_READ: 0.0, DMC: 0.0}
     s = rd.size.astype(np.float64)
     d = rd.distance.astype(np.float64)
+    floats = s.sum()
     return {
-        ARD: float(np.dot(s, d) / s.sum()),
+        ARD: float(np.dot(s, d) / floats) if floats > 0 else 0.0,  # every read of size 0: 0, as the reference says
         ARD_PER_READ: float(d.mean()),
         DMC: float(np.dot(s, np.sqrt(d))),
     }

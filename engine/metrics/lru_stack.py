@@ -1,8 +1,9 @@
-"""LRU stack depths in O(N log N): a Fenwick tree over access times, never a list scan.
+"""LRU stack depths in O(N log N), never a list scan.
 
 Every live element occupies one *slot*: the time (access index, 1-based) of its latest touch. The depth of an
-element = the number of occupied slots at or after its own slot (depth 1 = most recently used), which a Fenwick tree
-answers in O(log N); moving an element to the top clears its old slot and occupies the current time's slot.
+element = the number of occupied slots at or after its own slot (depth 1 = most recently used).
+:func:`bytedmd_depths` counts those slots offline with array operations (a merge-sort tree, no Python loop per
+access); :func:`observe_depths` keeps a Fenwick tree over access times.
 
 Two disciplines are offered:
 
@@ -39,84 +40,111 @@ def _prefix(tree: list[int], i: int) -> int:
     return total
 
 
-def last_use(is_store: npt.ArrayLike, key: npt.ArrayLike, op: npt.ArrayLike, keep: npt.ArrayLike = ()) -> IntArray:
-    """Per key: the op of its last read, else the op of its store; keys in ``keep`` get ``op.max() + 1``."""
-    s = np.asarray(is_store, dtype=bool)
-    k = np.asarray(key, dtype=np.int64)
-    o = np.asarray(op, dtype=np.int64)
-    n_keys = int(k.max()) + 1 if k.size else 0
-    last = np.full(n_keys, -1, dtype=np.int64)
-    np.maximum.at(last, k[s], o[s])
-    reads = ~s
-    if reads.any():
-        read_last = np.full(n_keys, -1, dtype=np.int64)
-        np.maximum.at(read_last, k[reads], o[reads])
-        last = np.where(read_last >= 0, read_last, last)
-    kept = np.asarray(keep, dtype=np.int64)
-    if kept.size:
-        last[kept] = (int(o.max()) + 1) if o.size else 0
-    return last
-
-
 def bytedmd_depths(
     is_store: npt.ArrayLike, key: npt.ArrayLike, op: npt.ArrayLike, keep: npt.ArrayLike = ()
 ) -> IntArray:
     """Depth of every read under ByteDMD's discipline (module docstring), in access order.
 
     is_store[i]: access i stores a new value (its own op); otherwise it is a read in the batch ``op[i]``.
-    key[i]: the value's id (0 ≤ key). op[i]: non-decreasing operation number. keep: ids alive to the end.
+    key[i]: the value's id (0 ≤ key), stored before it is read. op[i]: non-decreasing operation number.
+    keep: ids alive to the end.
+
+    Computed offline with array operations, no per-access Python loop. A *touch* is a store or the first read of a
+    key within its batch (repeats in a batch do not reorder the stack). The stack orders live keys by their latest
+    touch, so a read of ``k`` in the batch starting at access ``B``, whose previous touch was ``p``, has depth
+    1 + #{touches s with p < s < B whose key is touched again at or after B (or is kept)}: the keys touched since
+    ``k`` that are still alive. With ``nxt(s)`` the next touch of the same key (``n`` if kept, none if the key
+    dies), that count is #{s < B: nxt ≥ B} − #{s ≤ p: nxt ≥ B}; the first term is two prefix counts, the second a
+    dominance count answered by :func:`_count_at_least`.
     """
     s = np.asarray(is_store, dtype=bool)
     k = np.asarray(key, dtype=np.int64)
     o = np.asarray(op, dtype=np.int64)
     n = int(s.size)
-    death = last_use(s, k, o, keep).tolist()
-    depths = np.zeros(int((~s).sum()), dtype=np.int64)
-    if n == 0:
-        return depths
-    starts = np.flatnonzero(np.r_[True, o[1:] != o[:-1]]).tolist() + [n]
-    store_l, key_l, op_l = s.tolist(), k.tolist(), o.tolist()
-    tree = [0] * (n + 1)
-    slot = [0] * len(death)
-    live = 0
-    out: list[int] = []
-    size = n + 1
-    for b in range(len(starts) - 1):
-        i, j = starts[b], starts[b + 1]
-        now = op_l[i]
-        if store_l[i]:
-            kk = key_l[i]
-            if death[kk] > now:
-                slot[kk] = t = i + 1
-                while t < size:
-                    tree[t] += 1
-                    t += t & -t
-                live += 1
-            continue
-        batch = key_l[i:j]
-        for kk in batch:  # price every operand against the stack before the op: live - #slots below its own
-            t, below = slot[kk] - 1, 0
-            while t > 0:
-                below += tree[t]
-                t -= t & -t
-            out.append(live - below)
-        for p, kk in enumerate(batch, start=i + 1):
-            t = slot[kk]
-            if t > i:  # already moved in this batch (a repeated operand)
-                continue
-            while t < size:
-                tree[t] -= 1
-                t += t & -t
-            if death[kk] > now:
-                slot[kk] = t = p
-                while t < size:
-                    tree[t] += 1
-                    t += t & -t
-            else:  # dead after this batch; the sentinel marks it as handled for a repeated operand
-                slot[kk] = n + 1
-                live -= 1
-    depths[:] = out
-    return depths
+    reads = np.flatnonzero(~s)
+    if n == 0 or reads.size == 0:
+        return np.zeros(reads.size, dtype=np.int64)
+    op_start = np.flatnonzero(np.r_[True, o[1:] != o[:-1]])
+    batch_start = op_start[np.cumsum(np.r_[True, o[1:] != o[:-1]]) - 1]  # B of every access
+
+    # the first read of each key in its batch; repeats take its depth
+    by_batch_key = reads[np.lexsort((reads, k[reads], o[reads]))]
+    first_in_group = np.r_[
+        True, (o[by_batch_key[1:]] != o[by_batch_key[:-1]]) | (k[by_batch_key[1:]] != k[by_batch_key[:-1]])
+    ]
+    leader = np.empty(n, dtype=np.int64)
+    leader[by_batch_key] = by_batch_key[np.flatnonzero(first_in_group)[np.cumsum(first_in_group) - 1]]
+    is_touch = s.copy()
+    is_touch[by_batch_key[first_in_group]] = True
+    touches = np.flatnonzero(is_touch)
+
+    # previous and next touch of the same key
+    order = touches[np.argsort(k[touches], kind="stable")]
+    same_key = k[order[1:]] == k[order[:-1]]
+    prev = np.full(n, -1, dtype=np.int64)
+    prev[order[1:][same_key]] = order[:-1][same_key]
+    nxt = np.full(n, -1, dtype=np.int64)
+    nxt[order[:-1][same_key]] = order[1:][same_key]
+    last_touch = order[np.r_[~same_key, True]]
+    kept = np.zeros(int(k.max()) + 1, dtype=bool)
+    kept[np.asarray(keep, dtype=np.int64)] = True
+    nxt[last_touch[kept[k[last_touch]]]] = n
+
+    # points: touches whose key lives on (s, nxt); queries: first reads (p, B)
+    points = touches[nxt[touches] >= 0]
+    point_next = nxt[points]
+    leaders = np.flatnonzero(~s & is_touch)
+    b = batch_start[leaders]
+    p = prev[leaders]
+    if (p < 0).any():
+        raise ValueError("a key is read before it is stored")
+    alive_across_b = np.searchsorted(points, b) - np.searchsorted(np.sort(point_next), b)
+    since_p = alive_across_b - _count_at_least(point_next, np.searchsorted(points, p, side="right"), b)
+    depth = np.zeros(n, dtype=np.int64)
+    depth[leaders] = since_p + 1
+    return depth[leader[reads]]
+
+
+_LEAF = 32
+"""Prefix pieces shorter than this are counted by direct comparison instead of tree levels."""
+
+
+def _count_at_least(values: IntArray, prefix: IntArray, threshold: IntArray) -> IntArray:
+    """For each query q: #{i < prefix[q] : values[i] ≥ threshold[q]} (offline dominance counting).
+
+    The last ``prefix % 32`` values of a prefix are compared directly. The rest is a merge-sort tree built level by
+    level: at level L the values are sorted within blocks of 2^L, and the prefix splits into at most one full block
+    per set bit of its length, each counted by one ``searchsorted`` (on sorted needles, several times faster).
+    Every level is a stable sort that merges two sorted runs per block: O((N + Q) log N) in array operations.
+    """
+    out = np.zeros(prefix.size, dtype=np.int64)
+    m = int(values.size)
+    if m == 0 or prefix.size == 0:
+        return out
+    values = values.astype(np.int64)
+    tail = prefix & (_LEAF - 1)
+    offsets = np.arange(_LEAF, dtype=np.int64)
+    window = values[np.minimum((prefix - tail)[:, None] + offsets, m - 1)]
+    out += ((window >= threshold[:, None]) & (offsets < tail[:, None])).sum(axis=1)
+    span = int(max(int(values.max()), int(threshold.max()))) + 2  # > every value and threshold
+    position = np.arange(m, dtype=np.int64)
+    first = _LEAF.bit_length() - 1
+    keys = np.sort((position >> first) * span + values, kind="stable")
+    for level in range(first, m.bit_length()):
+        size = 1 << level
+        q = np.flatnonzero((prefix >> level) & 1)
+        if q.size:
+            block = (prefix[q] >> (level + 1)) << 1  # the full block [block·size, block·size + size) inside the prefix
+            needles = block * span + threshold[q]
+            by_needle = np.argsort(needles)
+            at = np.empty_like(needles)
+            at[by_needle] = np.searchsorted(keys, needles[by_needle])
+            out[q] += block * size + size - at
+        if 2 * size > m:
+            break
+        # next level: blocks pair up; the block number moves from position >> level to position >> (level + 1)
+        keys = np.sort(keys - ((position >> level) - (position >> (level + 1))) * span, kind="stable")
+    return out
 
 
 def observe_depths(is_write: npt.ArrayLike, key: npt.ArrayLike) -> IntArray:

@@ -10,6 +10,10 @@ Semantics follow the group's reference tracer (cybertronai/ByteDMD ``bytedmd.py`
   values), so the last element of the first argument ends on top of the stack;
 - numpy code run on such object arrays is priced as the equivalent element loop in C order — numpy evaluates
   object arrays element by element with these Python operators;
+- a tracked scalar on the *left* of an array (``c * A``, ``c < A``) is applied as a plain value: each element's op
+  reads only that element, then ``c`` is read once, after them (the reference's order; ``A * c`` reads ``c`` with
+  every element). Untracked elements of the resulting array are stored as new values;
+- ``pow(x, e, m)`` reads ``x``, ``e`` and ``m`` (those tracked) in one batch; ``str()`` prints the plain value;
 - pure indexing and copying record nothing.
 
 Escapes (documented by the group, reported rather than hidden): ``bool()``, ``int()``, ``float()``, ``hash()``
@@ -95,14 +99,15 @@ class Tracked:
     def __repr__(self) -> str:
         return f"Tracked({self.val!r})"
 
-    __str__ = __repr__
+    def __str__(self) -> str:  # prints like the plain value (as the reference does); not a read
+        return str(self.val)
 
 
 def _result(trace: ElementTrace, value: Any) -> Any:
     if value is NotImplemented:
         return value
-    if isinstance(value, tuple):  # divmod
-        return tuple(trace.store(v) for v in value)
+    if isinstance(value, tuple | list | np.ndarray):  # divmod, or an op on an array: tracked elements kept as they are
+        return wrap(trace, value, {}, [])
     return trace.store(value)
 
 
@@ -112,14 +117,20 @@ def _binary(fn: Callable[[Any, Any], Any]) -> Callable[[Tracked, Any], Any]:
         if type(other) is Tracked:
             value = fn(self.val, other.val)
             trace.read(self._key, other._key)
-        elif isinstance(other, np.ndarray):
-            return NotImplemented  # let numpy apply the op element by element
-        else:
+        else:  # an array operand: numpy applies the op per element (each tracked element reads itself), then one read
             value = fn(self.val, other)
             trace.read(self._key)
         return _result(trace, value)
 
     return forward
+
+
+def _ternary_pow(self: Tracked, exponent: Any, modulo: Any = None) -> Any:
+    """``pow(x, e[, m])``: one read batch of every tracked operand, in operand order."""
+    operands = (exponent,) if modulo is None else (exponent, modulo)
+    value = pow(self.val, *(o.val if type(o) is Tracked else o for o in operands))
+    self._trace.read(self._key, *(o._key for o in operands if type(o) is Tracked))
+    return _result(self._trace, value)
 
 
 def _reflected(fn: Callable[[Any, Any], Any]) -> Callable[[Tracked, Any], Any]:
@@ -178,6 +189,7 @@ _UNARY: dict[str, Callable[..., Any]] = {
 for _name, _fn in _BINARY.items():
     setattr(Tracked, f"__{_name}__", _binary(_fn))
     setattr(Tracked, f"__r{_name}__", _reflected(_fn))
+setattr(Tracked, "__pow__", _ternary_pow)  # noqa: B010 - beside the loops that set the other operators
 for _name, _fn in _COMPARE.items():
     setattr(Tracked, f"__{_name}__", _binary(_fn))
 for _name, _fn in _UNARY.items():

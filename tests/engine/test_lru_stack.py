@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.metrics.lru_stack import bytedmd_depths, observe_depths
+from engine.metrics.lru_stack import _count_at_least, bytedmd_depths, observe_depths
 
 
 def list_bytedmd(ops, keep):
@@ -95,3 +96,37 @@ def test_write_a_write_b_read_a_write_c_read_a():
 
 def test_cold_read_costs_live_plus_one():
     assert observe_depths([True, True, False], [0, 1, 9]).tolist() == [3]
+
+
+@st.composite
+def long_programs(draw):
+    """Programs long enough to cross the dominance counter's leaf size and several tree levels."""
+    n_inputs = draw(st.integers(1, 40))
+    ops = [("store", [i]) for i in range(n_inputs)]
+    live = list(range(n_inputs))
+    for _ in range(draw(st.integers(20, 160))):
+        operands = draw(st.lists(st.sampled_from(live), min_size=1, max_size=3))
+        ops.append(("read", operands))
+        ops.append(("store", [len(live)]))
+        live.append(len(live))
+    keep = draw(st.lists(st.sampled_from(live), max_size=5))
+    return ops, keep
+
+
+@given(long_programs())
+@settings(max_examples=60, deadline=None)
+def test_bytedmd_depths_of_long_programs_match_list_oracle(case):
+    ops, keep = case
+    kind, key, op = flatten(ops)
+    assert bytedmd_depths(kind, key, op, keep).tolist() == list_bytedmd(ops, keep)
+
+
+@given(st.lists(st.integers(0, 40), max_size=300), st.data())
+@settings(max_examples=150, deadline=None)
+def test_dominance_counts_match_brute_force(values, data):
+    v = np.array(values, dtype=np.int64)
+    queries = data.draw(st.lists(st.tuples(st.integers(0, len(values)), st.integers(0, 42)), min_size=1, max_size=40))
+    prefix = np.array([q[0] for q in queries], dtype=np.int64)
+    threshold = np.array([q[1] for q in queries], dtype=np.int64)
+    want = [int((v[:c] >= t).sum()) for c, t in queries]
+    assert _count_at_least(v, prefix, threshold).tolist() == want
