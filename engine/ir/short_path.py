@@ -7,7 +7,8 @@ the program in one Python loop, then runs it: v0 on exact Python ints one instan
 :data:`MAX_STEPS` instruction × instance steps), signed 8-bit programs with one numpy call per instruction over
 all instances at once.
 
-It applies the same rules (engine.md §1.1) but takes only programs that break none of them and run without a
+It applies the same rules (docs/metrics.md#dally-ir-cost) but takes only programs that break none of them and run
+without a
 fault: :func:`compile_short` returns None for anything else, and :meth:`ShortProgram.run` returns None on a
 division by zero, so the array path defines every error message. A property test checks both paths agree.
 """
