@@ -8,9 +8,8 @@ the program in one Python loop, then runs it: v0 on exact Python ints one instan
 all instances at once.
 
 It applies the same rules (docs/metrics.md#dally-ir-cost) but takes only programs that break none of them and run
-without a
-fault: :func:`compile_short` returns None for anything else, and :meth:`ShortProgram.run` returns None on a
-division by zero, so the array path defines every error message. A property test checks both paths agree.
+without a fault: :func:`compile_short` returns None for anything else, and :meth:`ShortProgram.run` returns None
+on a division by zero, so the array path defines every error message. A property test checks both paths agree.
 """
 
 from __future__ import annotations
