@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.context import AppContext
-from bot.rescoring import ir_rescorer
+from bot.core.rescoring import ir_rescorer
 from bot.settings import Settings
 from engine.ir.scoring import METRIC as IR_METRIC
 

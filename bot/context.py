@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.core.rescoring import Rescorer
 from bot.settings import Settings
 from storage.database import SessionFactory
 from tools.config.events import ConfigEvents
 from tools.config.policy import RunPolicy, run_policy
 from tools.config.store import ToolConfig
-from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
 
 _OPENING = threading.Lock()

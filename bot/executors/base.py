@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.commands.base import Command, Invocation, Reply
+from bot.command import Command
+from bot.invocation import Invocation
 from bot.jobs.process import ProgressSink
+from bot.reply import Reply
 
 
 class Execution(Protocol):

@@ -21,11 +21,13 @@ from typing import Any
 from distributed import Client, Future
 from distributed.client import FutureCancelledError
 
-from bot.commands.base import Command, Invocation, Reply
+from bot.command import Command
 from bot.executors.dask_worker import PROGRESS_TOPIC, Outcome, run_on_worker
 from bot.executors.keys import job_key
 from bot.incidents import incident_line, report_incident
+from bot.invocation import Invocation
 from bot.jobs.process import JobKilled, ProgressSink, _picklable
+from bot.reply import Reply
 from bot.settings import Settings
 from storage.database import SessionFactory
 from storage.errors import StorageError

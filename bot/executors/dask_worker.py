@@ -30,9 +30,11 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Reply
+from bot.command import Command
+from bot.invocation import Invocation
 from bot.jobs.process import JobKilled, ProcessRunner, WorkerProcess
 from bot.jobs.worker import run_job
+from bot.reply import Reply
 from bot.settings import Settings
 from storage.database import SessionFactory
 from storage.jobs import cancel_is_requested, finish, start_attempt

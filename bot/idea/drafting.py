@@ -13,9 +13,9 @@ from typing import Any
 
 import anthropic
 
-from bot.commands.base import Progress
 from bot.idea.config import AssistantConfig
 from bot.idea.limits import MonthlyBudget
+from bot.invocation import Progress
 from tools.assistant.contract import ContractCheck, check_submission
 from tools.assistant.prompt import PROPOSE_TOOL, TOOLS, system_prompt
 from tools.assistant.spec import ExperimentSpec, SpecError, spec_from

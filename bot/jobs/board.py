@@ -16,9 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from bot.commands.base import Caller, Command, Invocation, Reply, UsageError
+from bot.command import Command
+from bot.invocation import Caller, Invocation, UsageError
 from bot.jobs.limits import RateWindow
 from bot.jobs.process import JobKilled, ProgressSink, died_reply
+from bot.reply import Reply
 
 if TYPE_CHECKING:
     from bot.executors.base import Execution, Executor

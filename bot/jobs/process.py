@@ -16,9 +16,11 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Reply
+from bot.command import Command
 from bot.incidents import incident_line, report_incident
+from bot.invocation import Invocation
 from bot.jobs.worker import run_job
+from bot.reply import Reply
 from bot.settings import Settings
 
 ProgressSink = Callable[[str, "float | None"], None]

@@ -15,9 +15,11 @@ import threading
 from multiprocessing.connection import Connection
 
 from bot.app import build_context
-from bot.commands.base import Command, Invocation, Reply
+from bot.command import Command
 from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
+from bot.invocation import Invocation
+from bot.reply import Reply
 from bot.settings import Settings
 
 

@@ -26,9 +26,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot.commands.base import Command, UsageError
+from bot.command import Command
 from bot.context import AppContext
 from bot.executors import build_executor
+from bot.invocation import UsageError
 from bot.jobs.board import JobBoard
 from bot.settings import Settings
 from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN

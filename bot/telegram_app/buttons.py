@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from telegram import CallbackQuery, Message
 
-from bot.commands.base import Invocation
+from bot.invocation import Invocation
 from bot.telegram_app.access import Sender
 from bot.telegram_app.delivery import Courier
 

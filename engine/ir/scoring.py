@@ -24,7 +24,7 @@ from engine.ir.parser import parse, statement_ends
 from engine.ir.program import Program
 from engine.ir.simulate import RunFault, run
 from engine.ir.static_check import Expect, check
-from engine.result import RunResult
+from engine.result import FailureKind, RunResult
 
 METRIC = "dally@1"
 
@@ -63,7 +63,8 @@ def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, s
         kind="ir",
         ok=failure is None,
         seeds=[int(s) for s in tests.seeds],
-        failure=failure,
+        failure=None if failure is None else failure[0],
+        failure_kind=None if failure is None else failure[1],
         metrics={METRIC: cost},
         metric_scopes={METRIC: "static (whole program)"},
         wall_s=time.perf_counter() - started,
@@ -73,19 +74,20 @@ def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, s
             "instances": int(tests.inputs.shape[0]),
         },
         attribution=_by_ring(costs),
-        extra={"dialect": spec.dialect.name},
+        dialect=spec.dialect.name,
     )
 
 
-def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object) -> str | None:
-    """None if every instance passes; else one line naming the first failing instance (and output)."""
+def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object) -> tuple[str, FailureKind] | None:
+    """None if every instance passes; else one line naming the first failing instance (and output), and whether
+    the program faulted (an error) or answered wrongly."""
     n_inst = tests.inputs.shape[0]
     kind = "hidden instance" if tests.hidden else "test instance"
     try:
         actual = run(program, slots, spec.dialect, tests.inputs)  # type: ignore[arg-type]
     except RunFault as fault:
         line = int(program.line[fault.index])
-        return f"line {line}: division by zero on {kind} {fault.instance + 1}/{n_inst}"
+        return f"line {line}: division by zero on {kind} {fault.instance + 1}/{n_inst}", FailureKind.ERROR
     right = actual == tests.expected
     if spec.threshold >= 1.0:
         bad = np.flatnonzero(~right.all(axis=1))
@@ -95,14 +97,18 @@ def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: object)
         j = int(np.argmin(right[i]))
         return (
             f"wrong answer on {kind} {i + 1}/{n_inst}: output {j + 1} (address {program.outputs[j]}) "
-            f"is {actual[i, j]}, expected {tests.expected[i, j]}"
+            f"is {actual[i, j]}, expected {tests.expected[i, j]}",
+            FailureKind.WRONG_ANSWER,
         )
     share = right.mean(axis=1)
     low = np.flatnonzero(share < spec.threshold)
     if not low.size:
         return None
     i = int(low[0])
-    return f"only {share[i]:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}"
+    return (
+        f"only {share[i]:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}",
+        FailureKind.WRONG_ANSWER,
+    )
 
 
 def _by_ring(costs: np.ndarray) -> dict[str, dict[str, float]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.errors import EngineError
 from engine.ir.scoring import score_ir
-from engine.result import RunResult
+from engine.result import FailureKind, RunResult
 
 
 def score_or_reject(challenge: str, text: str, subject: str = "ir") -> RunResult:
@@ -18,4 +18,11 @@ def score_or_reject(challenge: str, text: str, subject: str = "ir") -> RunResult
     try:
         return score_ir(challenge, text, subject=subject)
     except EngineError as err:
-        return RunResult(challenge=challenge, subject=subject, kind="ir", ok=False, failure=err.one_line())
+        return RunResult(
+            challenge=challenge,
+            subject=subject,
+            kind="ir",
+            ok=False,
+            failure=err.one_line(),
+            failure_kind=FailureKind.REJECTED,
+        )

@@ -5,11 +5,12 @@ Public API: :func:`run_method` and the :data:`METHODS` registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from engine.methods import fourier, gf2, km, km_min, local_update, sgd, smt
 from engine.methods.method import Method
 from engine.methods.runner import run_with
+from engine.progress import Progress
 from engine.registry import Registry
 from engine.result import RunResult
 
@@ -22,7 +23,7 @@ def run_method(
     name: str,
     params: Mapping[str, str | int | float],
     *,
-    progress: Callable[[str, float | None], None] | None = None,
+    progress: Progress | None = None,
 ) -> RunResult:
     """Run method ``name`` on sparse parity with ``params`` (strings are parsed), fully traced.
 

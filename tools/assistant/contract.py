@@ -87,7 +87,7 @@ def _check_generate(sub: Submission, dev_override: bool) -> ContractCheck:
     if not generated.ok or generated.text is None:
         return _bad(f"generate() failed in the sandbox: {generated.failure}")
     try:  # the IR is scored by the trusted scorer in a resource-limited child, as for any submission
-        result = RunResult(**run_trusted_limited(SCORER, [sub.challenge, generated.text, "dry run"]))
+        result = RunResult.from_dict(run_trusted_limited(SCORER, [sub.challenge, generated.text, "dry run"]))
     except LimitExceeded as err:
         return _bad(f"scoring the IR hit a limit: {err}")
     if not result.ok:

@@ -72,7 +72,7 @@ def test_an_approved_solve_goes_through_the_sandboxed_judge(anthropic_fake: Fake
         True,
     )
     assert run.code == BRUTE_FORCE_SOLVE and run.accuracy == 1.0
-    assert run.result["extra"]["sandbox_tier"] in {
+    assert run.result["provenance"]["sandbox_tier"] in {
         "A",
         "B",
         "C",
