@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from measure import machine_line, median_s  # noqa: E402
 
 from engine.challenges import CHALLENGES  # noqa: E402
-from engine.ir.scoring import score_ir  # noqa: E402
+from engine.scoring.ir import score_ir  # noqa: E402
 from tests.engine.ir_oracle import interpret  # noqa: E402
 
 REFERENCE_IR = Path(os.environ.get("SUTRO_REFERENCE_IR", "/work/shared/reference/ir"))

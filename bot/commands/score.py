@@ -16,7 +16,7 @@ from bot.commands.submission_card import submission_data
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
 from engine.errors import EngineError
-from engine.ir.scoring import METRIC
+from engine.scoring.ir import METRIC
 from tools.metric_format import format_figure
 
 USAGE = "PATH [--challenge NAME] [--name LABEL] [--force] [--json]"

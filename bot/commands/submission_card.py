@@ -11,8 +11,8 @@ from typing import Any
 from bot.commands.base import Reply, Table
 from bot.commands.result_card import card_footer
 from bot.core.recording import RecordedRun
-from engine.ir.scoring import METRIC
 from engine.result import RunResult
+from engine.scoring.ir import METRIC
 from tools.metric_format import format_figure
 
 IR_PRICED = ("ir", "generate")

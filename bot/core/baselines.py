@@ -15,7 +15,7 @@ import functools
 from sqlmodel import Session
 
 from engine.errors import EngineError
-from engine.ir.scoring import ir_challenge, ir_names, score_ir
+from engine.scoring.ir import ir_challenge, ir_names, score_ir
 from storage.runs import latest_passing_run
 from storage.tables import Run
 

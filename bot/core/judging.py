@@ -3,7 +3,7 @@
 One path for ``/submit``, ``/score`` (a submission restricted to IR text) and an approved ``/idea``. Submitted code
 never runs in the calling process:
 
-- IR text is scored by the trusted scorer in a resource-limited child (``engine.ir.verdict:score_or_reject``
+- IR text is scored by the trusted scorer in a resource-limited child (``engine.scoring.verdict:score_or_reject``
   through ``run_trusted_limited``);
 - ``generate()`` runs in the sandbox and only its IR text comes back, to be scored the same way;
 - ``solve()`` is judged with remote arrays (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the
@@ -23,7 +23,6 @@ from bot.core.services import Services
 from bot.invocation import UsageError
 from engine.errors import EngineError, UnknownName
 from engine.ir.parser import statement_ends
-from engine.ir.scoring import METRIC, infer_challenges, ir_challenge, ir_names
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
@@ -32,9 +31,10 @@ from engine.sandbox.judge import judge_solve
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
+from engine.scoring.ir import METRIC, infer_challenges, ir_challenge, ir_names
 from tools.run_request import NormalisedRequest
 
-SCORER = "engine.ir.verdict:score_or_reject"
+SCORER = "engine.scoring.verdict:score_or_reject"
 SOLVE_CHALLENGE = "sparse_parity"
 SOLVE_N_BITS, SOLVE_K_SPARSE, SOLVE_INSTANCES = 20, 3, 3
 SOLVE_PARAMS = {"n_bits": SOLVE_N_BITS, "k_sparse": SOLVE_K_SPARSE, "instances": SOLVE_INSTANCES}

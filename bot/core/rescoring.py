@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
-from engine.ir.scoring import METRIC
+from engine.scoring.ir import METRIC
 from storage.database import SessionFactory
 from storage.scores import add_metric_value, runs_with_metric_named, scored_runs
 from storage.tables import Run

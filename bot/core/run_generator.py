@@ -1,7 +1,7 @@
 """Score an IR challenge's built-in generator (``sutro run matmul_16x16 generator=tiled``), stored once.
 
 The generators are the engine's own (``IRChallenge.generators``); their text is trusted, so it is scored in this
-process by :func:`engine.ir.scoring.score_ir` on fresh hidden instances. The generated IR is kept as the run's
+process by :func:`engine.scoring.ir.score_ir` on fresh hidden instances. The generated IR is kept as the run's
 code, so ``rescore`` can price it again and a changed generator is a new request (kind ``generate``).
 """
 
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from bot.core.recording import RecordedRun, record_once
 from bot.core.services import Services
 from engine.errors import EngineError, UnknownName
-from engine.ir.scoring import METRIC, ir_challenge, ir_names, score_ir
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
+from engine.scoring.ir import METRIC, ir_challenge, ir_names, score_ir
 from tools.run_request import NormalisedRequest
 
 DEFAULT_GENERATOR = "baseline"

@@ -152,8 +152,10 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
         protect_secret(webhook.secret)
     # PTB 22.2+ warns on every RetryAfter unless it may use timedelta already (delivery.py reads both forms)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
+    if ctx.worker_job is None:
+        raise UsageError("the bot needs the composition root's worker job", hint="build the context with bot.app")
     board = JobBoard(
-        build_executor(settings),
+        build_executor(settings, ctx.worker_job),
         workers=settings.job_workers,
         per_member=settings.job_queue_per_member,
         rate_per_minute=settings.job_rate_per_minute,
@@ -185,3 +187,9 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     digest = DigestPoster(door.ctx, app)
     door.ctx.digest_next = digest.next_time
     return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)
+
+
+def serve(ctx: AppContext) -> None:
+    """Run the bot for ``ctx`` until SIGINT/SIGTERM (``sutro serve``)."""
+    bot = build_bot(ctx)
+    asyncio.run(bot.run_until_signalled())

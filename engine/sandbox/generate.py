@@ -1,6 +1,6 @@
 """The ``generate()`` path: run a member's IR generator in the sandbox; only its IR text comes back.
 
-Scoring that text is the trusted IR scorer's job (``engine.ir.scoring.score_ir``), wired in by the caller;
+Scoring that text is the trusted IR scorer's job (``engine.scoring.ir.score_ir``), wired in by the caller;
 IR size drives the scorer's time, so callers run it through ``run_trusted_limited``.
 """
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.challenges import CHALLENGES
 from engine.errors import EngineError
-from engine.ir.scoring import ir_names
+from engine.scoring.ir import ir_names
 from engine.methods import METHODS
 from engine.methods.params import parse_params
 from engine.result import RunResult
@@ -23,7 +23,7 @@ from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
 from tools.assistant.spec import Submission
 
 NUMPY_CHALLENGE = "sparse_parity"
-SCORER = "engine.ir.verdict:score_or_reject"
+SCORER = "engine.scoring.verdict:score_or_reject"
 
 
 @dataclass(frozen=True)
