@@ -100,16 +100,19 @@ def fresh_database(data_dir: Path) -> Settings:
 
 
 def local(n: int, data_dir: Path) -> tuple[float, float]:
-    from bot.jobs.process import ProcessRunner
+    from bot.app import run_in_worker
+    from bot.executors.local import ProcessRunner
 
-    runner = ProcessRunner(fresh_database(data_dir))
+    runner = ProcessRunner(fresh_database(data_dir), job=run_in_worker)
     return asyncio.run(on_board(runner, n))
 
 
 def dask(n: int, data_dir: Path, client: object) -> tuple[float, float]:
+    from bot.app import run_in_worker
     from bot.executors.dask_cluster import DaskExecutor
 
-    return asyncio.run(on_board(DaskExecutor(fresh_database(data_dir), client=client), n))  # type: ignore[arg-type]
+    executor = DaskExecutor(fresh_database(data_dir), client=client, job=run_in_worker)  # type: ignore[arg-type]
+    return asyncio.run(on_board(executor, n))
 
 
 def warm_up(client: object, base: Path) -> None:

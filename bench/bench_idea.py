@@ -17,9 +17,9 @@ from pathlib import Path
 import anthropic
 from measure import machine_line, median_s
 
-from bot.idea.config import AssistantConfig
-from bot.idea.drafting import draft_experiment
-from bot.idea.limits import MonthlyBudget
+from bot.commands.ideas.config import AssistantConfig
+from bot.commands.ideas.drafting import draft_experiment
+from bot.commands.ideas.limits import MonthlyBudget
 from engine.sandbox import judge_solve, probe_tier
 from storage.database import make_engine, session_factory
 from storage.migrate import upgrade_to_head

@@ -26,7 +26,7 @@ from measure import interleaved_medians, machine_line  # noqa: E402
 
 from engine.challenges.matmul import matmul_challenge  # noqa: E402
 from engine.challenges.matmul_generators import baseline as matmul_baseline  # noqa: E402
-from engine.ir.scoring import ir_challenge, score_on  # noqa: E402
+from engine.scoring.ir import ir_challenge, score_on  # noqa: E402
 
 PUBLISHED = Path(os.environ.get("SUTRO_REFERENCE_IR", "/work/shared/reference/ir"))
 

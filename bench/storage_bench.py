@@ -23,7 +23,7 @@ from measure import machine_line  # noqa: E402
 
 from storage.database import make_engine, session_factory  # noqa: E402
 from storage.migrate import upgrade_to_head  # noqa: E402
-from storage.runs import record_run  # noqa: E402
+from storage.runs import NewRun, record_run  # noqa: E402
 from storage.scores import best_per_member_method, scored_runs  # noqa: E402
 from tests.fakes.docs_server import FakeDocsServer  # noqa: E402
 from tools.leaderboard import rank_best  # noqa: E402
@@ -51,15 +51,17 @@ def main() -> None:
                 start = time.perf_counter()
                 record_run(
                     s,
-                    challenge="c",
-                    kind="method",
-                    subject=f"m{i % 7}",
-                    ok=True,
-                    metrics={"dally@1": float((i * 7919) % 1000), "ard@1": i / 3},
-                    request_key=f"k{i}",
-                    member=f"member{i % 11}",
-                    engine_version="0",
-                    created_at=T0 + timedelta(minutes=i),
+                    NewRun(
+                        challenge="c",
+                        kind="method",
+                        subject=f"m{i % 7}",
+                        ok=True,
+                        metrics={"dally@1": float((i * 7919) % 1000), "ard@1": i / 3},
+                        request_key=f"k{i}",
+                        member=f"member{i % 11}",
+                        engine_version="0",
+                        created_at=T0 + timedelta(minutes=i),
+                    ),
                 )
                 record_s.append(time.perf_counter() - start)
         print(f"record_run (SQLite file, WAL, one commit each): median {median_ms(record_s):.2f} ms over {RUNS}")

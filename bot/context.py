@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.core.rescoring import Rescorer
+from bot.executors.base import WorkerJob
+from bot.reply import Reply
 from bot.settings import Settings
 from storage.database import SessionFactory
 from tools.config.events import ConfigEvents
 from tools.config.policy import RunPolicy, run_policy
 from tools.config.store import ToolConfig
-from tools.rescore import Rescorer
 from tools.sprint_log.log import SprintLog
 
 _OPENING = threading.Lock()
@@ -35,6 +37,10 @@ class AppContext:
     jobs: the bot's job queue; None where commands run directly (the CLI, inside a worker process).
     config_events: "tool setting changed" notices (shared by copies of the context: the digest reschedules).
     digest_next: when the bot's scheduled digest job fires next (set by the Telegram app; None elsewhere).
+    worker_job: what a worker process does with a queued command (the composition root's; executors need it).
+    post_digest: posts a digest reply to (chat id, topic id) now; True once delivered (the Telegram edge's,
+        handed in by the composition root: commands never talk to Telegram).
+    serve_telegram: runs the Telegram bot for this context until stopped (``sutro serve``).
     """
 
     settings: Settings
@@ -42,6 +48,9 @@ class AppContext:
     rescorers: dict[str, Rescorer] = field(default_factory=dict)
     config_events: ConfigEvents = field(default_factory=ConfigEvents)
     digest_next: Callable[[], datetime | None] | None = None
+    worker_job: WorkerJob | None = None
+    post_digest: Callable[[Reply, int, int | None], bool] | None = None
+    serve_telegram: Callable[[AppContext], None] | None = None
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
     _sprint_log_target: tuple[str, str] | None = None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.command import Command
 from bot.context import AppContext
 from bot.incidents import incident_line, report_incident
+from bot.invocation import Invocation, UsageError
+from bot.reply import Reply
 from engine.errors import EngineError
 from storage.errors import StorageError
 from tools.errors import ToolError

@@ -1,16 +1,58 @@
-"""RunResult: what every engine path (method run, IR score, submission) returns.
+"""RunResult: what every engine path (method run, IR score, submission) returns, with typed detail fields.
 
 Every metric value is keyed by ``name@version`` (for example ``dally@1``, ``bytedmd@1``) so that no number is ever
 shown or stored without its metric's name and version (docs/metrics.md#names-and-versions,
 docs/challenges.md#run-results).
+
+A failed run says *why* it failed twice over: ``failure`` is the one line a member reads, ``failure_kind`` the
+machine-readable class (:class:`FailureKind`) that decisions use — a stored ``limit`` failure is judged again under
+today's limits, a ``wrong_answer`` is the submission's own verdict and is reused.
+
+Stored results written before these fields existed kept the same facts in an open ``extra`` dict;
+:meth:`RunResult.from_dict` reads both shapes.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import enum
+import re
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from engine.version import __version__
+
+
+class FailureKind(enum.StrEnum):
+    """Why a run did not pass.
+
+    limit: stopped by a resource limit (CPU, wall clock, memory, output, operations, array memory) — a verdict of
+        the limits in force that day, not of the submission.
+    wrong_answer: it ran to the end and answered wrongly (or below the accuracy bar).
+    rejected: refused before it ran: malformed IR, a broken rule, an answer of the wrong shape.
+    error: the submitted code raised, exited or was killed by a signal other than a limit.
+    """
+
+    LIMIT = "limit"
+    WRONG_ANSWER = "wrong_answer"
+    REJECTED = "rejected"
+    ERROR = "error"
+
+
+@dataclass
+class Provenance:
+    """Which path judged a result and under which protection.
+
+    judged_by: ``method`` (a registered method, engine code), ``generator`` (a challenge's built-in generator),
+        ``ir`` (IR text through the trusted scorer), ``generate`` / ``solve`` (submitted code in the sandbox).
+    sandbox_tier: the probed tier (``A``…``D``) when submitted code ran, else None.
+    sandbox: one line saying how it ran ("IR text scored by the trusted scorer in a resource-limited process").
+    review_flags: what the submission lint flagged for a human to look at.
+    """
+
+    judged_by: str
+    sandbox_tier: str | None = None
+    sandbox: str = ""
+    review_flags: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -23,11 +65,19 @@ class RunResult:
     ok: passed the challenge's correctness rule.
     accuracy: fraction correct in [0, 1] where the challenge measures it, else None.
     failure: one line saying why it did not pass (first failing case), else None.
+    failure_kind: the class of that failure (None when ok).
     metrics: ``name@version`` -> value (integers for dally/bytedmd, floats for ard/dmc).
     metric_scopes: ``name@version`` -> scope label ("whole run", "one step", "self-reported" …).
     wall_s: wall-clock seconds for the whole run, tracing included.
     counts: sizes of the work (instructions, reads, events, steps …).
     attribution: optional per-buffer / per-address-range cost, for comparing runs.
+    per_step: a training method's per-step figures (``dmc@1 (run mean)``, ``ard@1 (one step)`` …).
+    secret / found: a sparse-parity method's hidden secret bits and the bits it found.
+    method_kind: ``training`` or ``solver`` for a built-in method, else None.
+    note: a method's own remark on the run (e.g. why it stopped early).
+    dialect: the IR dialect a program was parsed in.
+    per_instance_metrics: a solve() judgement's metrics on each hidden instance.
+    provenance: which path judged it (see :class:`Provenance`).
     """
 
     challenge: str
@@ -38,6 +88,7 @@ class RunResult:
     seeds: list[int] = field(default_factory=list)
     accuracy: float | None = None
     failure: str | None = None
+    failure_kind: FailureKind | None = None
     metrics: dict[str, float] = field(default_factory=dict)
     metric_scopes: dict[str, str] = field(default_factory=dict)
     wall_s: float = 0.0
@@ -45,8 +96,65 @@ class RunResult:
     engine_version: str = __version__
     code_hash: str | None = None
     attribution: dict[str, dict[str, float]] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    per_step: dict[str, float] = field(default_factory=dict)
+    secret: list[int] | None = None
+    found: list[int] | None = None
+    method_kind: str | None = None
+    note: str | None = None
+    dialect: str | None = None
+    per_instance_metrics: list[dict[str, float]] = field(default_factory=list)
+    provenance: Provenance | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (all values are plain Python types)."""
-        return asdict(self)
+        """A JSON-ready dict (all values are plain Python types; the failure kind as its string)."""
+        data = asdict(self)
+        data["failure_kind"] = None if self.failure_kind is None else self.failure_kind.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunResult:
+        """The RunResult ``data`` describes: a :meth:`to_dict` of today, or of the days of the ``extra`` dict.
+
+        Unknown keys are ignored (a newer writer's field never breaks an older reader).
+        """
+        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+        legacy = data.get("extra") or {}
+        for key in ("per_step", "secret", "found", "method_kind", "note", "dialect", "per_instance_metrics"):
+            if key not in values and legacy.get(key) is not None:
+                values[key] = legacy[key]
+        if values.get("per_step") is None:
+            values["per_step"] = {}
+        if values.get("per_instance_metrics") is None:
+            values["per_instance_metrics"] = []
+        provenance = values.get("provenance")
+        if isinstance(provenance, dict):
+            values["provenance"] = Provenance(**provenance)
+        elif provenance is None and ("sandbox" in legacy or "sandbox_tier" in legacy):
+            values["provenance"] = Provenance(
+                judged_by=str(data.get("kind") or ""),
+                sandbox_tier=legacy.get("sandbox_tier"),
+                sandbox=str(legacy.get("sandbox") or ""),
+                review_flags=list(legacy.get("review_flags") or []),
+            )
+        kind = values.get("failure_kind")
+        if kind is not None:
+            values["failure_kind"] = FailureKind(kind)
+        elif not data.get("ok", True) and data.get("failure"):
+            values["failure_kind"] = legacy_failure_kind(str(data["failure"]))
+        return cls(**values)
+
+
+_LEGACY_LIMIT = re.compile(r"\blimit \([^)]*\) exceeded|\blimit exceeded\b")
+"""How the sandbox worded a resource-limit failure (engine/sandbox/limits.py) before failures carried a kind."""
+
+
+def legacy_failure_kind(failure: str) -> FailureKind:
+    """The kind of a failure stored before :class:`FailureKind` existed, read from its one-line text.
+
+    Used only to read old rows; every new failure is classified where it happens.
+    """
+    if _LEGACY_LIMIT.search(failure):
+        return FailureKind.LIMIT
+    if failure.startswith(("wrong answer", "only ", "accuracy ", "mean accuracy ")):
+        return FailureKind.WRONG_ANSWER
+    return FailureKind.ERROR

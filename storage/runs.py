@@ -1,4 +1,5 @@
-"""Keyword-only queries for stored runs: record one, find by request key, list recent ones, fetch one by id.
+"""Keyword-only queries for stored runs: record one (a :class:`NewRun`), find by request key, find a baseline run,
+list recent ones, fetch one by id.
 
 A run is recorded in one transaction together with its member row and its normalised metric values. Recording
 with ``supersede=True`` (a forced re-run) retires the previous active row for the same request key, so exactly one
@@ -7,6 +8,7 @@ row answers each request (``runs.active_key`` is unique).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -30,64 +32,71 @@ def member_named(session: Session, *, name: str, telegram_user_id: int | None = 
     return member
 
 
-def record_run(
-    session: Session,
-    *,
-    challenge: str,
-    kind: str,
-    subject: str,
-    ok: bool,
-    metrics: dict[str, float],
-    request_key: str,
-    member: str,
-    engine_version: str,
-    params: dict[str, Any] | None = None,
-    seeds: list[int] | None = None,
-    result: dict[str, Any] | None = None,
-    accuracy: float | None = None,
-    failure: str | None = None,
-    wall_s: float = 0.0,
-    code: str | None = None,
-    code_hash: str | None = None,
-    created_at: datetime | None = None,
-    supersede: bool = False,
-) -> Run:
-    """Store one run with its metric values and commit; returns the stored row (with its id).
+@dataclass(frozen=True)
+class NewRun:
+    """One run to store: the columns, plus ``detail`` (JSON) for everything that has no column.
 
-    If another writer stored an active row for ``request_key`` first and ``supersede`` is False, that row is
-    returned instead (the same request is never stored twice).
+    Each value is stored once: what has a column (challenge, kind, subject, ok, params, seeds, metrics, accuracy,
+    failure, wall_s, engine_version, code, code_hash) is not repeated in ``detail``.
+    created_at: aware UTC; None for now.
+    """
+
+    challenge: str
+    kind: str
+    subject: str
+    ok: bool
+    metrics: dict[str, float]
+    request_key: str
+    member: str
+    engine_version: str
+    params: dict[str, Any] = field(default_factory=dict)
+    seeds: list[int] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
+    accuracy: float | None = None
+    failure: str | None = None
+    wall_s: float = 0.0
+    code: str | None = None
+    code_hash: str | None = None
+    created_at: datetime | None = None
+
+
+def record_run(session: Session, new: NewRun, *, supersede: bool = False) -> Run:
+    """Store ``new`` with its metric values and commit; returns the stored row (with its id).
+
+    If another writer stored an active row for ``new.request_key`` first and ``supersede`` is False, that row is
+    returned instead (the same request is never stored twice). ``supersede=True`` retires the active row.
     """
     for attempt in range(3):
         try:
             run = _insert_run(
                 session,
-                member=member,
-                request_key=request_key,
+                member=new.member,
+                request_key=new.request_key,
                 supersede=supersede,
-                created_at=created_at or utcnow(),
-                metrics=metrics,
+                created_at=new.created_at or utcnow(),
+                metrics=new.metrics,
                 fields=dict(
-                    challenge=challenge,
-                    kind=kind,
-                    subject=subject,
-                    params=dict(params or {}),
-                    seeds=list(seeds or []),
-                    metrics=dict(metrics),
-                    result=dict(result or {}),
-                    accuracy=accuracy,
-                    ok=ok,
-                    failure=failure,
-                    wall_s=wall_s,
-                    engine_version=engine_version,
-                    code=code,
-                    code_hash=code_hash,
+                    challenge=new.challenge,
+                    kind=new.kind,
+                    subject=new.subject,
+                    params=dict(new.params),
+                    seeds=list(new.seeds),
+                    metrics=dict(new.metrics),
+                    result=dict(new.detail),
+                    accuracy=new.accuracy,
+                    ok=new.ok,
+                    failure=new.failure,
+                    wall_s=new.wall_s,
+                    engine_version=new.engine_version,
+                    code=new.code,
+                    code_hash=new.code_hash,
                 ),
             )
         except IntegrityError:
             # Another writer won a race: it stored this request (return its row) or created this member
             # first (PostgreSQL; try again, the member now exists).
             session.rollback()
-            existing = find_by_request_key(session, request_key=request_key)
+            existing = find_by_request_key(session, request_key=new.request_key)
             if existing is not None and not supersede:
                 return existing
             if attempt == 2:
@@ -130,6 +139,26 @@ def _insert_run(
         session.add(MetricValue(run_id=run.id, metric=name, value=float(value), created_at=created_at))
     session.commit()
     return run
+
+
+def latest_passing_run(
+    session: Session, *, challenge: str, kind: str, subject: str, params: dict[str, Any]
+) -> Run | None:
+    """The newest ``ok`` run of ``subject`` (of ``kind``, on ``challenge``) made with exactly ``params``, or None.
+
+    Superseded rows count too: a baseline is a measured fact, whichever row holds it.
+    """
+    candidates = session.exec(
+        select(Run)
+        .where(
+            col(Run.challenge) == challenge,
+            col(Run.kind) == kind,
+            col(Run.subject) == subject,
+            col(Run.ok).is_(True),
+        )
+        .order_by(col(Run.id).desc())
+    ).all()
+    return next((r for r in candidates if r.params == params), None)
 
 
 def find_by_request_key(session: Session, *, request_key: str) -> Run | None:

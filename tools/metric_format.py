@@ -1,5 +1,9 @@
-"""How metric values and changes are written for people: integers without decimals, 4 significant digits else,
-changes signed with a relative percentage (``−66 (−5.1%)``)."""
+"""How metric values and changes are written for people — the one place numbers are formatted.
+
+Tables of stored results (sprint log, comparison rows): integers without decimals, 4 significant digits else,
+changes signed with a relative percentage (``−66 (−5.1%)``). Result cards: grouped figures (``1,316``) and
+relative changes (``−12.50%``).
+"""
 
 from __future__ import annotations
 
@@ -27,3 +31,16 @@ def format_change(new: float, old: float | None) -> str:
     if old:
         text += f" ({sign}{abs(delta) / abs(old) * 100:.1f}%)"
     return text
+
+
+def format_figure(value: float) -> str:
+    """A figure on a result card: thousands grouped, integers and values ≥ 1e5 without decimals, else two
+    (``1,316``, ``0.53``, ``12,345.68``)."""
+    if float(value).is_integer() or abs(value) >= 1e5:
+        return f"{value:,.0f}"
+    return f"{value:,.2f}"
+
+
+def format_relative(new: float, old: float) -> str:
+    """The relative change ``(new − old) / old`` as a signed percentage (``−12.50%``); ``n/a`` when ``old`` is 0."""
+    return f"{(new - old) / old:+.2%}" if old else "n/a"

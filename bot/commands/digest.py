@@ -1,44 +1,18 @@
 """``digest [post]``: preview the weekly digest of the past 7 days; ``post`` (admins) sends it to the
 configured chat and forum topic now.
 
-A manual post is an admin's explicit act and is not recorded as the week's scheduled digest: the scheduled one
-still follows (bot/telegram_app/digest_job.py records weeks so that it is never posted twice).
+The posting itself is the Telegram edge's (``AppContext.post_digest``, wired by the composition root): a command
+never talks to Telegram. A manual post is an admin's explicit act and is not recorded as the week's scheduled
+digest: the scheduled one still follows (bot/telegram_app/digest_job.py records weeks so that it is never posted twice).
 """
 
 from __future__ import annotations
 
-import asyncio
-
-from telegram import Bot
-
 from bot.commands.base import Command, Invocation, Reply, UsageError
 from bot.commands.digest_content import digest_reply
 from bot.context import AppContext
-from bot.telegram_app.delivery import Courier
 from storage.timestamps import utcnow
 from tools.errors import ToolError
-
-
-def _post(ctx: AppContext, reply: Reply, chat_id: int, topic_id: int | None) -> bool:
-    """Send ``reply`` with a short-lived Bot (own event loop: commands run in a worker thread or the CLI)."""
-    from bot.telegram_app.digest_job import send_digest
-    from bot.telegram_app.redaction import protect_secret
-
-    settings = ctx.settings
-    token = settings.telegram_bot_token.get_secret_value().strip() if settings.telegram_bot_token else ""
-    if not token:
-        raise UsageError(
-            "no Telegram bot token configured, so the digest cannot be posted",
-            hint="set SUTRO_TELEGRAM_BOT_TOKEN; 'digest' without 'post' shows the preview",
-        )
-    protect_secret(token)
-
-    async def send() -> bool:
-        bot = Bot(token, base_url=settings.telegram_base_url, base_file_url=settings.telegram_base_file_url)
-        async with bot:
-            return await send_digest(Courier(bot, chat_id, topic_id), reply)
-
-    return asyncio.run(send())
 
 
 def show_digest(ctx: AppContext, inv: Invocation) -> Reply:
@@ -55,7 +29,9 @@ def show_digest(ctx: AppContext, inv: Invocation) -> Reply:
     chat_id, topic_id = config.get("digest.chat_id"), config.get("digest.topic_id")
     if chat_id is None:
         raise ToolError("digest.chat_id is not set", hint="/config set digest.chat_id -100… (the group's chat id)")
-    if not _post(ctx, reply, chat_id, topic_id):
+    if ctx.post_digest is None:
+        raise UsageError("this process cannot post to Telegram", hint="post it from the bot or the sutro CLI")
+    if not ctx.post_digest(reply, chat_id, topic_id):
         return Reply(text=f"could not post the digest to chat {chat_id} — see the operator log", ok=False)
     where = f"chat {chat_id}" + (f", topic {topic_id}" if topic_id is not None else "")
     week = (reply.data or {}).get("week", "")

@@ -10,11 +10,9 @@ terminal: ``sutro idea --run ID`` (or ``--yes`` to approve the new card at once)
 from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands.ideas import approval, card, drafting, limits
+from bot.commands.ideas import config as assistant
 from bot.context import AppContext
-
-# modules, not names: bot.idea imports bot.commands.base, whose package imports this module (a cycle either way)
-from bot.idea import approval, card, drafting, limits
-from bot.idea import config as assistant
 from storage.ideas import create_idea, fail, get_idea, propose
 from tools.assistant.toolbox import Toolbox
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, Table, UsageError
 from bot.context import AppContext
-from tools.rescore import rescore
+from bot.core.rescoring import rescore
 
 USAGE = "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)"
 

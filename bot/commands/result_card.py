@@ -1,60 +1,58 @@
-"""The stored-result part of a result card: each metric against the challenge's baseline and its record.
+"""The parts every result card shares, rendered from the core's typed values: the comparison with the baseline
+and the record, the standing line, the provenance line and the card footer.
 
-Shared by ``run`` and ``submit``: after :func:`bot.recording.record_once` the run is in storage, so the rows
-the sprint-log entry shows (``tools.result_rows``: value, change vs baseline, change vs the record when it was
-stored; lower is better) are read back for the card, plus one line comparing the challenge's primary metric
-with the current record (the best other valid stored run).
+Pure rendering: the numbers come from :class:`bot.core.comparison.Comparison` (computed once, by the core, for the
+card and the sprint-log entry alike), formatted by :mod:`tools.metric_format`.
 """
 
 from __future__ import annotations
 
-from bot.baselines import baseline_metrics
 from bot.commands.base import Table
-from bot.context import AppContext
-from bot.recording import Recorded
-from storage.runs import get_run
-from storage.scores import scored_runs
+from bot.core.comparison import Comparison, Standing
+from bot.core.recording import RecordedRun
 from tools.metric_format import format_change, format_value
-from tools.result_rows import result_rows
-
-Row = tuple[str, str, str, str]
 
 
-def stored_rows(ctx: AppContext, recorded: Recorded) -> list[Row]:
-    """(metric, value, change vs baseline, change vs record) for the stored run, one row per metric."""
-    with ctx.sessions()() as session:
-        run = get_run(session, run_id=recorded.stored.id)
-        return result_rows(session, run, baseline=baseline_metrics(session, run))
-
-
-def record_line(ctx: AppContext, recorded: Recorded) -> str | None:
-    """The primary metric (the admins' ``metric.primary.<challenge>``) against the current record (the best other
-    valid stored run, lower is better): "dally@1 133783: −206921 (−60.7%) vs the record for matmul_16x16"; None
-    when the run has no such value."""
-    result = recorded.result
-    primary = ctx.tool_config().primary_metrics().get(result.challenge)
-    if not result.ok or primary is None or primary not in result.metrics:
+def standing_line(standing: Standing | None) -> str | None:
+    """The primary metric against the current record: "dally@1 133783: −206921 (−60.7%) vs the record for
+    matmul_16x16"; None when the run has no such value."""
+    if standing is None:
         return None
-    value = float(result.metrics[primary])
-    with ctx.sessions()() as session:
-        others = [
-            s.value
-            for s in scored_runs(session, challenge=result.challenge, metric=primary)
-            if s.run_id != recorded.stored.id
-        ]
-    shown = f"{primary} {format_value(value)}"
-    if not others:
-        return f"{shown}: first stored result for {result.challenge}"
-    record = min(others)
-    if value < record:
-        return f"{shown}: new record for {result.challenge}, {format_change(value, record)} vs the previous one"
-    return f"{shown}: {format_change(value, record)} vs the record for {result.challenge}"
+    shown = f"{standing.metric} {format_value(standing.value)}"
+    if standing.record is None:
+        return f"{shown}: first stored result for {standing.challenge}"
+    change = format_change(standing.value, standing.record)
+    if standing.is_new_record:
+        return f"{shown}: new record for {standing.challenge}, {change} vs the previous one"
+    return f"{shown}: {change} vs the record for {standing.challenge}"
 
 
-def comparison_table(rows: list[Row]) -> Table:
+def comparison_table(comparison: Comparison) -> Table:
     """The rows as a card table (empty change cells are left blank)."""
     return Table(
         headers=["metric", "value", "vs baseline", "vs record"],
-        rows=[list(r) for r in rows],
+        rows=[list(r.cells()) for r in comparison.rows],
         title="against stored results",
     )
+
+
+def provenance_line(recorded: RecordedRun) -> str:
+    """One line under a result card: the run id, and whether this is a stored answer."""
+    if recorded.stored.reused:
+        return f"run #{recorded.stored.id} (stored result; add --force to run it again)"
+    return f"run #{recorded.stored.id}, logged to the sprint log" + (
+        f" ({recorded.log_note})" if recorded.log_note else ""
+    )
+
+
+def card_footer(recorded: RecordedRun) -> tuple[list[str], list[Table]]:
+    """The lines and table that end every result card: the standing against the record, the comparison table
+    (for a passing run with something to compare with), and the provenance line."""
+    lines: list[str] = []
+    tables: list[Table] = []
+    if recorded.result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
+        lines.append(line)
+    if recorded.result.ok and recorded.comparison.has_reference:
+        tables.append(comparison_table(recorded.comparison))
+    lines.append(provenance_line(recorded))
+    return lines, tables

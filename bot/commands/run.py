@@ -14,158 +14,91 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Progress, Reply, Table, UsageError
-from bot.commands.result_card import comparison_table, record_line, stored_rows
-from bot.commands.run_generator import is_ir_challenge, run_generator_reply, unknown_subject
+from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands.result_card import card_footer
+from bot.commands.run_generator import run_generator_reply, unknown_subject
 from bot.context import AppContext
-from bot.recording import lookup, provenance_line, record_once, result_of
+from bot.core.run_generator import is_ir_challenge
+from bot.core.run_method import MethodOutcome, MethodRequest, run_method
 from engine.compat import spc
-from engine.methods import METHODS, run_method
-from engine.methods.params import parse_params
-from engine.metrics.bytedmd import BYTEDMD
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC
-from engine.result import RunResult
+from engine.methods import METHODS
 from engine.version import __version__
-from tools.run_request import NormalisedRequest
+from tools.metric_format import format_figure, format_relative
 
 USAGE = "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc"
-METHOD_METRICS = (ARD, ARD_PER_READ, DMC, BYTEDMD)
-"""The metric versions a traced method run computes (part of its stored request)."""
 COMPAT_MODES = ("spc",)
-ONE_STEP_KEYS = ("ard@1 (one step)", "ard_per_read@1 (one step)", "dmc@1 (one step)")
 WHOLE_RUN_NOTE = (
     "whole-run ard/dmc are dominated by reads of the training set, written once at the start; "
     "the one-step figures isolate a step's own traffic"
 )
-
-
-def _fmt(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 1e5 else f"{value:,.2f}"
-
-
-def _metric_rows(result: RunResult) -> list[list[str]]:
-    return [[key, _fmt(value), result.metric_scopes.get(key, "")] for key, value in result.metrics.items()]
-
-
-def _change(new: float, old: float) -> str:
-    return f"{(new - old) / old:+.2%}" if old else "n/a"
-
-
-def method_request(name: str, params: dict[str, Any]) -> NormalisedRequest:
-    """The stored request of a method run: its validated, defaulted parameters and the metric versions."""
-    values = parse_params(params, METHODS.get(name).defaults)
-    return NormalisedRequest(
-        challenge="sparse_parity", kind="method", subject=name, params=values, metric_versions=METHOD_METRICS
-    )
-
-
-def _sgd_baseline(
-    ctx: AppContext, params: dict[str, Any], member: str, progress: Progress, *, stored: bool
-) -> RunResult:
-    """sgd with the same parameters: stored once like any run (it is the baseline the method's sprint-log entry
-    and card compare with); with ``stored=False`` (the admins disabled sgd) its stored result or a run for the
-    comparison only."""
-    request = method_request("sgd", params)
-    progress("running sgd with the same parameters (the baseline)", None)
-    if stored:
-        return record_once(ctx, request, lambda: run_method("sgd", params), member=member).result
-    previous = lookup(ctx, request)
-    return result_of(previous.run) if previous is not None else run_method("sgd", params)
+SHOWN_ONE_STEP = ("ard@1 (one step)", "dmc@1 (one step)")
 
 
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
-    name, params = inv.args[0], dict(inv.options)
-    request = method_request(name, params)  # bad parameters are refused before anything runs
-    policy = ctx.run_policy()
-    policy.check_challenge(request.challenge)
-    policy.check_method(name)
-    base: RunResult | None = None
-    if METHODS.get(name).kind == "training" and name != "sgd":
-        base = _sgd_baseline(ctx, params, inv.caller.name, inv.progress, stored="sgd" in policy.methods)
-    recorded = record_once(
-        ctx,
-        request,
-        lambda: run_method(name, params, progress=inv.progress),
-        member=inv.caller.name,
-        force="force" in inv.flags,
-    )
+    request = MethodRequest.parse(inv.args[0], dict(inv.options))  # bad parameters are refused before anything runs
+    outcome = run_method(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
+    return method_card(outcome)
+
+
+def method_card(outcome: MethodOutcome) -> Reply:
+    """The result card of a method run: accuracy and wall time, the metric panel, the change against the baseline
+    method, the per-step figures, and the shared footer (record, comparison, run id)."""
+    name, recorded, versus = outcome.request.name, outcome.recorded, outcome.versus
     result = recorded.result
-    tables = [Table(headers=["metric", "value", "scope"], rows=_metric_rows(result), title="metrics")]
-    vs_sgd: dict[str, Any] | None = None
-    if base is not None:
-        vs_sgd = {
-            key: {
-                "sgd": base.metrics[key],
-                "change": (result.metrics[key] - base.metrics[key]) / base.metrics[key],
-            }
-            for key in result.metrics
-            if key in base.metrics and base.metrics[key]
-        }
+    panel = [[key, format_figure(value), result.metric_scopes.get(key, "")] for key, value in result.metrics.items()]
+    tables = [Table(headers=["metric", "value", "scope"], rows=panel, title="metrics")]
+    if versus is not None:
         rows = [
-            [
-                key,
-                _fmt(base.metrics[key]),
-                _fmt(result.metrics[key]),
-                _change(result.metrics[key], base.metrics[key]),
-            ]
-            for key in vs_sgd
+            [c.key, format_figure(c.baseline), format_figure(c.value), format_relative(c.value, c.baseline)]
+            for c in (*versus.metrics, *versus.one_step)
         ]
-        base_steps, mine = base.extra.get("per_step") or {}, result.extra.get("per_step") or {}
-        rows += [
-            [key, _fmt(base_steps[key]), _fmt(mine[key]), _change(mine[key], base_steps[key])]
-            for key in ONE_STEP_KEYS
-            if key in mine and base_steps.get(key)
-        ]
-        tables.append(
-            Table(
-                headers=["metric", "sgd", name, "change"],
-                rows=rows,
-                title=f"{name} vs sgd, seed {result.seeds[0]}",
-            )
-        )
-    per_step = result.extra.get("per_step")
-    if per_step:
-        tables.append(Table(headers=["per step (mean)", "value"], rows=[[k, _fmt(v)] for k, v in per_step.items()]))
+        title = f"{name} vs {versus.method}, seed {result.seeds[0]}"
+        tables.append(Table(headers=["metric", versus.method, name, "change"], rows=rows, title=title))
+    if result.per_step:
+        rows = [[k, format_figure(v)] for k, v in result.per_step.items()]
+        tables.append(Table(headers=["per step (mean)", "value"], rows=rows))
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
     lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall ({'pass' if result.ok else 'FAIL'})"]
-    if result.extra.get("found") is not None:
-        lines.append(f"secret {result.extra.get('secret')}, found {result.extra.get('found')}")
+    if result.found is not None:
+        lines.append(f"secret {result.secret}, found {result.found}")
     if "steps" in result.counts:
         counts = result.counts
         lines.append(f"{counts['steps']} steps, {counts['epochs']} epochs, {counts['events']:,} events")
-    if result.extra.get("note"):
-        lines.append(str(result.extra["note"]))
-    if result.extra.get("method_kind") == "training":
+    if result.note:
+        lines.append(result.note)
+    if result.method_kind == "training":
         lines.append(WHOLE_RUN_NOTE)
-    base_steps = (base.extra.get("per_step") or {}) if base is not None else {}
-    for key in ("ard@1 (one step)", "dmc@1 (one step)"):
-        if per_step and key in per_step and base_steps.get(key):
-            lines.append(
-                f"{key} vs sgd: {_fmt(base_steps[key])} -> {_fmt(per_step[key])} "
-                f"({_change(per_step[key], base_steps[key])})"
-            )
-    if (line := record_line(ctx, recorded)) is not None:
-        lines.append(line)
-    stored = stored_rows(ctx, recorded) if result.ok else []
-    if any(r[2] or r[3] for r in stored):
-        tables.append(comparison_table(stored))
-    lines.append(provenance_line(recorded))
+    if versus is not None:
+        lines += [
+            f"{c.key} vs {versus.method}: {format_figure(c.baseline)} -> {format_figure(c.value)} "
+            f"({format_relative(c.value, c.baseline)})"
+            for c in versus.one_step
+            if c.key in SHOWN_ONE_STEP
+        ]
+    footer_lines, footer_tables = card_footer(recorded)
+    lines += footer_lines
+    tables += footer_tables
+    vs_baseline: dict[str, Any] | None = None
+    if versus is not None:
+        vs_baseline = {c.key: {versus.method: c.baseline, "change": c.relative} for c in versus.metrics}
     data = {
         "method": name,
         "params": result.params,
         "seed": result.seeds[0],
         "accuracy": result.accuracy,
         "ok": result.ok,
+        "failure": result.failure,
+        "failure_kind": None if result.failure_kind is None else result.failure_kind.value,
         "wall_s": result.wall_s,
         "metrics": result.metrics,
         "metric_scopes": result.metric_scopes,
         "counts": result.counts,
-        "per_step": per_step,
-        "vs_sgd": vs_sgd,
-        "sgd_per_step": (base.extra.get("per_step") if base is not None else None),
+        "per_step": result.per_step or None,
+        "vs_sgd": vs_baseline,
+        "sgd_per_step": (versus.result.per_step or None) if versus is not None else None,
         "engine_version": result.engine_version,
-        "secret": result.extra.get("secret"),
-        "found": result.extra.get("found"),
+        "secret": result.secret,
+        "found": result.found,
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
     }

@@ -1,10 +1,6 @@
-"""``run CHALLENGE [generator=NAME]``: build an IR challenge's built-in program, score it (dally@1), store it.
+"""``run CHALLENGE [generator=NAME]``: score an IR challenge's built-in program (dally@1), stored once — the card.
 
-The generators are the engine's own (``IRChallenge.generators``, e.g. matmul_16x16: baseline, tiled); their
-text is trusted, so it is scored in the worker process by :func:`engine.ir.scoring.score_ir` on fresh hidden
-instances.
-The generated IR is kept as the run's code, so ``rescore`` can price it again and a changed generator is a new
-request. Stored and logged like every run (kind ``generate``).
+The work is :func:`bot.core.run_generator.run_generator`; this module parses the options and renders the result.
 """
 
 from __future__ import annotations
@@ -12,20 +8,13 @@ from __future__ import annotations
 import difflib
 
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import comparison_table, record_line, stored_rows
+from bot.commands.result_card import card_footer
 from bot.context import AppContext
-from bot.recording import provenance_line, record_once
-from engine.errors import EngineError, UnknownName
-from engine.ir.scoring import METRIC, ir_challenge, ir_names, score_ir
-from engine.result import RunResult
-from tools.run_request import NormalisedRequest
-
-DEFAULT_GENERATOR = "baseline"
-
-
-def is_ir_challenge(name: str) -> bool:
-    """Whether ``name`` is a registered IR-track challenge."""
-    return name in ir_names()
+from bot.core.recording import RecordedRun
+from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
+from engine.errors import UnknownName
+from engine.scoring.ir import METRIC, ir_names
+from tools.metric_format import format_figure
 
 
 def unknown_subject(name: str, methods: list[str]) -> UnknownName:
@@ -44,66 +33,32 @@ def _generator(inv: Invocation) -> str:
     return inv.options.get("generator", DEFAULT_GENERATOR)
 
 
-def _score(challenge: str, generator: str, text: str) -> RunResult:
-    try:
-        result = score_ir(challenge, text, subject=generator)
-    except EngineError as err:  # a broken built-in generator: stored as a failed run, shown in one line
-        return RunResult(challenge=challenge, subject=generator, kind="generate", ok=False, failure=err.one_line())
-    result.kind = "generate"
-    result.params = {"generator": generator}
-    return result
-
-
 def run_generator_reply(ctx: AppContext, inv: Invocation) -> Reply:
-    name = inv.args[0]
-    spec = ir_challenge(name)
-    generator = _generator(inv)
-    if generator not in spec.generators:
-        known = sorted(spec.generators)
-        raise UnknownName(f"generator of {name}", generator, difflib.get_close_matches(generator, known), known)
-    inv.progress(f"building {name}'s {generator} program", None)
-    text = spec.generators[generator]()
-    request = NormalisedRequest(
-        challenge=name,
-        kind="generate",
-        subject=generator,
-        params={"generator": generator},
-        code=text,
-        metric_versions=(METRIC,),
-    )
+    request = GeneratorRequest.parse(inv.args[0], _generator(inv))
+    recorded = run_generator(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
+    return generator_card(request, recorded)
 
-    def compute() -> RunResult:
-        inv.progress(f"scoring on {name}", None)
-        return _score(name, generator, text)
 
-    recorded = record_once(ctx, request, compute, member=inv.caller.name, force="force" in inv.flags)
-    result = recorded.result
+def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
+    """The card of a built-in generator's score: verdict and cost, the size of the program, the shared footer."""
+    name, generator, result = request.challenge, request.generator, recorded.result
     cost = result.metrics.get(METRIC)
     verdict = "correct" if result.ok else f"FAILED: {result.failure}"
-    lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {int(cost):,}" if cost is not None else "")]
+    lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_figure(cost)}" if cost is not None else "")]
     tables = []
     if cost is not None:
         counts = result.counts
-        tables.append(
-            Table(
-                headers=["metric", "value", "instructions", "reads", "instances checked"],
-                rows=[
-                    [
-                        METRIC,
-                        f"{int(cost):,}",
-                        f"{counts.get('instructions', 0):,}",
-                        f"{counts.get('reads', 0):,}",
-                        str(counts.get("instances", 0)),
-                    ]
-                ],
-            )
-        )
-    if (line := record_line(ctx, recorded)) is not None:
-        lines.append(line)
-    rows = stored_rows(ctx, recorded) if result.ok else []
-    if any(r[2] or r[3] for r in rows):
-        tables.append(comparison_table(rows))
-    lines.append(provenance_line(recorded))
+        row = [
+            METRIC,
+            format_figure(cost),
+            format_figure(counts.get("instructions", 0)),
+            format_figure(counts.get("reads", 0)),
+            str(counts.get("instances", 0)),
+        ]
+        tables.append(Table(headers=["metric", "value", "instructions", "reads", "instances checked"], rows=[row]))
+    footer_lines, footer_tables = card_footer(recorded)
+    lines += footer_lines
+    tables += footer_tables
     data = {
         "method": generator,
         "challenge": name,
@@ -114,6 +69,7 @@ def run_generator_reply(ctx: AppContext, inv: Invocation) -> Reply:
         "accuracy": result.accuracy,
         "ok": result.ok,
         "failure": result.failure,
+        "failure_kind": None if result.failure_kind is None else result.failure_kind.value,
         "wall_s": result.wall_s,
         "metrics": result.metrics,
         "cost": None if cost is None else int(cost),

@@ -8,9 +8,9 @@ enabled).
 from __future__ import annotations
 
 import platform
+from importlib.metadata import version
 
 import numpy
-import telegram
 
 from bot.commands.base import Command, Invocation, Reply, Table
 from bot.commands.digest_content import schedule_of
@@ -54,7 +54,7 @@ def show_status(ctx: AppContext, inv: Invocation) -> Reply:
         ["sutro", __version__],
         ["python", platform.python_version()],
         ["numpy", numpy.__version__],
-        ["python-telegram-bot", telegram.__version__],
+        ["python-telegram-bot", version("python-telegram-bot")],  # read from metadata: commands never import telegram
         ["sandbox tier", tier.description],
     ]
     data: dict[str, object] = {

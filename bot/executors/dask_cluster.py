@@ -21,12 +21,15 @@ from typing import Any
 from distributed import Client, Future
 from distributed.client import FutureCancelledError
 
-from bot.commands.base import Command, Invocation, Reply
+from bot.command import Command
+from bot.executors.base import JobKilled, WorkerJob, picklable
 from bot.executors.dask_worker import PROGRESS_TOPIC, Outcome, run_on_worker
 from bot.executors.keys import job_key
 from bot.incidents import incident_line, report_incident
-from bot.jobs.process import JobKilled, ProgressSink, _picklable
+from bot.invocation import Invocation
+from bot.reply import Reply
 from bot.settings import Settings
+from engine.progress import Progress
 from storage.database import SessionFactory
 from storage.errors import StorageError
 from storage.jobs import enqueue, finish, request_cancel
@@ -47,12 +50,12 @@ class DaskExecution:
     def __init__(self, executor: DaskExecutor, command: Command, inv: Invocation) -> None:
         self._executor = executor
         self._command = command
-        self._inv = _picklable(inv)
+        self._inv = picklable(inv)
         self.key = job_key(command, inv)
         self.attached = False
         self.killed = False
 
-    async def run(self, on_progress: ProgressSink) -> tuple[Reply, int]:
+    async def run(self, on_progress: Progress) -> tuple[Reply, int]:
         """Submit (or attach to) the job and return its reply; raises :class:`JobKilled` when it was cancelled.
 
         A database or cluster that cannot be reached is answered in one line (never an exception to the board).
@@ -101,6 +104,7 @@ class DaskExecution:
             self._command,
             self._inv,
             self.key,
+            self._executor.job,
             key=dask_key(row),
             pure=False,
         )
@@ -164,14 +168,15 @@ class DaskExecution:
 class DaskExecutor:
     """Runs jobs on the Dask cluster at ``settings.dask_scheduler`` (or on ``client``'s cluster, for tests)."""
 
-    def __init__(self, settings: Settings, client: Client | None = None) -> None:
+    def __init__(self, settings: Settings, client: Client | None = None, *, job: WorkerJob) -> None:
         self.settings = settings.model_copy(update={"telegram_bot_token": None})
+        self.job = job
         self._client = client
         self.address = str(client.scheduler.address) if client is not None else settings.dask_scheduler
         self._ledger: SessionFactory | None = None
         self._lock = threading.Lock()
         self._client_lock = threading.Lock()
-        self._listeners: dict[str, list[tuple[asyncio.AbstractEventLoop, ProgressSink]]] = {}
+        self._listeners: dict[str, list[tuple[asyncio.AbstractEventLoop, Progress]]] = {}
         self._subscribed = False
 
     @property
@@ -185,7 +190,7 @@ class DaskExecutor:
                 self._subscribed = True
             return self._client
 
-    def listen(self, key: str, loop: asyncio.AbstractEventLoop, sink: ProgressSink) -> Callable[[], None]:
+    def listen(self, key: str, loop: asyncio.AbstractEventLoop, sink: Progress) -> Callable[[], None]:
         """Relay job ``key``'s progress events to ``sink`` on ``loop``; returns the function that stops it."""
         entry = (loop, sink)
         with self._lock:

@@ -2,10 +2,11 @@
 
 :func:`run_on_worker` is the function the bot submits to the cluster. On the Dask worker it marks the ledger row
 running (one more attempt), then runs the invocation exactly as the local executor does — a fresh process from a
-per-worker forkserver that calls :func:`bot.dispatch.execute`, so a submission still starts its sandboxed child
-there — while polling the ledger's cancel flag every :data:`CANCEL_POLL_S` seconds and killing the process group
-when it is set. The job's process group dies with its Dask worker (a watcher thread on the worker's pidfd), so a
-killed worker leaves no orphan and the scheduler's retry on another worker is the only copy still running.
+per-worker forkserver that runs the composition root's job (:data:`~bot.executors.base.WorkerJob`), so a submission
+still starts its sandboxed child there — while polling the ledger's cancel flag every :data:`CANCEL_POLL_S` seconds
+and killing the process group when it is set. The job's process group dies with its Dask worker (a watcher thread on
+the worker's pidfd), so a killed worker leaves no orphan and the scheduler's retry on another worker is the only
+copy still running.
 
 Progress lines the command reports go to the bot as Dask events on :data:`PROGRESS_TOPIC` (``{"key", "line",
 "fraction"}``; at most one every :data:`PROGRESS_EVERY_S`, the last one always), which the bot side relays to the
@@ -30,9 +31,12 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Reply
-from bot.jobs.process import JobKilled, ProcessRunner, WorkerProcess
-from bot.jobs.worker import run_job
+from bot.command import Command
+from bot.executors.base import JobKilled, WorkerJob
+from bot.executors.local import ProcessRunner, WorkerProcess
+from bot.executors.worker import run_job
+from bot.invocation import Invocation
+from bot.reply import Reply
 from bot.settings import Settings
 from storage.database import SessionFactory
 from storage.jobs import cancel_is_requested, finish, start_attempt
@@ -53,7 +57,7 @@ PROGRESS_EVERY_S = 0.25
 Outcome = tuple[str, Reply | None, int]
 """(final ledger state, the command's reply or None when cancelled, exit status)."""
 
-_runners: dict[str, ProcessRunner] = {}
+_runners: dict[tuple[str, WorkerJob], ProcessRunner] = {}
 _sessions: dict[str, SessionFactory] = {}
 _setup_lock = threading.Lock()  # tasks run on several threads of a worker; Alembic's upgrade is not thread-safe
 
@@ -63,7 +67,7 @@ class DaemonicWorker(RuntimeError):
 
 
 def run_job_tied_to_worker(
-    worker_pid: int, conn: Connection, settings: Settings, command: Command, inv: Invocation
+    worker_pid: int, conn: Connection, settings: Settings, command: Command, inv: Invocation, job: WorkerJob
 ) -> None:
     """:func:`run_job`, plus a watcher thread that kills the job's whole process group when the Dask worker
     process ``worker_pid`` dies (a killed worker must leave no orphan running the job a second time).
@@ -72,7 +76,7 @@ def run_job_tied_to_worker(
     ``PR_SET_PDEATHSIG`` would not fire: the worker is watched directly (a pidfd, else polling).
     """
     threading.Thread(target=_die_with, args=(worker_pid,), name="watch-worker", daemon=True).start()
-    run_job(conn, settings, command, inv)
+    run_job(conn, settings, command, inv, job)
 
 
 def _die_with(pid: int) -> None:
@@ -111,17 +115,17 @@ def _ledger(settings: Settings) -> SessionFactory:
         return _sessions[url]
 
 
-def _runner(settings: Settings) -> ProcessRunner:
+def _runner(settings: Settings, job: WorkerJob) -> ProcessRunner:
     if multiprocessing.current_process().daemon:
         raise DaemonicWorker(
             "this Dask worker is a daemonic process and cannot start job processes; "
             "start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False"
         )
-    fingerprint = settings.model_dump_json()
+    fingerprint = (settings.model_dump_json(), job)
     with _setup_lock:
         if fingerprint not in _runners:
             target = functools.partial(run_job_tied_to_worker, os.getpid())
-            _runners[fingerprint] = ProcessRunner(settings, target=target)
+            _runners[fingerprint] = ProcessRunner(settings, job=job, target=target)
         return _runners[fingerprint]
 
 
@@ -186,13 +190,13 @@ def _cancel_requested(sessions: SessionFactory, key: str) -> bool:
         return cancel_is_requested(session, key=key)
 
 
-def run_on_worker(settings: Settings, command: Command, inv: Invocation, key: str) -> Outcome:
+def run_on_worker(settings: Settings, command: Command, inv: Invocation, key: str, job: WorkerJob) -> Outcome:
     """Run one job on this Dask worker and record its outcome in the ledger (the task the bot submits)."""
     sessions = _ledger(settings)
     with sessions() as session:
         if start_attempt(session, key=key, worker=_worker_name()) is None:
             return JOB_CANCELLED, None, 1
-    process = _runner(settings).worker(command, inv)
+    process = _runner(settings, job).worker(command, inv)
     try:
         got = asyncio.run(_supervise(process, sessions, key, ProgressRelay(key)))
     except JobKilled as exc:

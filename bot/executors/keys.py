@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from bot.commands.base import Command, Invocation
+from bot.command import Command
+from bot.invocation import Invocation
 
 
 def job_key(command: Command, inv: Invocation) -> str:

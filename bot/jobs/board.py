@@ -14,14 +14,15 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from bot.commands.base import Caller, Command, Invocation, Reply, UsageError
+from bot.command import Command
+from bot.executors.base import Execution, Executor, JobKilled
+from bot.incidents import incident_line, report_incident
+from bot.invocation import Caller, Invocation, UsageError
 from bot.jobs.limits import RateWindow
-from bot.jobs.process import JobKilled, ProgressSink, died_reply
-
-if TYPE_CHECKING:
-    from bot.executors.base import Execution, Executor
+from bot.reply import Reply
+from engine.progress import Progress
 
 State = Literal["queued", "running", "done", "cancelled", "stopped"]
 
@@ -43,7 +44,7 @@ class Job:
     command: Command
     invocation: Invocation
     submitted_at: float
-    on_progress: ProgressSink = _ignore_progress
+    on_progress: Progress = _ignore_progress
     state: State = "queued"
     started_at: float | None = None
     finished_at: float | None = None
@@ -128,7 +129,7 @@ class JobBoard:
         self,
         command: Command,
         inv: Invocation,
-        on_progress: ProgressSink = _ignore_progress,
+        on_progress: Progress = _ignore_progress,
         *,
         per_member: int | None = None,
         wall_limit_s: float | None = None,
@@ -245,7 +246,8 @@ class JobBoard:
                 return Reply(text=text, ok=False), 1
             if job.cancelled_by is not None:
                 return Reply(text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False), 1
-            return died_reply(job.command, exc)
+            incident = report_incident(exc, where=f"worker of {job.command.name}")  # died, not cancelled
+            return Reply(text=incident_line(incident), ok=False), 3
         finally:
             if timer is not None:
                 timer.cancel()

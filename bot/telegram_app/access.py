@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.commands.base import Caller
+from bot.invocation import Caller
 from bot.settings import Settings
 
 GROUP_ANONYMOUS_BOT_ID = 1087968824

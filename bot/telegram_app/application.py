@@ -28,9 +28,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot.commands.base import Command, UsageError
+from bot.command import Command
 from bot.context import AppContext
 from bot.executors import build_executor
+from bot.invocation import UsageError
 from bot.jobs.board import JobBoard
 from bot.settings import Settings
 from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
@@ -162,8 +163,10 @@ def build_bot(
         protect_secret(webhook.secret)
     # PTB 22.2+ warns on every RetryAfter unless it may use timedelta already (delivery.py reads both forms)
     os.environ.setdefault("PTB_TIMEDELTA", "1")
+    if ctx.worker_job is None:
+        raise UsageError("the bot needs the composition root's worker job", hint="build the context with bot.app")
     board = JobBoard(
-        build_executor(settings),
+        build_executor(settings, ctx.worker_job),
         workers=settings.job_workers,
         per_member=settings.job_queue_per_member,
         rate_per_minute=settings.job_rate_per_minute,
@@ -195,3 +198,9 @@ def build_bot(
     digest = DigestPoster(door.ctx, app, clock=clock)
     door.ctx.digest_next = digest.next_time
     return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)
+
+
+def serve(ctx: AppContext) -> None:
+    """Run the bot for ``ctx`` until SIGINT/SIGTERM (``sutro serve``)."""
+    bot = build_bot(ctx)
+    asyncio.run(bot.run_until_signalled())

@@ -9,22 +9,31 @@ someone else, or a press after a restart never runs it twice.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from telegram import CallbackQuery, Message
 
-from bot.commands.base import Invocation
-from bot.telegram_app.access import Sender
+from bot.command import Command
+from bot.invocation import Invocation
+from bot.telegram_app.access import Decision, Sender
 from bot.telegram_app.delivery import Courier
-
-if TYPE_CHECKING:
-    from bot.telegram_app.handlers import ChatFrontDoor
 
 IDEA_BUTTON = re.compile(r"^idea:(run|edit|discard):(\d+)$")
 PATTERN = r"^idea:"
 
 
-async def press_button(door: ChatFrontDoor, query: CallbackQuery, card: Message) -> None:
+class FrontDoor(Protocol):
+    """What a press needs from the chat's front door (``handlers.ChatFrontDoor``): the access check, the
+    registered commands, and the job board."""
+
+    commands: dict[str, Command]
+
+    async def check_sender(self, sender: Sender) -> Decision: ...
+
+    async def run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None: ...
+
+
+async def press_button(door: FrontDoor, query: CallbackQuery, card: Message) -> None:
     """Check the presser, acknowledge the press, then run the action as a queued ``idea`` command."""
     user = query.from_user
     sender = Sender(

@@ -22,8 +22,8 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParamet
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
-from bot.commands.base import OutFile
 from bot.incidents import report_incident
+from bot.reply import OutFile
 
 log = logging.getLogger("sutro.telegram")
 T = TypeVar("T")

@@ -27,10 +27,10 @@ from datetime import datetime, timedelta
 
 from telegram.ext import Application, ContextTypes, Job
 
-from bot.commands.base import Reply
 from bot.commands.digest_content import digest_reply, schedule_of
 from bot.context import AppContext
 from bot.incidents import report_incident
+from bot.reply import Reply
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.render import render
 from storage.digests import claim_week, mark_posted, release_week

@@ -15,13 +15,15 @@ from datetime import UTC, datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.ext import ContextTypes
 
-from bot.commands.base import Attachment, Button, Command, Invocation, Reply, UsageError
+from bot.command import Command
 from bot.commands.guide import unknown_command
 from bot.commands.tokens import parse_free_text, parse_tokens
 from bot.context import AppContext
 from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
+from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
+from bot.reply import Button, Reply
 from bot.telegram_app.access import Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.delivery import Courier

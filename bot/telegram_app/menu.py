@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot.commands.base import Command
+from bot.command import Command
 
 NAME_RULE = re.compile(r"^[a-z0-9_]{1,32}$")
 MAX_DESCRIPTION = 256

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from bot.commands.base import Button, OutFile, Reply, Table
+from bot.reply import Button, OutFile, Reply, Table
 
 MESSAGE_LIMIT = 4096
 PHONE_WIDTH = 40

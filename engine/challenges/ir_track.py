@@ -2,7 +2,7 @@
 
 A challenge supplies a :class:`TestSet` (one row per instance: its inputs and expected outputs) and the pass rule
 (every output of every instance, or at least ``threshold`` of each instance's outputs). Scoring itself lives in
-:mod:`engine.ir.scoring`.
+:mod:`engine.scoring.ir`.
 """
 
 from __future__ import annotations

@@ -3,5 +3,6 @@ instances.
 
 Modules, one idea each: ``instruction_set`` (ops, arities, scorer dialects), ``errors`` (rejections), ``program``
 (the parsed form), ``parser`` (text -> Program), ``cost`` (the ⌈√a⌉ read cost), ``static_check`` (rules decidable
-without running), ``simulate`` (run all test instances at once) and ``scoring`` (the public entry points).
+without running) and ``simulate`` (run all test instances at once); ``engine.scoring.ir`` combines them with a
+challenge's instances (the public entry points).
 """

@@ -1,6 +1,6 @@
 """Why an IR program is refused before it runs: one :class:`EngineError` subclass, one line, the IR line quoted.
 
-Rule (documented in ``engine.ir.scoring``): anything decidable from the text alone — syntax, unknown op, arity,
+Rule (documented in ``engine.scoring.ir``): anything decidable from the text alone — syntax, unknown op, arity,
 addresses, read-before-write, outputs never written, input/output counts, line cap — raises
 :class:`InvalidProgram`; behaviour on the test data (a wrong answer, division by zero) is a failed run instead.
 """

@@ -5,7 +5,7 @@ Public API: :func:`run_method` and the :data:`METHODS` registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from engine.methods import (
     curriculum,
@@ -27,6 +27,7 @@ from engine.methods import (
 )
 from engine.methods.method import Method
 from engine.methods.runner import run_with
+from engine.progress import Progress
 from engine.registry import Registry
 from engine.result import RunResult
 
@@ -56,7 +57,7 @@ def run_method(
     name: str,
     params: Mapping[str, str | int | float],
     *,
-    progress: Callable[[str, float | None], None] | None = None,
+    progress: Progress | None = None,
 ) -> RunResult:
     """Run method ``name`` on sparse parity with ``params`` (strings are parsed), fully traced.
 

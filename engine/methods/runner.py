@@ -20,11 +20,11 @@ from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
 from engine.metrics.clock import clock_metrics
+from engine.progress import Progress, no_progress
 from engine.registry import Registry
-from engine.result import RunResult
+from engine.result import FailureKind, RunResult
 from engine.tracing import EventLog, TrackedRandom, tracing, track
 
-ProgressSink = Callable[[str, "float | None"], None]
 DEFAULT_ROWS = 100
 """Training rows handed to a method that does not declare ``m`` (the query-based ones ignore them)."""
 
@@ -64,10 +64,6 @@ def run_traced(
     return outcome, log, wall, accuracy, data.secret
 
 
-def _silent(message: str, fraction: float | None = None) -> None:
-    """Default progress sink: ignore."""
-
-
 def one_step_clock(step: Callable[..., object], args: tuple[object, ...]) -> dict[str, float]:
     """Clock metrics of one step traced alone, its arrays placed as written buffers first (as the group's
     hand-instrumented step does), so the step's own data movement is not drowned by the age of the data set."""
@@ -87,7 +83,7 @@ def run_with(
     methods: Registry[Method],
     name: str,
     params: Mapping[str, str | int | float],
-    progress: ProgressSink | None = None,
+    progress: Progress | None = None,
 ) -> RunResult:
     """See :func:`engine.methods.run_method`."""
     method = methods.get(name)
@@ -99,7 +95,7 @@ def run_with(
             f"{name} does not solve {task.name}", hint=f"methods for {task.name}: {', '.join(able) or 'none'}"
         )
     values = parse_params(raw, {**method.defaults, **task.defaults}, max_n=method.n_limit, method=name)
-    say: ProgressSink = progress or _silent
+    say: Progress = progress or no_progress
     say(f"running {name} (n={values['n']}, k={values['k']}, seed={values['seed']}), traced", 0.0)
     start = time.perf_counter()
     outcome, log, _, accuracy, secret = run_traced(method, values, task)
@@ -107,25 +103,22 @@ def run_with(
     is_write, buffer, size = log.arrays()
     metrics = clock_metrics(is_write, buffer, size)
     scopes = {key: "whole run" for key in metrics}
-    extra: dict[str, object] = {"secret": secret, "found": outcome.secret, "method_kind": method.kind}
     counts = {**log.counts()}
+    per_step: dict[str, float] = {}
     if method.kind == "training" and outcome.steps:
         counts["steps"] = outcome.steps
         counts["epochs"] = outcome.epochs
-        per_step: dict[str, float] = {
+        per_step = {
             "dmc@1 (run mean)": metrics["dmc@1"] / outcome.steps,
             "events (run mean)": len(log) / outcome.steps,
         }
         if outcome.one_step is not None:
             per_step.update({f"{key} (one step)": value for key, value in one_step_clock(*outcome.one_step).items()})
-        extra["per_step"] = per_step
     if outcome.one_step is not None:
         say("element-level trace of one step", 0.8)
         step, args = outcome.one_step
         metrics[BYTEDMD] = float(bytedmd(step, args))
         scopes[BYTEDMD] = "one step"
-    if outcome.note:
-        extra["note"] = outcome.note
     wall = time.perf_counter() - start
     ok = accuracy >= 0.95
     return RunResult(
@@ -137,9 +130,14 @@ def run_with(
         seeds=[int(values["seed"])],
         accuracy=accuracy,
         failure=None if ok else f"accuracy {accuracy:.3f} < 0.95" + (f" ({outcome.note})" if outcome.note else ""),
+        failure_kind=None if ok else FailureKind.WRONG_ANSWER,
         metrics=metrics,
         metric_scopes=scopes,
         wall_s=wall,
         counts=counts,
-        extra=extra,
+        per_step=per_step,
+        secret=[int(b) for b in secret],
+        found=None if outcome.secret is None else [int(b) for b in outcome.secret],
+        method_kind=method.kind,
+        note=outcome.note or None,
     )

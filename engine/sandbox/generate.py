@@ -1,6 +1,6 @@
 """The ``generate()`` path: run a member's IR generator in the sandbox; only its IR text comes back.
 
-Scoring that text is the trusted IR scorer's job (``engine.ir.scoring.score_ir``), wired in by the caller;
+Scoring that text is the trusted IR scorer's job (``engine.scoring.ir.score_ir``), wired in by the caller;
 IR size drives the scorer's time, so callers run it through ``run_trusted_limited``.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from engine.result import FailureKind
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
 from engine.sandbox.lint import lint
@@ -20,7 +21,7 @@ MAX_IR_BYTES = 8 * MIB  # a 100,000-line IR program is ~2 MiB
 
 @dataclass(frozen=True)
 class GeneratedIR:
-    """What a generate() produced: ``text`` when it worked, else ``failure`` (one line). Never both."""
+    """What a generate() produced: ``text`` when it worked, else ``failure`` (one line) and its kind. Never both."""
 
     text: str | None
     failure: str | None
@@ -28,6 +29,7 @@ class GeneratedIR:
     tier: str
     code_hash: str
     flags: list[str] = field(default_factory=list)
+    failure_kind: FailureKind | None = None
 
     @property
     def ok(self) -> bool:
@@ -61,16 +63,19 @@ def run_generate(
         dev_override=dev_override,
         result_cap=MAX_IR_BYTES + 4096,
     )
-    failure, text = out.failure, None
+    failure, text, kind = out.failure, None, out.failure_kind
     if failure is None and out.final is not None:
         try:
             text = check_text(out.final)
         except BadResult as exc:
-            failure = f"rejected result: {exc}"
+            failure, kind = f"rejected result: {exc}", FailureKind.REJECTED
         else:
             if len(text.encode()) > MAX_IR_BYTES:
-                failure, text = (
+                failure, text, kind = (
                     f"your generate() returned more than {MAX_IR_BYTES // MIB} MiB of IR text",
                     None,
+                    FailureKind.LIMIT,
                 )
-    return GeneratedIR(text, failure, out.wall_s, report.tier, code_hash, flags)
+    if failure is not None and kind is None:
+        kind = FailureKind.ERROR
+    return GeneratedIR(text, failure, out.wall_s, report.tier, code_hash, flags, kind)

@@ -18,11 +18,12 @@ from typing import Any
 import numpy as np
 
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
-from engine.result import RunResult
+from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
 from engine.sandbox.lint import lint
 from engine.sandbox.remote import allowlist
+from engine.sandbox.remote.budget import LimitRefused
 from engine.sandbox.remote.session import Refused, Session
 from engine.sandbox.results import BadResult, check_answer
 from engine.sandbox.tier import TierReport, probe_tier
@@ -59,12 +60,15 @@ class _Meter:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.refusal: str | None = None
+        self.refusal_kind = FailureKind.REJECTED
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
             return self.session.handle(request)
         except (Refused, ValueError) as exc:
             self.refusal = str(exc)
+            if isinstance(exc, LimitRefused):
+                self.refusal_kind = FailureKind.LIMIT
             raise BadResult(str(exc)) from exc
 
 
@@ -77,7 +81,7 @@ def _one_instance(
     report: TierReport,
     dev_override: bool,
     check_imports: bool,
-) -> tuple[float | None, str | None, Session]:
+) -> tuple[float | None, tuple[str, FailureKind] | None, Session]:
     session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops)
     meter = _Meter(session)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
@@ -95,13 +99,14 @@ def _one_instance(
         cfg, limits, tier=report, dev_override=dev_override, result_cap=limits.output_bytes, on_request=meter
     )
     if meter.refusal is not None:
-        return None, meter.refusal, session
+        return None, (meter.refusal, meter.refusal_kind), session
     if out.failure is not None or out.final is None:
-        return None, out.failure or "solve() ended without an answer", session
+        failure = out.failure or "solve() ended without an answer"
+        return None, (failure, out.failure_kind or FailureKind.ERROR), session
     try:
         answer = check_answer(out.final, n_bits)
     except BadResult as exc:
-        return None, str(exc), session
+        return None, (str(exc), FailureKind.REJECTED), session
     return accuracy(answer, inst["x_test"], inst["y_test"]), None, session
 
 
@@ -138,23 +143,26 @@ def judge_solve(
     accs: list[float] = []
     per_instance: list[dict[str, float]] = []
     ops = events = 0
-    failure = None
+    failed: tuple[str, FailureKind] | None = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
-        acc, failure, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports)
+        acc, failed, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports)
         ops += session.ops
         events += len(session.sizes)
-        if failure is not None:
+        if failed is not None:
             break
         accs.append(acc if acc is not None else 0.0)
         per_instance.append(session.metrics())
-    mean_acc = float(np.mean(accs)) if accs and failure is None else None
-    ok = failure is None and mean_acc is not None and mean_acc >= PASS_ACCURACY
-    if failure is None and not ok:
-        failure = f"mean accuracy {mean_acc:.3f} on hidden test rows is below {PASS_ACCURACY}"
+    mean_acc = float(np.mean(accs)) if accs and failed is None else None
+    ok = failed is None and mean_acc is not None and mean_acc >= PASS_ACCURACY
+    if failed is None and not ok:
+        failed = (
+            f"mean accuracy {mean_acc:.3f} on hidden test rows is below {PASS_ACCURACY}",
+            FailureKind.WRONG_ANSWER,
+        )
     metrics = (
         {name: float(np.mean([m[name] for m in per_instance])) for name in (DMC, ARD, ARD_PER_READ)}
-        if per_instance and failure is None
+        if per_instance and failed is None
         else {}
     )
     return RunResult(
@@ -164,16 +172,15 @@ def judge_solve(
         ok=ok,
         params=params,
         accuracy=mean_acc,
-        failure=failure,
+        failure=None if failed is None else failed[0],
+        failure_kind=None if failed is None else failed[1],
         metrics=metrics,
         metric_scopes={name: SCOPE for name in metrics},
         wall_s=time.monotonic() - start,
         counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
         code_hash=hashlib.sha256(code.encode()).hexdigest(),
-        extra={
-            "sandbox_tier": report.tier,
-            "sandbox": report.description,
-            "review_flags": flags,
-            "per_instance_metrics": per_instance,
-        },
+        per_instance_metrics=per_instance,
+        provenance=Provenance(
+            judged_by="solve", sandbox_tier=report.tier, sandbox=report.description, review_flags=flags
+        ),
     )

@@ -11,13 +11,19 @@ from typing import Any
 import numpy as np
 
 from engine.errors import EngineError
+from engine.result import FailureKind
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
 from engine.sandbox.npy_pipe import write_array
 from engine.sandbox.watchdog import run_child
 
 
 class LimitExceeded(EngineError):
-    """A trusted computation stopped by a resource limit; the message is the one-line limit text."""
+    """A trusted computation that ended without a result; the message is the one-line reason and ``kind`` says
+    whether a resource limit stopped it (:attr:`FailureKind.LIMIT`) or it failed otherwise."""
+
+    def __init__(self, message: str, *, kind: FailureKind = FailureKind.LIMIT) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def run_trusted_limited(
@@ -39,5 +45,7 @@ def run_trusted_limited(
     cfg = {"mode": "trusted", "fn": fn_qualified_name, "args": args, "n_arrays": len(arrays), "layers": {}}
     out = run_child(cfg, limits, [], scratch_owner=None, result_cap=result_cap, stdin_tail=frames.getvalue())
     if out.failure is not None or out.final is None:
-        raise LimitExceeded(out.failure or "the limited process ended without a result")
+        raise LimitExceeded(
+            out.failure or "the limited process ended without a result", kind=out.failure_kind or FailureKind.ERROR
+        )
     return out.final.get("value")

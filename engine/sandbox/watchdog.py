@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.result import FailureKind
 from engine.sandbox.limits import Limits
 from engine.sandbox.results import BadResult, parse_strict
 
@@ -33,7 +34,8 @@ _CPU_SIGNALS = (signal.SIGXCPU, signal.SIGKILL)
 
 @dataclass
 class ChildOutcome:
-    """How one child run ended. ``final`` is its last strict-JSON message, ``failure`` a one-line reason."""
+    """How one child run ended. ``final`` is its last strict-JSON message, ``failure`` a one-line reason and
+    ``failure_kind`` its class (a resource limit, an error of the code, a malformed result)."""
 
     final: dict[str, Any] | None
     failure: str | None
@@ -42,6 +44,7 @@ class ChildOutcome:
     wall_s: float = 0.0
     requests: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    failure_kind: FailureKind | None = None
 
 
 Requests = Callable[[dict[str, Any]], dict[str, Any]]
@@ -187,17 +190,34 @@ def _watch(
                         raise _Stop(f"result limit ({result_cap:,} bytes) exceeded")
     except _Stop as stop:
         _kill_group(proc)
-        return ChildOutcome(None, stop.message, bytes(output), proc.returncode, requests=requests)
+        return ChildOutcome(
+            None, stop.message, bytes(output), proc.returncode, requests=requests, failure_kind=FailureKind.LIMIT
+        )
     except BadResult as exc:
         _kill_group(proc)
-        return ChildOutcome(None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests)
+        return ChildOutcome(
+            None,
+            f"rejected result: {exc}",
+            bytes(output),
+            proc.returncode,
+            requests=requests,
+            failure_kind=FailureKind.REJECTED,
+        )
     finally:
         sel.close()
     rc = _wait(proc, deadline)
     if rc is None:
         _kill_group(proc)
-        return ChildOutcome(None, limits.wall_message(), bytes(output), proc.returncode, requests=requests)
-    return ChildOutcome(final, _exit_failure(final, rc, limits), bytes(output), rc, requests=requests)
+        return ChildOutcome(
+            None,
+            limits.wall_message(),
+            bytes(output),
+            proc.returncode,
+            requests=requests,
+            failure_kind=FailureKind.LIMIT,
+        )
+    failure, kind = _exit_failure(final, rc, limits)
+    return ChildOutcome(final, failure, bytes(output), rc, requests=requests, failure_kind=kind)
 
 
 def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
@@ -207,17 +227,18 @@ def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
         return None
 
 
-def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> str | None:
-    """A one-line reason from the final message and the exit status (signals: plain or bwrap's 128+n)."""
+def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> tuple[str | None, FailureKind | None]:
+    """A one-line reason and its kind from the final message and the exit status (signals: plain or bwrap's
+    128+n)."""
     if final is not None and final.get("type") == "error":
         if final.get("kind") == "memory":
-            return limits.memory_message()
-        return str(final.get("message") or "your code raised an error")[:400]
+            return limits.memory_message(), FailureKind.LIMIT
+        return str(final.get("message") or "your code raised an error")[:400], FailureKind.ERROR
     if final is not None:
-        return None
+        return None, None
     sig = -rc if rc < 0 else (rc - 128 if rc > 128 else 0)
     if sig in _CPU_SIGNALS:
-        return limits.cpu_message()
+        return limits.cpu_message(), FailureKind.LIMIT
     if sig:
-        return f"your code was stopped by signal {signal.Signals(sig).name}"
-    return f"your code exited (status {rc}) without a result"
+        return f"your code was stopped by signal {signal.Signals(sig).name}", FailureKind.ERROR
+    return f"your code exited (status {rc}) without a result", FailureKind.ERROR

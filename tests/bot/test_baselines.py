@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.baselines import baseline_metrics, builtin_baseline_metrics
 from bot.context import AppContext
-from bot.recording import store_result
+from bot.core.baselines import baseline_metrics, builtin_baseline_metrics
+from bot.core.recording import store_result
 from bot.settings import Settings
 from engine.result import RunResult
 from storage.runs import get_run
@@ -39,7 +39,7 @@ def _store(ctx: AppContext, subject: str, params: dict[str, int], dmc: float, *,
         challenge="sparse_parity", subject=subject, kind=kind, ok=True, metrics={"dmc@1": dmc}, params=params
     )
     request = NormalisedRequest("sparse_parity", kind, subject, params, None, ("dmc@1",))
-    return store_result(ctx, result, request=request, code=None, member="ann").id
+    return store_result(ctx, result, request=request, member="ann").id
 
 
 def test_a_method_is_compared_with_sgd_run_with_the_same_parameters(ctx: AppContext) -> None:

@@ -61,21 +61,23 @@ def test_a_non_admin_is_refused_and_nothing_is_recorded() -> None:
 
 
 def test_the_primary_metric_setting_ranks_the_leaderboard_at_once() -> None:
-    from storage.runs import record_run
+    from storage.runs import NewRun, record_run
 
     # alice leads on DMC (10 < 20), bob on ARD (30 < 50): the ranking metric decides who is first.
     with build_context().sessions()() as session:
         for member, dmc, ard in (("alice", 10.0, 50.0), ("bob", 20.0, 30.0)):
             record_run(
                 session,
-                challenge="sparse_parity",
-                kind="method",
-                subject="sgd",
-                ok=True,
-                metrics={"dmc@1": dmc, "ard@1": ard},
-                request_key=member,
-                member=member,
-                engine_version="t",
+                NewRun(
+                    challenge="sparse_parity",
+                    kind="method",
+                    subject="sgd",
+                    ok=True,
+                    metrics={"dmc@1": dmc, "ard@1": ard},
+                    request_key=member,
+                    member=member,
+                    engine_version="t",
+                ),
             )
 
     def board() -> tuple[str, list[str]]:

@@ -20,7 +20,7 @@ import pytest
 from bot.app import build_context
 from bot.telegram_app.application import TelegramBot, build_bot
 from storage.digests import digest_post
-from storage.runs import record_run
+from storage.runs import NewRun, record_run
 from storage.tables import DIGEST_POSTED
 from tests.bot.telegram_harness import (
     ADMIN,
@@ -61,15 +61,17 @@ def store_a_run(fake: FakeBotApi, when: datetime) -> None:
     with sessions() as session:
         record_run(
             session,
-            challenge="matmul_4x4",
-            kind="ir",
-            subject="naive",
-            ok=True,
-            metrics={"dally@1": 42.0},
-            request_key="r1",
-            member="alice",
-            engine_version="t",
-            created_at=when,
+            NewRun(
+                challenge="matmul_4x4",
+                kind="ir",
+                subject="naive",
+                ok=True,
+                metrics={"dally@1": 42.0},
+                request_key="r1",
+                member="alice",
+                engine_version="t",
+                created_at=when,
+            ),
         )
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import run_in_worker
 from bot.commands.base import Caller, Invocation, UsageError
+from bot.executors.local import ProcessRunner
 from bot.jobs.board import JobBoard
-from bot.jobs.process import ProcessRunner
 from bot.settings import Settings
 from tests.bot.fixture_commands import BROKEN, SLEEPY
 
@@ -28,7 +29,7 @@ def _inv(caller: Caller, **options: str) -> Invocation:
 
 
 def _board(**kwargs: object) -> JobBoard:
-    return JobBoard(ProcessRunner(Settings()), **kwargs)  # type: ignore[arg-type]
+    return JobBoard(ProcessRunner(Settings(), job=run_in_worker), **kwargs)  # type: ignore[arg-type]
 
 
 async def test_positions_follow_submission_order_and_close_up_on_cancel() -> None:
@@ -108,7 +109,7 @@ async def test_a_worker_never_receives_the_bot_token() -> None:
 
     from tests.bot.fixture_commands import ENVIRONMENT
 
-    board = JobBoard(ProcessRunner(Settings(telegram_bot_token=SecretStr("123:secret-token-value"))))
+    board = JobBoard(ProcessRunner(Settings(telegram_bot_token=SecretStr("123:secret-token-value")), job=run_in_worker))
     await board.start()
     try:
         job = board.submit(ENVIRONMENT, Invocation(command="environment", caller=ANN))

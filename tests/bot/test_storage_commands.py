@@ -14,8 +14,10 @@ from bot.cli import main
 from bot.commands import command_named
 from bot.commands.base import Caller, Invocation, Reply
 from bot.context import AppContext
+from bot.core.comparison import compare
+from bot.core.log_entry import log_run
+from bot.core.recording import lookup, store_result, superseded_on_sight
 from bot.dispatch import execute
-from bot.recording import log_result, lookup, store_result
 from bot.settings import Settings
 from engine.result import RunResult
 from storage.runs import get_run
@@ -57,17 +59,17 @@ def store(
         params={"n": 4},
     )
     request = NormalisedRequest("matmul_4x4", "ir", subject, {"n": 4}, code or f"{subject} {dally}", ("dally@1",))
-    return store_result(ctx, result, request=request, code=code or f"{subject} {dally}", member=member, force=force).id
+    return store_result(ctx, result, request=request, member=member, force=force).id
 
 
 def test_same_request_returns_stored_result_unless_forced(ctx: AppContext) -> None:
     request = NormalisedRequest("matmul_4x4", "ir", "naive", {"n": 4}, "x = a * b", ("dally@1",))
     assert lookup(ctx, request) is None
     result = RunResult(challenge="matmul_4x4", subject="naive", kind="ir", ok=True, metrics={"dally@1": 10.0})
-    first = store_result(ctx, result, request=request, code="x = a * b", member="alice")
+    first = store_result(ctx, result, request=request, member="alice")
     found = lookup(ctx, request)
     assert found is not None and found.id == first.id and found.reused
-    forced = store_result(ctx, result, request=request, code="x = a * b", member="alice", force=True)
+    forced = store_result(ctx, result, request=request, member="alice", force=True)
     assert forced.id != first.id and lookup(ctx, request).id == forced.id  # type: ignore[union-attr]
 
 
@@ -76,8 +78,10 @@ def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppCon
     second = store(ctx, "tiled", 150, "bob")
     stored = lookup(ctx, NormalisedRequest("matmul_4x4", "ir", "tiled", {"n": 4}, "tiled 150", ("dally@1",)))
     assert stored is not None and stored.id == second
-    appended = log_result(ctx, stored)
-    assert appended.report.pending == 0
+    with ctx.sessions()() as session:
+        run = get_run(session, run_id=stored.id)
+        comparison = compare(session, run, primary=None)
+    assert log_run(ctx, run, comparison) == ""  # nothing waiting: the Markdown sink is always reachable
     text = (ctx.settings.data_dir / "sprint-log.md").read_text()
     assert "matmul_4x4 / tiled n=4 (#2)" in text
     # baseline: matmul_4x4's built-in baseline program, 1,316 (docs/challenges.md#published-figures); 150 − 1316 = −1166
@@ -216,7 +220,7 @@ def test_leaderboard_metric_across_challenges(ctx: AppContext) -> None:
     store(ctx, "naive", 200, "alice")
     result = RunResult(challenge="sparse_parity", subject="sgd", kind="method", ok=True, metrics={"ard@1": 3.5})
     request = NormalisedRequest("sparse_parity", "method", "sgd", {}, None, ("ard@1",))
-    store_result(ctx, result, request=request, code=None, member="bob")
+    store_result(ctx, result, request=request, member="bob")
     reply, status = call(ctx, "leaderboard", metric="ard@1")
     assert status == 0 and [b["challenge"] for b in reply.data["boards"]] == ["sparse_parity"]  # type: ignore[index]
     reply, status = call(ctx, "leaderboard", metric="ard@2")
@@ -251,10 +255,14 @@ def test_a_note_is_logged_as_typed_with_key_value_words_in_place(tmp_path: Path)
     assert "— tried lr=0.1 with local_update: dmc fell 3%\n" in log_text
 
 
-def test_every_sandbox_limit_message_counts_as_a_limit_failure() -> None:
-    """A stored limit failure is judged again later (bot.recording); each message the sandbox words must match."""
-    from bot.recording import hit_a_resource_limit
+def test_every_legacy_limit_message_counts_as_a_limit_failure() -> None:
+    """A limit failure stored before failures carried a kind is still judged again later: the legacy reader
+    (engine.result.legacy_failure_kind) classifies each message the sandbox words as a limit."""
     from engine.sandbox.limits import Limits
+
+    def hit_a_resource_limit(run: Run) -> bool:
+        run.result = {"failure": run.failure}  # a row of the old shape: no failure_kind in its JSON
+        return superseded_on_sight(run)
 
     limits = Limits()
     messages = [

@@ -13,8 +13,8 @@ from bot.app import build_context
 from bot.cli import main
 from bot.commands import command_named
 from bot.commands.base import LOCAL_CALLER, Invocation
+from bot.core.recording import store_result
 from bot.dispatch import execute
-from bot.recording import store_result
 from bot.settings import Settings
 from engine.result import RunResult
 from engine.sandbox.tier import TierReport, probe_tier
@@ -153,10 +153,10 @@ def test_challenge_mismatches_are_one_line() -> None:
 
 
 def test_tier_d_refuses_code_but_still_scores_ir(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.submissions
+    import bot.core.judging
 
     tier_d = TierReport("D", False, 0, False, None)
-    monkeypatch.setattr(bot.submissions, "probe_tier", lambda: tier_d)
+    monkeypatch.setattr(bot.core.judging, "probe_tier", lambda: tier_d)
     code, out = submit("-", "--json", stdin=WRONG_SOLVE.encode())
     assert code == 2 and "no sandbox (tier D)" in one_json(out)["error"]
     code, out = submit(str(IR / "matmul__baseline_4x4.ir"), "--json")  # IR text runs no submitted code
@@ -168,10 +168,10 @@ def test_rescore_prices_stored_ir_again_and_keeps_both_values(tmp_path: Path) ->
     text = (IR / "matmul__baseline_4x4.ir").read_text()
     old = RunResult(challenge="matmul_4x4", subject="naive", kind="ir", ok=True, metrics={"dally@0": 999.0})
     request = NormalisedRequest("matmul_4x4", "ir", "naive", {}, text, ("dally@0",))
-    ir_run = store_result(ctx, old, request=request, code=text, member="alice").id
+    ir_run = store_result(ctx, old, request=request, member="alice").id
     no_code = RunResult(challenge="matmul_4x4", subject="lost", kind="ir", ok=True, metrics={"dally@0": 5.0})
     bare = NormalisedRequest("matmul_4x4", "ir", "lost", {}, None, ("dally@0",))
-    bare_run = store_result(ctx, no_code, request=bare, code=None, member="bob").id
+    bare_run = store_result(ctx, no_code, request=bare, member="bob").id
     command = command_named("rescore")
     assert command is not None
     inv = Invocation(command="rescore", args=["dally@0", "dally@1"], caller=LOCAL_CALLER)
@@ -193,16 +193,18 @@ def test_the_admins_sandbox_limits_apply_to_the_next_submission(sandboxed: TierR
     assert CliRunner().invoke(main, ["config", "set", "limits.cpu_s", "1"]).exit_code == 0
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=SPIN_GENERATE.encode())
     assert code == 1 and one_json(out)["failure"] == "your generate() failed: CPU time limit (1 s) exceeded"
+    assert one_json(out)["failure_kind"] == "limit"
     assert CliRunner().invoke(main, ["config", "set", "limits.memory_mib", "256"]).exit_code == 0
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
     starved = one_json(out)
     assert code == 1 and starved["failure"] == "your generate() failed: memory limit (256 MiB) exceeded"
+    assert starved["failure_kind"] == "limit"
     assert CliRunner().invoke(main, ["config", "reset", "limits.memory_mib"]).exit_code == 0
     # the same submission again, no --force: a limit failure is not reused, it is judged under today's limits
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
     again = one_json(out)
     assert again["reused"] is False and again["run_id"] != starved["run_id"]
     # with the default 1 GiB the allocation succeeds, so generate() gets as far as returning its (bad) IR text
-    assert code == 1 and "memory limit" not in again["failure"]
+    assert code == 1 and "memory limit" not in again["failure"] and again["failure_kind"] != "limit"
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
     assert one_json(out)["reused"] is True and one_json(out)["run_id"] == again["run_id"]  # its own failure is kept

@@ -21,10 +21,10 @@ from engine.challenges.symmetry import baseline as symmetry_baseline
 from engine.ir.cost import read_cost
 from engine.ir.instruction_set import MATMUL_V0
 from engine.ir.parser import parse
-from engine.ir.scoring import score_ir
 from engine.metrics.bytedmd import bytedmd
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC, clock_metrics
 from engine.metrics.lru_stack import observe_depths
+from engine.scoring.ir import score_ir
 from engine.tracing import EventLog, track
 
 ROOT = Path(__file__).resolve().parents[2]

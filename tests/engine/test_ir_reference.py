@@ -8,7 +8,7 @@ import csv
 import pytest
 
 from engine.challenges import CHALLENGES
-from engine.ir.scoring import score_ir
+from engine.scoring.ir import score_ir
 from tests.reference_data import COPIES, REFERENCE, SHARED
 
 ROWS = list(csv.DictReader((REFERENCE / "expected.tsv").read_text().splitlines(), delimiter="\t"))

@@ -10,7 +10,7 @@ import pytest
 from engine.challenges.sparse_parity_instances import MEDIUM, instance
 from engine.errors import EngineError
 from engine.ir.errors import InvalidProgram
-from engine.ir.scoring import score_ir
+from engine.scoring.ir import score_ir
 
 SYM6_HEAD = "1,2,3,4,5,6"
 

@@ -19,7 +19,7 @@ from engine.challenges.ir_track import IRChallenge
 from engine.challenges.ir_track import TestSet as Instances
 from engine.ir.errors import InvalidProgram
 from engine.ir.instruction_set import INT8_V3
-from engine.ir.scoring import score_on
+from engine.scoring.ir import score_on
 
 
 def _three_bit_tests(seeds: object = None) -> Instances:

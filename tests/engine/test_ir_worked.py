@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.ir.cost import read_cost
 from engine.ir.instruction_set import MATMUL_V0
 from engine.ir.parser import parse
-from engine.ir.scoring import score_ir
+from engine.scoring.ir import score_ir
 
 
 def test_read_cost_table_from_engine_md() -> None:

@@ -16,7 +16,7 @@ def test_solvers_reach_full_accuracy(name):
     for seed in range(5):
         result = run_method(name, {"n": "20", "k": "3", "seed": str(seed)})
         assert result.accuracy == 1.0, (name, seed)
-        assert result.extra["found"] == result.extra["secret"]
+        assert result.found == result.secret
         assert result.metrics["dmc@1"] > 0 and result.metric_scopes["dmc@1"] == "whole run"
 
 
@@ -32,7 +32,7 @@ def test_local_update_moves_less_per_step_than_sgd_and_same_arithmetic():
     sgd = run_method("sgd", {"seed": 1, "epochs": 3})
     local = run_method("local_update", {"seed": 1, "epochs": 3})
     assert local.accuracy == sgd.accuracy  # identical arithmetic, only the memory order differs
-    assert local.extra["per_step"]["ard@1 (one step)"] < sgd.extra["per_step"]["ard@1 (one step)"]
+    assert local.per_step["ard@1 (one step)"] < sgd.per_step["ard@1 (one step)"]
     assert local.metrics["ard@1"] < sgd.metrics["ard@1"]  # whole run too (same number of steps)
     assert local.metrics["dmc@1"] < sgd.metrics["dmc@1"]
     assert local.metric_scopes["bytedmd@1"] == "one step"

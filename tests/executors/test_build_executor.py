@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import run_in_worker
 from bot.commands.base import Caller, Invocation
 from bot.executors import build_executor, dask_cluster
 from bot.executors.dask_cluster import DaskExecutor
-from bot.jobs.process import ProcessRunner
+from bot.executors.local import ProcessRunner
 from bot.settings import Settings
 from tests.bot.fixture_commands import SLEEPY
 
@@ -22,8 +23,8 @@ def _closed_port() -> int:
 
 
 def test_local_worker_processes_by_default_and_dask_when_a_scheduler_is_set(tmp_path: Path) -> None:
-    assert isinstance(build_executor(Settings(data_dir=tmp_path)), ProcessRunner)
-    executor = build_executor(Settings(data_dir=tmp_path, dask_scheduler="tcp://127.0.0.1:8786"))
+    assert isinstance(build_executor(Settings(data_dir=tmp_path), run_in_worker), ProcessRunner)
+    executor = build_executor(Settings(data_dir=tmp_path, dask_scheduler="tcp://127.0.0.1:8786"), run_in_worker)
     assert isinstance(executor, DaskExecutor) and executor.address == "tcp://127.0.0.1:8786"
 
 
@@ -31,7 +32,7 @@ def test_local_worker_processes_by_default_and_dask_when_a_scheduler_is_set(tmp_
 async def test_an_unreachable_scheduler_is_a_one_line_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT_S", 1)
     address = f"tcp://127.0.0.1:{_closed_port()}"
-    executor = DaskExecutor(Settings(data_dir=tmp_path, dask_scheduler=address))
+    executor = DaskExecutor(Settings(data_dir=tmp_path, dask_scheduler=address), job=run_in_worker)
     inv = Invocation(command="sleepy", caller=Caller(name="ann", user_id=1))
     reply, status = await executor.worker(SLEEPY, inv).run(lambda line, f=None: None)
     assert status == 1 and not reply.ok and "\n" not in reply.text

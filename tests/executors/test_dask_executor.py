@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from bot.app import run_in_worker
 from bot.commands.base import Attachment, Caller, Invocation
 from bot.commands.score import COMMAND as SCORE
+from bot.executors.base import JobKilled
 from bot.executors.dask_cluster import DaskExecutor
 from bot.jobs.board import JobBoard
-from bot.jobs.process import JobKilled
 from bot.settings import Settings
-from engine.ir.scoring import score_ir
+from engine.scoring.ir import score_ir
 from storage.jobs import get_job
 from storage.tables import JobRecord, Run
 from tests.bot.fixture_commands import SLEEPY
@@ -33,7 +34,7 @@ ANN = Caller(name="ann", user_id=1)
 @pytest.fixture
 def executor(dask_client: object, tmp_path: Path) -> DaskExecutor:
     settings = Settings(data_dir=tmp_path / "data", dev_allow_unsandboxed=True)
-    return DaskExecutor(settings, client=dask_client)  # type: ignore[arg-type]
+    return DaskExecutor(settings, client=dask_client, job=run_in_worker)  # type: ignore[arg-type]
 
 
 def _program(k: int) -> str:

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from bot.app import run_in_worker
 from bot.commands.base import Attachment, Caller, Invocation
 from bot.commands.score import COMMAND as SCORE
+from bot.executors.base import JobKilled
 from bot.executors.dask_cluster import DaskExecutor
-from bot.jobs.process import JobKilled
 from bot.settings import Settings
-from engine.ir.scoring import score_ir
+from engine.scoring.ir import score_ir
 from storage.jobs import get_job
 from storage.tables import JobRecord, Run
 from tests.bot.fixture_commands import SLEEPY
@@ -36,7 +37,7 @@ def _score(k: int) -> Invocation:
 
 async def test_runs_and_ledger_in_postgres(dask_client: object, postgres_url: str, tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data", database_url=postgres_url)
-    executor = DaskExecutor(settings, client=dask_client)  # type: ignore[arg-type]
+    executor = DaskExecutor(settings, client=dask_client, job=run_in_worker)  # type: ignore[arg-type]
     results = await asyncio.gather(
         *(executor.worker(SCORE, _score(k)).run(lambda line, f=None: None) for k in range(3, 23))
     )

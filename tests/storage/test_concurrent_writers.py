@@ -22,18 +22,18 @@ import sys, time
 from pathlib import Path
 from storage.database import make_engine, session_factory
 from storage.outbox import save_entry
-from storage.runs import record_run
+from storage.runs import NewRun, record_run
 url, who, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 sessions = session_factory(make_engine(url))
 while not go.exists():
     time.sleep(0.005)
 for i in range(PER_WRITER):
     with sessions() as s:
-        record_run(s, challenge="c", kind="method", subject="m", ok=True, metrics={"dally@1": float(i)},
-                   request_key=f"{who}-{i}", member=who, engine_version="0")
+        record_run(s, NewRun(challenge="c", kind="method", subject="m", ok=True, metrics={"dally@1": float(i)},
+                   request_key=f"{who}-{i}", member=who, engine_version="0"))
         # both writers also record the very same request: exactly one active row must answer it
-        record_run(s, challenge="c", kind="method", subject="m", ok=True, metrics={"dally@1": -1.0},
-                   request_key=f"shared-{i}", member=who, engine_version="0")
+        record_run(s, NewRun(challenge="c", kind="method", subject="m", ok=True, metrics={"dally@1": -1.0},
+                   request_key=f"shared-{i}", member=who, engine_version="0"))
         save_entry(s, author=who, kind="note", title=f"{who} {i}")
 """.replace("PER_WRITER", str(PER_WRITER))
 

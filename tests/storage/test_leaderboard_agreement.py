@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from storage.database import make_engine, session_factory
 from storage.migrate import upgrade_to_head
-from storage.runs import record_run
+from storage.runs import NewRun, record_run
 from storage.scores import best_per_member_method, scored_runs
 from tools.leaderboard import rank_best
 
@@ -42,15 +42,17 @@ def test_sql_best_per_member_method_matches_python(
             # equal hours on purpose: ties on value and time fall back to the run id
             record_run(
                 s,
-                challenge="c",
-                kind="method",
-                subject=subject,
-                ok=ok,
-                metrics={"dally@1": float(value)},
-                request_key=f"k{i}",
-                member=member,
-                engine_version="0",
-                created_at=T0 + timedelta(hours=hour),
+                NewRun(
+                    challenge="c",
+                    kind="method",
+                    subject=subject,
+                    ok=ok,
+                    metrics={"dally@1": float(value)},
+                    request_key=f"k{i}",
+                    member=member,
+                    engine_version="0",
+                    created_at=T0 + timedelta(hours=hour),
+                ),
             )
         sql = best_per_member_method(s, challenge="c", metric="dally@1")
         python = [row.best for row in rank_best(scored_runs(s, challenge="c", metric="dally@1"))]

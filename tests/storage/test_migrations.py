@@ -49,7 +49,7 @@ def test_postgres_round_trip_of_a_run(postgres_url: str) -> None:
     from datetime import UTC, datetime
 
     from storage.database import session_factory
-    from storage.runs import get_run, record_run
+    from storage.runs import NewRun, get_run, record_run
     from storage.scores import best_per_member_method
 
     engine = make_engine(postgres_url)
@@ -59,15 +59,17 @@ def test_postgres_round_trip_of_a_run(postgres_url: str) -> None:
         for i, value in enumerate([5.0, 3.0, 3.0]):
             record_run(
                 s,
-                challenge="c",
-                kind="method",
-                subject="m",
-                ok=True,
-                metrics={"dally@1": value},
-                request_key=f"k{i}",
-                member="alice",
-                engine_version="0",
-                created_at=when.replace(hour=9 + i),
+                NewRun(
+                    challenge="c",
+                    kind="method",
+                    subject="m",
+                    ok=True,
+                    metrics={"dally@1": value},
+                    request_key=f"k{i}",
+                    member="alice",
+                    engine_version="0",
+                    created_at=when.replace(hour=9 + i),
+                ),
             )
         assert get_run(s, run_id=1).created_at == when
         best = best_per_member_method(s, challenge="c", metric="dally@1")

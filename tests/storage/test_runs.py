@@ -11,7 +11,7 @@ import pytest
 from storage.database import SessionFactory, make_engine, session_factory
 from storage.errors import DatabaseUnavailable, UnknownRun
 from storage.migrate import upgrade_to_head
-from storage.runs import find_by_request_key, get_run, recent_runs, record_run, stored_metrics
+from storage.runs import NewRun, find_by_request_key, get_run, recent_runs, record_run, stored_metrics
 from storage.scores import add_metric_value, best_per_member_method, scored_runs
 
 T0 = datetime(2026, 11, 16, 9, 0, tzinfo=UTC)
@@ -36,7 +36,7 @@ def run_fields(**overrides: Any) -> dict[str, Any]:
 
 def test_record_returns_id_and_reads_back_aware(db_sessions: SessionFactory) -> None:
     with db_sessions() as s:
-        stored = record_run(s, **run_fields(created_at=T0, code="x = 1", code_hash="h"))
+        stored = record_run(s, NewRun(**run_fields(created_at=T0, code="x = 1", code_hash="h")))
     assert stored.id == 1
     with db_sessions() as s:
         again = get_run(s, run_id=1)
@@ -48,16 +48,16 @@ def test_record_returns_id_and_reads_back_aware(db_sessions: SessionFactory) -> 
 
 def test_naive_timestamp_is_refused(db_sessions: SessionFactory) -> None:
     with db_sessions() as s, pytest.raises(Exception, match="naive datetime"):
-        record_run(s, **run_fields(created_at=datetime(2026, 1, 1)))
+        record_run(s, NewRun(**run_fields(created_at=datetime(2026, 1, 1))))
 
 
 def test_same_request_key_returns_the_stored_run_and_force_supersedes(db_sessions: SessionFactory) -> None:
     with db_sessions() as s:
-        first = record_run(s, **run_fields())
+        first = record_run(s, NewRun(**run_fields()))
         # a second writer recording the same request without --force gets the stored row back
-        duplicate = record_run(s, **run_fields(metrics={"dally@1": 1.0}))
+        duplicate = record_run(s, NewRun(**run_fields(metrics={"dally@1": 1.0})))
         assert duplicate.id == first.id
-        forced = record_run(s, **run_fields(metrics={"dally@1": 90.0}), supersede=True)
+        forced = record_run(s, NewRun(**run_fields(metrics={"dally@1": 90.0})), supersede=True)
         assert forced.id != first.id
         active = find_by_request_key(s, request_key="k-naive")
         assert active is not None and active.id == forced.id
@@ -68,7 +68,7 @@ def test_same_request_key_returns_the_stored_run_and_force_supersedes(db_session
 
 def test_unknown_run_is_one_line_with_hint(db_sessions: SessionFactory) -> None:
     with db_sessions() as s:
-        record_run(s, **run_fields())
+        record_run(s, NewRun(**run_fields()))
         with pytest.raises(UnknownRun) as err:
             get_run(s, run_id=42)
     assert err.value.one_line() == "no run #42 — run ids go from 1 to 1; see recent ones with: runs"
@@ -77,7 +77,7 @@ def test_unknown_run_is_one_line_with_hint(db_sessions: SessionFactory) -> None:
 def test_recent_runs_newest_first_and_per_member(db_sessions: SessionFactory) -> None:
     with db_sessions() as s:
         for i, who in enumerate(["alice", "bob", "alice"]):
-            record_run(s, **run_fields(member=who, request_key=f"k{i}", created_at=T0 + timedelta(hours=i)))
+            record_run(s, NewRun(**run_fields(member=who, request_key=f"k{i}", created_at=T0 + timedelta(hours=i))))
         assert [r.id for r in recent_runs(s)] == [3, 2, 1]
         assert [r.id for r in recent_runs(s, member="alice")] == [3, 1]
         assert [r.id for r in recent_runs(s, limit=1)] == [3]
@@ -96,15 +96,17 @@ def test_best_per_member_method_sql_ties_earliest_wins(db_sessions: SessionFacto
         for i, (who, subject, value, h) in enumerate(rows):
             record_run(
                 s,
-                **run_fields(
-                    member=who,
-                    subject=subject,
-                    metrics={"dally@1": value},
-                    request_key=f"k{i}",
-                    created_at=T0 + timedelta(hours=h),
+                NewRun(
+                    **run_fields(
+                        member=who,
+                        subject=subject,
+                        metrics={"dally@1": value},
+                        request_key=f"k{i}",
+                        created_at=T0 + timedelta(hours=h),
+                    )
                 ),
             )
-        record_run(s, **run_fields(member="carol", ok=False, metrics={"dally@1": 1.0}, request_key="bad"))
+        record_run(s, NewRun(**run_fields(member="carol", ok=False, metrics={"dally@1": 1.0}, request_key="bad")))
         best = best_per_member_method(s, challenge="matmul_4x4", metric="dally@1")
     assert [(b.member, b.subject, b.value, b.run_id) for b in best] == [
         ("bob", "tiled", 60.0, 5),
@@ -116,7 +118,7 @@ def test_best_per_member_method_sql_ties_earliest_wins(db_sessions: SessionFacto
 
 def test_rescore_keeps_both_versions(db_sessions: SessionFactory) -> None:
     with db_sessions() as s:
-        run = record_run(s, **run_fields())
+        run = record_run(s, NewRun(**run_fields()))
         add_metric_value(s, run_id=run.id, metric="dally@2", value=77.0)  # type: ignore[arg-type]
         assert get_run(s, run_id=run.id).metrics == {"dally@1": 100.0, "dally@2": 77.0}  # type: ignore[arg-type]
         assert [r.value for r in scored_runs(s, challenge="matmul_4x4", metric="dally@2")] == [77.0]
@@ -155,7 +157,7 @@ def test_session_factory_objects_survive_commit(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'a.db'}")
     upgrade_to_head(engine)
     with session_factory(engine)() as s:
-        run = record_run(s, **run_fields())
+        run = record_run(s, NewRun(**run_fields()))
     assert run.member.name == "alice"
 
 

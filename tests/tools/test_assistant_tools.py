@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import build_context
-from bot.recording import record_once
+from bot.core.recording import record_once
 from bot.settings import Settings
 from engine.methods import run_method
 from tools.assistant.contract import check_submission

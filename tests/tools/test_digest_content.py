@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from storage.runs import record_run
+from storage.runs import NewRun, record_run
 from tools.digest import render_digest
 from tools.digest_chart import activity_chart_png
 from tools.digest_week import gather_week
@@ -48,16 +48,18 @@ def store_week(sessions: Any) -> None:
         for number, member, challenge, subject, value, failure, when in RUNS:
             run = record_run(
                 session,
-                challenge=challenge,
-                kind="ir",
-                subject=subject,
-                ok=failure is None,
-                metrics={} if value is None else {"dally@1": value},
-                request_key=f"req-{number}",
-                member=member,
-                engine_version="test",
-                failure=failure,
-                created_at=when,
+                NewRun(
+                    challenge=challenge,
+                    kind="ir",
+                    subject=subject,
+                    ok=failure is None,
+                    metrics={} if value is None else {"dally@1": value},
+                    request_key=f"req-{number}",
+                    member=member,
+                    engine_version="test",
+                    failure=failure,
+                    created_at=when,
+                ),
             )
             assert run.id == number
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from engine.challenges import CHALLENGES
 from engine.errors import EngineError
-from engine.ir.scoring import ir_names
 from engine.methods import METHODS
 from engine.methods.params import parse_params
 from engine.result import RunResult
@@ -20,10 +19,11 @@ from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
 from engine.sandbox.lint import detect_kind, lint
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
+from engine.scoring.ir import ir_names
 from tools.assistant.spec import Submission
 
 NUMPY_CHALLENGE = "sparse_parity"
-SCORER = "engine.ir.verdict:score_or_reject"
+SCORER = "engine.scoring.verdict:score_or_reject"
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def _check_generate(sub: Submission, dev_override: bool) -> ContractCheck:
     if not generated.ok or generated.text is None:
         return _bad(f"generate() failed in the sandbox: {generated.failure}")
     try:  # the IR is scored by the trusted scorer in a resource-limited child, as for any submission
-        result = RunResult(**run_trusted_limited(SCORER, [sub.challenge, generated.text, "dry run"]))
+        result = RunResult.from_dict(run_trusted_limited(SCORER, [sub.challenge, generated.text, "dry run"]))
     except LimitExceeded as err:
         return _bad(f"scoring the IR hit a limit: {err}")
     if not result.ok:

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.challenges import CHALLENGES
-from engine.ir.scoring import METRIC as DALLY
 from engine.methods import METHODS
 from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB
+from engine.scoring.ir import METRIC as DALLY
 from tools.config import values as v
 
 TRACK_METRICS: dict[str, tuple[str, ...]] = {
     "ir": (DALLY,),
     "numpy": (DMC, ARD, ARD_PER_READ, BYTEDMD),
 }
-"""The metrics each challenge track stores (engine/ir/scoring.py; engine/methods/runner.py)."""
+"""The metrics each challenge track stores (engine/scoring/ir.py; engine/methods/runner.py)."""
 
 PRIMARY_METRIC_PREFIX = "metric.primary."
 

@@ -21,9 +21,13 @@ class Refused(Exception):
     """A request outside the allow-list or over a budget; ends the run with this one-line message."""
 
 
+class LimitRefused(Refused):
+    """A request over one of the run's resource limits (operations, array memory): a limit failure."""
+
+
 def check_size(n: float, max_elements: int) -> None:
     if n > max_elements:
-        raise Refused(f"array memory limit ({max_elements:,} elements held at once) exceeded")
+        raise LimitRefused(f"array memory limit ({max_elements:,} elements held at once) exceeded")
 
 
 def check_matmul(sa: tuple[int, ...], sb: tuple[int, ...]) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from engine.metrics.clock import clock_metrics
 from engine.sandbox.remote import allowlist as al
 from engine.sandbox.remote import budget, randomness
-from engine.sandbox.remote.budget import Refused
+from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
 _ERROR_TYPES = (IndexError, TypeError, ValueError, ZeroDivisionError, ArithmeticError)
@@ -53,7 +53,7 @@ class Session:
         if arr.dtype not in al.DTYPES.values():
             raise Refused(f"arrays of dtype {arr.dtype} are not allowed")
         if self._live + arr.size > self.max_elements:
-            raise Refused(f"array memory limit ({self.max_elements:,} elements held at once) exceeded")
+            raise LimitRefused(f"array memory limit ({self.max_elements:,} elements held at once) exceeded")
         hid = self._next_id
         self._next_id += 1
         if fresh or buffer is None:
@@ -137,14 +137,14 @@ class Session:
         """Execute one request; returns ``{"r": value}`` or ``{"err": message, "type": name}``."""
         self.ops += 1
         if self.ops > self.max_ops:
-            raise Refused(f"operation limit ({self.max_ops:,} numpy operations) exceeded")
+            raise LimitRefused(f"operation limit ({self.max_ops:,} numpy operations) exceeded")
         self.release(request.get("rel") or [])
         try:
             return {"r": self._dispatch(request)}
         except (Refused, ProtocolError):
             raise
         except MemoryError as exc:
-            raise Refused("array memory limit exceeded") from exc
+            raise LimitRefused("array memory limit exceeded") from exc
         except _ERROR_TYPES as exc:
             kind = type(exc).__name__ if type(exc) in (IndexError, TypeError, ValueError) else "ValueError"
             return {"err": str(exc).splitlines()[0][:300] if str(exc) else kind, "type": kind}

@@ -72,7 +72,7 @@ def test_an_approved_solve_goes_through_the_sandboxed_judge(anthropic_fake: Fake
         True,
     )
     assert run.code == BRUTE_FORCE_SOLVE and run.accuracy == 1.0
-    assert run.result["extra"]["sandbox_tier"] in {
+    assert run.result["provenance"]["sandbox_tier"] in {
         "A",
         "B",
         "C",
@@ -136,7 +136,7 @@ def test_a_stopped_run_goes_back_to_proposed_and_can_be_approved_again(anthropic
     from datetime import timedelta
 
     from bot.commands.base import Invocation
-    from bot.idea.approval import release_stopped
+    from bot.commands.ideas.approval import release_stopped
     from storage.ideas import claim_for_run
     from storage.timestamps import utcnow
 
@@ -188,7 +188,7 @@ def test_a_claim_older_than_the_job_time_limit_is_taken_over(anthropic_fake: Fak
 
 def test_a_stopped_draft_is_marked_failed(anthropic_fake: FakeAnthropic) -> None:
     from bot.commands.base import Invocation
-    from bot.idea.approval import release_stopped
+    from bot.commands.ideas.approval import release_stopped
     from storage.ideas import create_idea
     from storage.timestamps import utcnow
 

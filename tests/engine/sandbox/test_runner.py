@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.result import FailureKind
 from engine.sandbox import judge as judge_module
 from engine.sandbox import judge_solve, run_generate, run_trusted_limited
 from engine.sandbox.limits import Limits
@@ -100,8 +101,12 @@ def test_tier_d_refuses_submitted_code_unless_overridden() -> None:
 
 def test_trusted_callable_runs_limited() -> None:
     assert run_trusted_limited("math:comb", [20, 3]) == 1140  # C(20, 3)
-    with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$"):
+    with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$") as hit:
         run_trusted_limited("numpy:ones", [10**9], Limits(memory_bytes=256 * 1024 * 1024))
+    assert hit.value.kind is FailureKind.LIMIT
+    with pytest.raises(LimitExceeded) as raised:  # an error of the callable is not a limit
+        run_trusted_limited("math:sqrt", [-1.0])
+    assert raised.value.kind is FailureKind.ERROR
     assert np.isclose(run_trusted_limited("math:sqrt", [2.0]), 2**0.5)
 
 

@@ -1,7 +1,7 @@
 """The trusted scorer's entry point for submitted IR text, run in a resource-limited child.
 
-``run_trusted_limited("engine.ir.verdict:score_or_reject", [challenge, text, subject])`` calls this: it scores
-like :func:`engine.ir.scoring.score_ir` on fresh hidden instances, but a malformed program (an
+``run_trusted_limited("engine.scoring.verdict:score_or_reject", [challenge, text, subject])`` calls this: it scores
+like :func:`engine.scoring.ir.score_ir` on fresh hidden instances, but a malformed program (an
 ``EngineError``, e.g. "line 17: `mul 3,1` reads address 3 before it is written") comes back as a failed
 RunResult with that one-line reason instead of an exception, so the parent can store and show it.
 """
@@ -9,8 +9,8 @@ RunResult with that one-line reason instead of an exception, so the parent can s
 from __future__ import annotations
 
 from engine.errors import EngineError
-from engine.ir.scoring import score_ir
-from engine.result import RunResult
+from engine.result import FailureKind, RunResult
+from engine.scoring.ir import score_ir
 
 
 def score_or_reject(challenge: str, text: str, subject: str = "ir") -> RunResult:
@@ -18,4 +18,11 @@ def score_or_reject(challenge: str, text: str, subject: str = "ir") -> RunResult
     try:
         return score_ir(challenge, text, subject=subject)
     except EngineError as err:
-        return RunResult(challenge=challenge, subject=subject, kind="ir", ok=False, failure=err.one_line())
+        return RunResult(
+            challenge=challenge,
+            subject=subject,
+            kind="ir",
+            ok=False,
+            failure=err.one_line(),
+            failure_kind=FailureKind.REJECTED,
+        )

@@ -26,7 +26,7 @@ from engine.ir.program import Program
 from engine.ir.short_path import MAX_STEPS, ShortProgram, compile_short
 from engine.ir.simulate import RunFault, run
 from engine.ir.static_check import Expect, Slots, check
-from engine.result import RunResult
+from engine.result import FailureKind, RunResult
 
 METRIC = "dally@1"
 
@@ -84,7 +84,8 @@ def score_on(
         kind="ir",
         ok=scored.failure is None,
         seeds=[int(s) for s in tests.seeds],
-        failure=scored.failure,
+        failure=None if scored.failure is None else scored.failure[0],
+        failure_kind=None if scored.failure is None else scored.failure[1],
         metrics={METRIC: scored.cost},
         metric_scopes={METRIC: "static (whole program)"},
         wall_s=time.perf_counter() - started,
@@ -106,7 +107,7 @@ class _Scored:
     reads_by_ring: Mapping[int, int]
     n_instructions: int
     n_reads: int
-    failure: str | None
+    failure: tuple[str, FailureKind] | None
 
 
 def _checked(spec: IRChallenge, text: str) -> tuple[Program, Slots]:
@@ -147,7 +148,7 @@ def _short_score(short: ShortProgram, spec: IRChallenge, tests: TestSet) -> _Sco
 
 def _failure_of_rows(
     actual: list[list[int]], expected: list[list[int]], outputs: list[int], spec: IRChallenge, hidden: bool
-) -> str | None:
+) -> tuple[str, FailureKind] | None:
     """:func:`_failure` on plain lists (same messages)."""
     n_inst = len(expected)
     kind = "hidden instance" if hidden else "test instance"
@@ -157,16 +158,20 @@ def _failure_of_rows(
                 j = next(j for j, (a, b) in enumerate(zip(got, want, strict=True)) if a != b)
                 return (
                     f"wrong answer on {kind} {i + 1}/{n_inst}: output {j + 1} (address {outputs[j]}) "
-                    f"is {got[j]}, expected {want[j]}"
+                    f"is {got[j]}, expected {want[j]}",
+                    FailureKind.WRONG_ANSWER,
                 )
             continue
         share = sum(a == b for a, b in zip(got, want, strict=True)) / len(want)
         if share < spec.threshold:
-            return f"only {share:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}"
+            return (
+                f"only {share:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}",
+                FailureKind.WRONG_ANSWER,
+            )
     return None
 
 
-def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: Slots) -> str | None:
+def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: Slots) -> tuple[str, FailureKind] | None:
     """None if every instance passes; else one line naming the first failing instance (and output)."""
     n_inst = tests.inputs.shape[0]
     kind = "hidden instance" if tests.hidden else "test instance"
@@ -174,7 +179,7 @@ def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: Slots) 
         actual = run(program, slots, spec.dialect, tests.inputs)
     except RunFault as fault:
         line = int(program.line[fault.index])
-        return f"line {line}: division by zero on {kind} {fault.instance + 1}/{n_inst}"
+        return f"line {line}: division by zero on {kind} {fault.instance + 1}/{n_inst}", FailureKind.ERROR
     right = actual == tests.expected
     if spec.threshold >= 1.0:
         bad = np.flatnonzero(~right.all(axis=1))
@@ -184,14 +189,18 @@ def _failure(program: Program, spec: IRChallenge, tests: TestSet, slots: Slots) 
         j = int(np.argmin(right[i]))
         return (
             f"wrong answer on {kind} {i + 1}/{n_inst}: output {j + 1} (address {program.outputs[j]}) "
-            f"is {actual[i, j]}, expected {tests.expected[i, j]}"
+            f"is {actual[i, j]}, expected {tests.expected[i, j]}",
+            FailureKind.WRONG_ANSWER,
         )
     share = right.mean(axis=1)
     low = np.flatnonzero(share < spec.threshold)
     if not low.size:
         return None
     i = int(low[0])
-    return f"only {share[i]:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}"
+    return (
+        f"only {share[i]:.0%} of outputs right on {kind} {i + 1}/{n_inst}; needs ≥ {spec.threshold:.0%}",
+        FailureKind.WRONG_ANSWER,
+    )
 
 
 def _ring_counts(costs: np.ndarray) -> dict[int, int]:

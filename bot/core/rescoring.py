@@ -1,7 +1,10 @@
 """Re-score stored runs when a metric's version changes: keep both values, report what re-ranked.
 
-The re-scorer is passed in (the IR interpreter's Dally scorer for ``dally@N``, wired by the composition root): it
-gets a stored run and returns the new metric's value, or None when the run cannot be re-scored (no stored code).
+The re-scorer is passed in (wired by the composition root under the metric it computes): it gets a stored run and
+returns the new metric's value, or None when the run cannot be re-scored (no stored code). :func:`ir_rescorer` is
+the IR scorer's: it prices a stored IR / generate() run again from its stored code — IR text by the trusted scorer
+in a resource-limited child, a member's ``generate()`` run again in the sandbox and its text scored the same way.
+A run without code, a solve() or a method run, or code that no longer produces IR, is skipped (None).
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.errors import EngineError
+from engine.scoring.ir import METRIC
 from storage.database import SessionFactory
 from storage.scores import add_metric_value, runs_with_metric_named, scored_runs
 from storage.tables import Run
@@ -77,3 +82,34 @@ def rescore(sessions: SessionFactory, *, old_metric: str, new_metric: str, resco
             if old_rank != new_rank:
                 report.rank_changes.append(RankChange(challenge, member, subject, old_rank, new_rank))
     return report
+
+
+IR_KINDS = ("ir", "generate")
+
+
+def ir_rescorer(*, dev_override: bool = False) -> Rescorer:
+    """A re-scorer giving a stored IR/generate run's current ``dally@N`` from its stored code, or None."""
+
+    def rescore_run(run: Run) -> float | None:
+        from bot.core.judging import score_ir_limited  # the sandbox is loaded only when re-scoring
+        from engine.sandbox.generate import run_generate
+        from engine.sandbox.lint import detect_kind
+
+        if run.kind not in IR_KINDS or not run.code:
+            return None
+        try:
+            kind = detect_kind(run.code)
+            if kind == "generate":
+                generated = run_generate(run.code, dev_override=dev_override)
+                text = generated.text
+            else:
+                text = run.code if kind == "ir" else None
+        except EngineError:
+            return None
+        if text is None:
+            return None
+        result = score_ir_limited(run.challenge, text, label=run.subject)
+        value = result.metrics.get(METRIC)
+        return None if value is None else float(value)
+
+    return rescore_run

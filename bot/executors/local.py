@@ -1,4 +1,4 @@
-"""Run one job in a worker process and relay its pipe: progress lines, log records, the final reply.
+"""The local executor: run one job in a worker process and relay its pipe: progress lines, log records, the reply.
 
 Worker processes come from a ``forkserver`` (started once, with the command layer preloaded), so a job starts in
 tens of milliseconds without forking the bot's threads. The pipe is watched by the event loop (``add_reader``);
@@ -16,39 +16,33 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Reply
-from bot.incidents import incident_line, report_incident
-from bot.jobs.worker import run_job
+from bot.command import Command
+from bot.executors.base import JobKilled, WorkerJob, picklable
+from bot.executors.worker import run_job
+from bot.incidents import report_incident
+from bot.invocation import Invocation
+from bot.reply import Reply
 from bot.settings import Settings
+from engine.progress import Progress
 
-ProgressSink = Callable[[str, "float | None"], None]
-
-_PRELOAD = ["bot.jobs.worker", "bot.commands", "bot.services", "alembic.command", "alembic.runtime.migration"]
-
-
-class JobKilled(Exception):
-    """The worker process ended without a reply (killed on cancel or crashed)."""
-
-
-def _picklable(inv: Invocation) -> Invocation:
-    """The invocation without its progress callback (the worker installs its own, over the pipe)."""
-    return Invocation(
-        command=inv.command,
-        args=list(inv.args),
-        options=dict(inv.options),
-        flags=set(inv.flags),
-        attachments=list(inv.attachments),
-        caller=inv.caller,
-    )
+_PRELOAD = ["bot.executors.worker", "bot.app", "bot.commands", "bot.services", "alembic.command"]
+"""Imported once by the forkserver, so each worker starts with them loaded (names, not imports of this module)."""
 
 
 class WorkerProcess:
     """One running worker: started by :meth:`run`, killable at any time by :meth:`kill`."""
 
     def __init__(
-        self, mp: Any, settings: Settings, command: Command, inv: Invocation, target: Callable[..., None] = run_job
+        self,
+        mp: Any,
+        settings: Settings,
+        command: Command,
+        inv: Invocation,
+        job: WorkerJob,
+        target: Callable[..., None] = run_job,
     ) -> None:
         self._mp = mp
+        self._job = job
         self._target = target
         self._settings = settings
         self._command = command
@@ -60,12 +54,14 @@ class WorkerProcess:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
-    async def run(self, on_progress: ProgressSink) -> tuple[Reply, int]:
+    async def run(self, on_progress: Progress) -> tuple[Reply, int]:
         """Start the worker, relay its messages, and return its reply; raises :class:`JobKilled` if it died."""
         loop = asyncio.get_running_loop()
         parent, child = self._mp.Pipe(duplex=False)
         self._process = self._mp.Process(
-            target=self._target, args=(child, self._settings, self._command, _picklable(self._inv)), daemon=True
+            target=self._target,
+            args=(child, self._settings, self._command, picklable(self._inv), self._job),
+            daemon=True,
         )
         await asyncio.to_thread(self._process.start)
         child.close()
@@ -102,7 +98,7 @@ class WorkerProcess:
             raise JobKilled(f"worker exited with status {self._process.exitcode}")
         return got
 
-    def _handle(self, message: Any, on_progress: ProgressSink, result: list[tuple[Reply, int]]) -> None:
+    def _handle(self, message: Any, on_progress: Progress, result: list[tuple[Reply, int]]) -> None:
         kind = message[0]
         if kind == "progress":
             on_progress(message[1], message[2])
@@ -137,11 +133,12 @@ class WorkerProcess:
 class ProcessRunner:
     """The local executor: makes :class:`WorkerProcess` objects that share one forkserver.
 
-    ``target`` is the function the worker process runs (default :func:`run_job`; the Dask worker side passes one
-    that also dies with its parent).
+    ``job`` is what the worker does with a command (the composition root's, :data:`WorkerJob`); ``target`` is the
+    process's entry point (default :func:`run_job`; the Dask worker side passes one that also dies with its parent).
     """
 
-    def __init__(self, settings: Settings, target: Callable[..., None] = run_job) -> None:
+    def __init__(self, settings: Settings, *, job: WorkerJob, target: Callable[..., None] = run_job) -> None:
+        self._job = job
         self._target = target
         # no command needs the bot token, and a worker runs members' submissions (through the sandbox): leave it out
         self._settings = settings.model_copy(update={"telegram_bot_token": None})
@@ -149,10 +146,4 @@ class ProcessRunner:
         self._mp.set_forkserver_preload(_PRELOAD)
 
     def worker(self, command: Command, inv: Invocation) -> WorkerProcess:
-        return WorkerProcess(self._mp, self._settings, command, inv, self._target)
-
-
-def died_reply(command: Command, exc: JobKilled) -> tuple[Reply, int]:
-    """The reply for a worker that died without answering (not cancelled): an incident."""
-    incident = report_incident(exc, where=f"worker of {command.name}")
-    return Reply(text=incident_line(incident), ok=False), 3
+        return WorkerProcess(self._mp, self._settings, command, inv, self._job, self._target)

@@ -1,8 +1,9 @@
 """The worker process: run one command invocation away from the bot and send everything back over a pipe.
 
 Runs in a child forked from a clean forkserver. It becomes the leader of its own process group first, so a
-cancel can kill it together with anything it started (a sandboxed child). It builds its own AppContext from the
-Settings it was handed, calls :func:`bot.dispatch.execute`, and sends three kinds of messages to the parent:
+cancel can kill it together with anything it started (a sandboxed child). It calls the job it was handed (the
+composition root's :data:`~bot.executors.base.WorkerJob`: build a context from the Settings, dispatch the command)
+and sends three kinds of messages to the parent:
 ``("progress", line, fraction)``, ``("log", record_dict)`` and finally ``("done", reply, status)``.
 """
 
@@ -14,10 +15,11 @@ import os
 import threading
 from multiprocessing.connection import Connection
 
-from bot.app import build_context
-from bot.commands.base import Command, Invocation, Reply
-from bot.dispatch import execute
+from bot.command import Command
+from bot.executors.base import WorkerJob
 from bot.incidents import incident_line, report_incident
+from bot.invocation import Invocation
+from bot.reply import Reply
 from bot.settings import Settings
 
 
@@ -50,7 +52,7 @@ class SafeSender:
             self._conn.send(message)
 
 
-def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocation) -> None:
+def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocation, job: WorkerJob) -> None:
     """Entry point of the worker process (the target of ``multiprocessing.Process``)."""
     with contextlib.suppress(OSError):
         os.setsid()  # own process group: the parent kills the whole group on cancel
@@ -63,7 +65,7 @@ def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocat
         send(("progress", str(line), fraction))
 
     inv.progress = progress
-    reply, status = execute(build_context(settings), command, inv)
+    reply, status = job(settings, command, inv)
     try:
         send(("done", reply, status))
     except Exception as exc:  # noqa: BLE001 - e.g. a reply that does not pickle: still answer one line

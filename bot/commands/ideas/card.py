@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Button
+from bot.reply import Button
 from tools.assistant.spec import ExperimentSpec
 
 MAX_CODE_LINES_ON_CARD = 40

@@ -1,8 +1,8 @@
 """After a person presses Run it (or ``sutro idea --run ID``): claim the idea atomically, run its submission through
 the normal stored path, link the run, and log the outcome.
 
-Code forms go through :func:`bot.submissions.judge_submission` (the sandbox, like any member's code); a registered
-method runs through :func:`engine.methods.run_method` inside :func:`bot.recording.record_once`. A second press finds
+Code forms go through :func:`bot.core.judging.judge` (the sandbox, like any member's code); a registered method
+through :func:`bot.core.run_method.run_registered_method` (the same stored request as ``/run``). A second press finds
 the idea no longer ``proposed`` and is told what became of it; nothing runs twice.
 """
 
@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.commands.base import Invocation, Progress, Reply, UsageError
-from bot.commands.run import method_request
-from bot.commands.submit import submission_card
+from bot.commands.submission_card import submission_card
 from bot.context import AppContext
-from bot.recording import Recorded, record_once
-from bot.submissions import judge_submission
+from bot.core.judging import Submission as CodeSubmission
+from bot.core.judging import judge
+from bot.core.recording import RecordedRun
+from bot.core.run_method import MethodRequest, run_registered_method
+from bot.invocation import Invocation, Progress, UsageError
+from bot.reply import Reply
 from engine.errors import EngineError
-from engine.methods import run_method
-from engine.result import RunResult
 from storage.ideas import claim_for_run, discard, fail_stopped_drafts, finish_run, get_idea, release_run
 from storage.tables import Idea
 from storage.timestamps import utcnow
-from tools.assistant.spec import ExperimentSpec, Submission, spec_from_stored
+from tools.assistant.spec import ExperimentSpec, spec_from_stored
 
 STALE_MARGIN_S = 60.0
 """A ``running`` claim older than the job time limit plus this is a run that died unseen (the bot was killed)."""
@@ -52,33 +52,16 @@ def _label(idea_id: int, spec: ExperimentSpec) -> str:
     return f"idea #{idea_id}: {spec.title}"[:200]
 
 
-def _run_method(ctx: AppContext, sub: Submission, member: str, progress: Progress) -> Recorded:
-    """A registered method through the same stored request as ``/run`` (so the same run is shared, not repeated)."""
-    name, params = sub.method or "", dict(sub.params)
-
-    def compute() -> RunResult:
-        result = run_method(name, params, progress=progress)
-        result.extra = {**result.extra, "sandbox": "registered method (engine code; no submitted code runs)"}
-        return result
-
-    return record_once(ctx, method_request(name, params), compute, member=member)
-
-
-def _run(ctx: AppContext, idea_id: int, spec: ExperimentSpec, member: str, progress: Progress) -> Recorded:
+def _run(ctx: AppContext, idea_id: int, spec: ExperimentSpec, member: str, progress: Progress) -> RecordedRun:
     sub = spec.submission
     if sub.form == "method":
-        return _run_method(ctx, sub, member, progress)
-    return judge_submission(
-        ctx,
-        sub.code or "",
-        challenge=sub.challenge,
-        label=_label(idea_id, spec),
-        member=member,
-        progress=progress,
-    )
+        request = MethodRequest.parse(sub.method or "", dict(sub.params))
+        return run_registered_method(ctx, request, member=member, progress=progress)
+    code = CodeSubmission(code=sub.code or "", label=_label(idea_id, spec), challenge=sub.challenge)
+    return judge(ctx, code, member=member, progress=progress)
 
 
-def _outcome(recorded: Recorded) -> str:
+def _outcome(recorded: RecordedRun) -> str:
     result = recorded.result
     metrics = ", ".join(f"{k} {v:,.6g}" for k, v in sorted(result.metrics.items()))
     verdict = "passed" if result.ok else f"failed: {result.failure or 'no reason recorded'}"
@@ -118,7 +101,7 @@ def run_approved(ctx: AppContext, idea_id: int, *, approver: str, progress: Prog
     with ctx.sessions()() as session:
         finish_run(session, idea_id=idea_id, run_id=recorded.stored.id, outcome=outcome)
     _log_outcome(ctx, idea, approver, outcome, recorded.stored.id)
-    card = submission_card(ctx, recorded, _label(idea_id, spec))
+    card = submission_card(recorded, _label(idea_id, spec))
     card.text = f"idea #{idea_id} ({spec.title}), approved by {approver}: ran {spec.submission.describe()}\n{card.text}"
     card.data = {**(card.data or {}), "idea_id": idea_id, "ran_now": True}
     return card

@@ -1,0 +1,55 @@
+"""A registered command: the one record that drives dispatch, ``/help``, the Telegram menu and the README table.
+
+A leaf module: the job board and executors carry :class:`Command` values to worker processes without importing
+the command registry (``bot.commands``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.reply import Reply
+
+Handler = Callable[..., Reply]
+"""``(AppContext, Invocation) -> Reply`` (spelt out in ``bot.commands.base``; this leaf does not import the
+context, which the job board's users import)."""
+StopHandler = Callable[..., str]
+"""``(AppContext, Invocation, submitted_at) -> str``: called in the bot process when a queued job of the command
+ended without answering (cancelled, past its time limit, its worker died), with the job's submission time (aware
+UTC): undo what the killed run left half-done and return a line for the member ("" for none)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A registered command: the single source for dispatch, ``/help``, the Telegram menu and the README table.
+
+    name: 1–32 lowercase letters, digits or underscores (Telegram's rule).
+    summary: one line, ≤ 256 characters (Telegram's limit for menu descriptions).
+    usage: argument synopsis shown after the name, e.g. ``PATH [--challenge NAME]``.
+    value_options: options that take a value (``--challenge NAME`` or ``challenge=NAME``), name -> help.
+    flag_options: boolean flags (``--force``), name -> help.
+    file_arg: the first positional argument names a file (``-`` = stdin) that the CLI reads into an attachment.
+    admin_only: refused for non-admin callers.
+    cli / telegram: whether the command exists on that transport.
+    background: in the chat, run as a job in a worker process (acknowledged with its queue position, progress
+        edits, cancellable). False for instant commands that read the bot's own state (``/help``, ``/queue``).
+    on_stopped: see :data:`StopHandler`; None when a stopped job leaves nothing to undo.
+    free_text: the words after the command are prose (``log``, ``idea``): only its declared ``--options`` are
+        taken out; ``key=value`` words, quotes and new lines stay in the text as typed.
+    """
+
+    name: str
+    summary: str
+    usage: str
+    handler: Handler
+    details: str = ""
+    value_options: dict[str, str] = field(default_factory=dict)
+    flag_options: dict[str, str] = field(default_factory=dict)
+    file_arg: bool = False
+    admin_only: bool = False
+    cli: bool = True
+    telegram: bool = True
+    background: bool = True
+    on_stopped: StopHandler | None = None
+    free_text: bool = False

@@ -1,0 +1,87 @@
+"""The card and the JSON of a judged submission (IR text, ``generate()``, ``solve()``), shared by ``submit`` and
+``score`` — one judging path, one card, one JSON schema (README: "JSON output").
+
+Pure rendering of :class:`bot.core.recording.RecordedRun`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.commands.base import Reply, Table
+from bot.commands.result_card import card_footer
+from bot.core.recording import RecordedRun
+from engine.result import RunResult
+from engine.scoring.ir import METRIC
+from tools.metric_format import format_figure
+
+IR_PRICED = ("ir", "generate")
+"""Kinds whose cost is the IR scorer's (``dally@1``), with instruction and read counts."""
+
+
+def _where(result: RunResult) -> str:
+    provenance = result.provenance
+    if provenance is None:
+        return "trusted scorer"
+    if provenance.sandbox_tier:
+        return f"sandbox tier {provenance.sandbox_tier}"
+    return provenance.sandbox or "trusted scorer"
+
+
+def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
+    """The ``--json`` answer for a judged submission (every key always present; None where it does not apply)."""
+    result = recorded.result
+    provenance = result.provenance
+    cost = result.metrics.get(METRIC) if result.kind in IR_PRICED else None
+    return {
+        "ok": result.ok,
+        "challenge": result.challenge,
+        "kind": result.kind,
+        "label": label,
+        "accuracy": result.accuracy,
+        "failure": result.failure,
+        "failure_kind": None if result.failure_kind is None else result.failure_kind.value,
+        "error": None if result.ok else (result.failure or "rejected"),
+        "metric": METRIC if cost is not None else None,
+        "cost": None if cost is None else int(cost),
+        "instructions": result.counts.get("instructions") if cost is not None else None,
+        "reads": result.counts.get("reads") if cost is not None else None,
+        "metrics": result.metrics,
+        "metric_scopes": result.metric_scopes,
+        "run_id": recorded.stored.id,
+        "reused": recorded.stored.reused,
+        "judged_by": None if provenance is None else provenance.judged_by,
+        "tier": None if provenance is None else provenance.sandbox_tier,
+        "sandbox": None if provenance is None else provenance.sandbox,
+        "review_flags": [] if provenance is None else provenance.review_flags,
+        "code_hash": recorded.stored.run.code_hash,
+        "engine_version": result.engine_version,
+    }
+
+
+def submission_card(recorded: RecordedRun, label: str) -> Reply:
+    """The result card for a judged submission (text, metric panel, stored comparison) and its JSON data."""
+    result = recorded.result
+    verdict = "passed" if result.ok else f"FAILED: {result.failure or 'no reason recorded'}"
+    acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
+    lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}"]
+    panel = [
+        [key, format_figure(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
+    ]
+    if result.kind in IR_PRICED and METRIC in result.metrics:
+        counts = result.counts
+        panel += [[name, format_figure(counts[name]), "count"] for name in ("instructions", "reads") if name in counts]
+    tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if panel else []
+    self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
+    if self_reported:
+        lines.append("self-reported (measured inside your code, not verified): " + ", ".join(self_reported))
+    elif result.kind == "solve" and panel:
+        lines.append("metrics measured by the judge, outside your code (none self-reported)")
+    lines.append(_where(result))
+    flags = result.provenance.review_flags if result.provenance is not None else []
+    if flags:
+        lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
+    footer_lines, footer_tables = card_footer(recorded)
+    lines += footer_lines
+    tables += footer_tables
+    return Reply(text="\n".join(lines), tables=tables, data=submission_data(recorded, label), ok=result.ok)

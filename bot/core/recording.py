@@ -1,0 +1,148 @@
+"""Answer a request once: the stored result when the same request was answered before, otherwise compute, store,
+compare and log.
+
+The rules that make stored results trustworthy live here:
+
+- The same normalised request (code + parameters + metric versions, :class:`tools.run_request.NormalisedRequest`)
+  is answered once; ``force`` (``--force``) computes it again and supersedes the stored answer.
+- A stored answer that failed on a resource limit (:attr:`FailureKind.LIMIT`) is not reused: that verdict belongs
+  to the limits of its day, which the admins may have raised since; it is computed again and supersedes it.
+- Each value is stored once: the run's columns hold what they can, the ``detail`` JSON the rest
+  (:func:`detail_of`); :func:`result_of` puts a RunResult back together (rows of either shape).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.comparison import Comparison, compare
+from bot.core.log_entry import log_run
+from bot.core.services import Services
+from engine.result import FailureKind, RunResult
+from storage.runs import NewRun, find_by_request_key, get_run, record_run
+from storage.tables import Run
+from tools.run_request import NormalisedRequest
+
+COLUMNS = (
+    "challenge",
+    "kind",
+    "subject",
+    "ok",
+    "params",
+    "seeds",
+    "metrics",
+    "accuracy",
+    "failure",
+    "wall_s",
+    "engine_version",
+    "code_hash",
+)
+"""RunResult fields that are columns of a stored run (everything else goes into its ``detail`` JSON)."""
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A stored run: its id, the stored row, and whether it was reused rather than computed now."""
+
+    id: int
+    run: Run
+    reused: bool = False
+
+
+@dataclass(frozen=True)
+class RecordedRun:
+    """The answer to a request: the stored run, its result, how it compares, and the sprint-log delivery note."""
+
+    stored: StoredRun
+    result: RunResult
+    comparison: Comparison
+    log_note: str = ""
+
+
+def detail_of(result: RunResult) -> dict[str, Any]:
+    """The part of ``result`` without a column of its own (stored as the run's JSON ``detail``)."""
+    return {k: v for k, v in result.to_dict().items() if k not in COLUMNS}
+
+
+def result_of(run: Run) -> RunResult:
+    """The RunResult a stored run was made from: columns first, then its JSON detail.
+
+    Rows written before columns and detail were split hold a full copy of the result (and an ``extra`` dict);
+    the columns win where both exist, so the reading is the same for either shape.
+    """
+    columns = {name: getattr(run, name) for name in COLUMNS}
+    return RunResult.from_dict({**(run.result or {}), **columns})
+
+
+def lookup(services: Services, request: NormalisedRequest) -> StoredRun | None:
+    """The stored answer for the same normalised request (code hash + params + metric versions), if any."""
+    with services.sessions()() as session:
+        run = find_by_request_key(session, request_key=request.key)
+    return None if run is None or run.id is None else StoredRun(id=run.id, run=run, reused=True)
+
+
+def store_result(
+    services: Services, result: RunResult, *, request: NormalisedRequest, member: str, force: bool = False
+) -> StoredRun:
+    """Store ``result`` under ``request``'s key; ``force`` supersedes an earlier answer."""
+    new = NewRun(
+        challenge=result.challenge,
+        kind=result.kind,
+        subject=result.subject,
+        ok=result.ok,
+        metrics=dict(result.metrics),
+        request_key=request.key,
+        member=member,
+        engine_version=result.engine_version,
+        params=dict(result.params),
+        seeds=list(result.seeds),
+        detail=detail_of(result),
+        accuracy=result.accuracy,
+        failure=result.failure,
+        wall_s=result.wall_s,
+        code=request.code,
+        code_hash=result.code_hash or request.code_hash,
+    )
+    with services.sessions()() as session:
+        run = record_run(session, new, supersede=force)
+    assert run.id is not None
+    return StoredRun(id=run.id, run=run)
+
+
+def superseded_on_sight(run: Run) -> bool:
+    """Whether a stored answer must be computed again rather than reused: it failed on a resource limit."""
+    return not run.ok and result_of(run).failure_kind is FailureKind.LIMIT
+
+
+def record_once(
+    services: Services,
+    request: NormalisedRequest,
+    compute: Callable[[], RunResult],
+    *,
+    member: str,
+    force: bool = False,
+) -> RecordedRun:
+    """Answer ``request`` once (see the module docstring): the stored answer, or ``compute()`` stored, compared
+    and logged (the entry is saved before this returns and delivered when the sink is reachable).
+
+    The caller has checked the admins' policy (once per request); this only records.
+    """
+    previous = None if force else lookup(services, request)
+    if previous is not None and not superseded_on_sight(previous.run):
+        _, comparison = _compare(services, previous)
+        return RecordedRun(stored=previous, result=result_of(previous.run), comparison=comparison)
+    result = compute()
+    stored = store_result(services, result, request=request, member=member, force=force or previous is not None)
+    run, comparison = _compare(services, stored)
+    note = log_run(services, run, comparison)
+    return RecordedRun(stored=stored, result=result, comparison=comparison, log_note=note)
+
+
+def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison]:
+    """The stored row read back (with its member) and its comparison."""
+    primary = services.tool_config().primary_metrics().get(stored.run.challenge)
+    with services.sessions()() as session:
+        run = get_run(session, run_id=stored.id)
+        return run, compare(session, run, primary=primary)

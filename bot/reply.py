@@ -1,0 +1,57 @@
+"""What a command answers, whatever the transport: a :class:`Reply` with its tables, files and buttons.
+
+The CLI renders it as rich tables or JSON; the Telegram edge as a formatted message, photo or document. A leaf
+module (imports nothing of the bot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Table:
+    """A small table: column headers and rows of already-formatted cells."""
+
+    headers: list[str]
+    rows: list[list[str]]
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class OutFile:
+    """A file for the user: a chart (``image/png``) or a long output as a document."""
+
+    name: str
+    content: bytes
+    mime: str = "application/octet-stream"
+
+
+@dataclass(frozen=True)
+class Button:
+    """An action offered under a reply: Telegram shows an inline button whose press sends ``data`` back
+    (``idea:run:7``); the CLI ignores buttons (its commands take the same action as options)."""
+
+    label: str
+    data: str
+
+
+@dataclass
+class Reply:
+    """What a command answers.
+
+    text: the message (plain text, first line a summary); shown above the tables.
+    tables: result tables, rendered as rich tables on the terminal and as monospace blocks in chat.
+    data: the machine-readable answer (the CLI prints it for ``--json``); must be JSON-serialisable.
+    files: charts and long outputs.
+    ok: False when the request was understood but did not succeed (a rejected program): exit status 1.
+    buttons: actions offered under the text (inline buttons in the chat), e.g. an idea's Run it / Discard.
+    """
+
+    text: str = ""
+    tables: list[Table] = field(default_factory=list)
+    data: dict[str, Any] | None = None
+    files: list[OutFile] = field(default_factory=list)
+    ok: bool = True
+    buttons: list[Button] = field(default_factory=list)
