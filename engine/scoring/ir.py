@@ -95,7 +95,7 @@ def score_on(
             "instances": int(tests.inputs.shape[0]),
         },
         attribution=_by_ring(scored.reads_by_ring),
-        extra={"dialect": spec.dialect.name},
+        dialect=spec.dialect.name,
     )
 
 

@@ -16,7 +16,7 @@ from tests.engine.method_checks import check_docstring, check_tracing_changes_no
 def test_tracing_changes_no_numbers():
     params = {"n": 12, "k": 3, "n0": 6, "grow": 3, "m": 200, "hidden": 20, "epochs": 2}
     result = check_tracing_changes_nothing("curriculum", params)
-    assert "6→9→12" in result.extra["note"]
+    assert "6→9→12" in result.note
     check_docstring("curriculum")
 
 
@@ -43,4 +43,4 @@ def test_curriculum_solves_n50_where_direct_sgd_stalls():
     result = run_method("curriculum", {"n": "50", "seed": "0"})
     assert result.ok and result.accuracy >= 0.95, result.failure
     assert result.counts["epochs"] < 100  # direct sgd: 200 epochs at 53 % on this instance
-    assert "10→30→50" in result.extra["note"]
+    assert "10→30→50" in result.note

@@ -24,6 +24,6 @@ def test_fitness_and_children():
 def test_finds_the_secret_at_n20_k3():
     for seed in (1, 2):
         result = run_method("evolutionary", {"seed": str(seed)})
-        assert result.accuracy == 1.0 and result.extra["found"] == result.extra["secret"], seed
-        assert result.extra["note"].startswith("found in generation")
+        assert result.accuracy == 1.0 and result.found == result.secret, seed
+        assert result.note.startswith("found in generation")
     check_docstring("evolutionary")

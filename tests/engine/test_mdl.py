@@ -24,6 +24,6 @@ def test_description_lengths_by_hand():
 def test_finds_the_secret_with_a_zero_bit_description():
     for seed in range(3):
         result = run_method("mdl", {"seed": str(seed)})
-        assert result.accuracy == 1.0 and result.extra["found"] == result.extra["secret"], seed
-        assert result.extra["note"].startswith("shortest description: 0.0 bits for 500 labels")
+        assert result.accuracy == 1.0 and result.found == result.secret, seed
+        assert result.note.startswith("shortest description: 0.0 bits for 500 labels")
     check_docstring("mdl")

@@ -87,7 +87,7 @@ def test_solvers_scale_past_64_bits_and_training_methods_say_their_cap():
     # and km_min (2 queries per bit) solve n=200.
     for name, params in (("gf2", {"n": "200", "m": "1000"}), ("km_min", {"n": "200"})):
         result = run_method(name, {**params, "k": "3", "seed": "5"})
-        assert result.accuracy == 1.0 and result.extra["found"] == result.extra["secret"], name
+        assert result.accuracy == 1.0 and result.found == result.secret, name
     with pytest.raises(BadParameter) as err:
         run_method("gf2", {"n": "200"})
     assert "gf2 needs at least n+1 = 201 training rows, m=200" in err.value.one_line()

@@ -26,6 +26,6 @@ def test_information_of_hand_tables():
 def test_finds_the_secret_at_n20_k3():
     for seed in range(3):
         result = run_method("mutual_info", {"seed": str(seed)})
-        assert result.accuracy == 1.0 and result.extra["found"] == result.extra["secret"], seed
+        assert result.accuracy == 1.0 and result.found == result.secret, seed
         assert result.metrics["dmc@1"] > 0
     check_docstring("mutual_info")

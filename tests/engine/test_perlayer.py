@@ -20,7 +20,7 @@ def test_perlayer_is_sgd_at_batch_one_with_a_shorter_step_reuse_distance():
     per = run_method("perlayer", params)
     sgd = run_method("sgd", {**params, "batch": "1"})
     assert per.counts["steps"] == sgd.counts["steps"] and per.accuracy == sgd.accuracy  # same arithmetic
-    assert per.extra["per_step"]["ard@1 (one step)"] < sgd.extra["per_step"]["ard@1 (one step)"]
+    assert per.per_step["ard@1 (one step)"] < sgd.per_step["ard@1 (one step)"]
 
 
 @pytest.mark.slow

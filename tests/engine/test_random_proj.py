@@ -13,8 +13,8 @@ def test_finds_the_secret_within_the_subset_count():
     tries = []
     for seed in range(4):
         result = run_method("random_proj", {"seed": str(seed)})
-        assert result.accuracy == 1.0 and result.extra["found"] == result.extra["secret"], seed
-        found = re.match(r"accepted after ([\d,]+) of 1,140 subsets", result.extra["note"])
+        assert result.accuracy == 1.0 and result.found == result.secret, seed
+        found = re.match(r"accepted after ([\d,]+) of 1,140 subsets", result.note)
         assert found is not None
         tries.append(int(found.group(1).replace(",", "")))
     assert all(1 <= t <= 1140 for t in tries) and len(set(tries)) > 1  # a random stopping time

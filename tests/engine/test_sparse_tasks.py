@@ -56,7 +56,7 @@ def test_fourier_solves_every_variant(task):
     # The group's harness: degree-1 correlations find the secret of sum and AND; Walsh correlation survives noise.
     for seed in (0, 1):
         result = run_method("fourier", {"task": task, "seed": str(seed)})
-        assert result.ok and result.accuracy == 1.0 and result.extra["found"] == result.extra["secret"], seed
+        assert result.ok and result.accuracy == 1.0 and result.found == result.secret, seed
         assert result.challenge == task and result.params["task"] == task
 
 
@@ -64,8 +64,8 @@ def test_sgd_learns_sparse_and_and_mdl_survives_noise():
     result = run_method("sgd", {"task": "sparse_and", "seed": "1"})
     assert result.ok and result.accuracy >= 0.95
     noisy = run_method("mdl", {"task": "noisy_parity", "seed": "2"})
-    assert noisy.ok and noisy.extra["found"] == noisy.extra["secret"]
-    assert not noisy.extra["note"].startswith("shortest description: 0.0 bits")  # the flipped labels cost bits
+    assert noisy.ok and noisy.found == noisy.secret
+    assert not noisy.note.startswith("shortest description: 0.0 bits")  # the flipped labels cost bits
 
 
 def test_refusals_are_one_line_with_what_works():
