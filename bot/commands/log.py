@@ -16,20 +16,33 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
     log = ctx.sprint_log()
     appended = log.append_entry(author=inv.caller.name, kind="note", title=title[:200], body=body)
     report = appended.report
-    if report.pending == 0:
-        state = f"written to the {log.sink_name} sprint log"
+    number = appended.entry.id
+    ok = True
+    if appended.state == "delivered":
+        state = f"note {number} written to the {log.sink_name} sprint log"
+    elif appended.state == "parked":
+        ok = False
+        state = f"saved as entry {number}; parked, the {log.sink_name} sprint log refused it: {appended.problem}"
+    elif report.needs_fix:
+        ok = False
+        state = f"saved as entry {number}; not delivered: {appended.problem}"
     else:
+        waiting = f"{report.pending} entr{'y' if report.pending == 1 else 'ies'}"
         state = (
-            f"saved; {report.pending} entr{'y' if report.pending == 1 else 'ies'} waiting for the {log.sink_name} "
-            f"sprint log ({report.error or 'retry pending'}) — they are sent automatically when it is reachable"
+            f"saved as entry {number}; {waiting} waiting for the {log.sink_name} sprint log "
+            f"({appended.problem or 'retry pending'}) — they are sent automatically when it is reachable"
         )
     return Reply(
-        text=f"note {appended.entry.uid} {state}",
+        text=state,
+        ok=ok,
         data={
-            "ok": True,
-            "entry": appended.entry.id,
+            "ok": ok,
+            "entry": number,
             "uid": appended.entry.uid,
+            "state": appended.state,
             "pending": report.pending,
+            "parked": report.parked,
+            "problem": appended.problem,
             "sink": log.sink_name,
         },
     )
