@@ -1,14 +1,46 @@
-"""``log TEXT``: add a note to the sprint log (saved first, then delivered to the configured sink)."""
+"""``log TEXT``: add a note to the sprint log (saved first, then delivered to the configured sink).
+
+``log retry ID`` / ``log drop ID`` (admins): deliver a parked entry again, or give up on it (``status`` lists them).
+"""
 
 from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, UsageError
 from bot.context import AppContext
 
-USAGE = "TEXT"
+USAGE = "TEXT | retry ID | drop ID"
+
+
+def _parked_action(ctx: AppContext, inv: Invocation) -> Reply | None:
+    """``retry ID`` / ``drop ID`` (exactly two words), else None (the words are a note)."""
+    if len(inv.args) != 2 or inv.args[0] not in ("retry", "drop") or not inv.args[1].lstrip("#").isdigit():
+        return None
+    action, entry_id = inv.args[0], int(inv.args[1].lstrip("#"))
+    if not inv.caller.is_admin:
+        raise UsageError(f"only admins can {action} parked sprint-log entries", hint="/status lists them")
+    log = ctx.sprint_log()
+    if action == "drop":
+        log.drop(entry_id)
+        return Reply(
+            text=f"entry {entry_id} dropped; it stays in the database, not in the sprint log",
+            data={"ok": True, "entry": entry_id, "state": "dropped"},
+        )
+    retried = log.retry(entry_id)
+    if retried.state == "delivered":
+        text = f"entry {entry_id} written to the {log.sink_name} sprint log"
+    else:
+        text = f"entry {entry_id} {retried.state}: {retried.problem or 'retry pending'}"
+    return Reply(
+        text=text,
+        ok=retried.state != "parked",
+        data={"ok": retried.state != "parked", "entry": entry_id, "state": retried.state},
+    )
 
 
 def add_note(ctx: AppContext, inv: Invocation) -> Reply:
+    action = _parked_action(ctx, inv)
+    if action is not None:
+        return action
     text = " ".join(inv.args).strip()
     if not text:
         raise UsageError("nothing to log", hint='usage: log "what you tried and what you saw"')
@@ -54,6 +86,8 @@ COMMAND = Command(
     usage=USAGE,
     handler=add_note,
     details="The note is stored first and then written to the sprint log (Markdown file or Google Doc). "
-    "The text is kept as typed (key=value words included); a first line becomes the title, the rest the body.",
+    "The text is kept as typed (key=value words included); a first line becomes the title, the rest the body. "
+    "An entry the sink refused for good is parked (see status); admins send it again with 'log retry ID' or "
+    "give up on it with 'log drop ID'.",
     free_text=True,
 )
