@@ -3,11 +3,11 @@
 Implements the service-account token endpoint (``POST /token``), ``documents.get`` and
 ``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle, updateTextStyle,
 ``writeControl.requiredRevisionId``) over :class:`tests.fakes.docs_model.Document`, with 401 without a
-bearer token, scripted faults for the next calls (an HTTP status such as 429, 503, 403, 404; ``"slow"``: the call
-is carried out but answered only after ``slow_s``), a hung mode (connections are accepted, nothing is ever answered),
-a poison rule (a batchUpdate whose text contains ``reject_text`` gets a 400, as for an entry the service refuses),
-a "write then drop the connection" mode (the write lands but the client never hears back), and stop/start on the
-same port (Docs down, then back).
+bearer token, scripted faults for the next calls (an HTTP status such as 429, 503, 403, 404; ``"slow"``: the
+call is carried out but answered only after ``slow_s``), a hung mode (connections are accepted, nothing is ever
+answered), token refusal (``refuse_tokens``: a deleted key), a poison rule (a batchUpdate whose text contains
+``reject_text`` gets a 400, as for an entry the service refuses), a "write then drop the connection" mode (the
+write lands but the client never hears back), and stop/start on the same port (Docs down, then back).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class FakeDocsServer:
         self.slow_s = 1.0
         self.hung = threading.Event()
         self.reject_text: str | None = None
+        self.refuse_tokens = False
         self.drop_after_next_write = False
         self._released = threading.Event()
         self.tokens_issued = 0
@@ -166,6 +167,8 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
         def _token(self) -> None:
             """The OAuth token endpoint of a service-account flow (JWT-bearer grant): hands out a bearer token."""
             form = fake.received[-1][2]
+            if fake.refuse_tokens:  # e.g. the key was deleted in the cloud console
+                return self._reply(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
             if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"] or not form.get("assertion"):
                 return self._error(400, "invalid_grant", "INVALID_ARGUMENT")
             fake.tokens_issued += 1

@@ -200,6 +200,30 @@ def test_misconfigured_key_keeps_entries_until_it_is_fixed(
     assert landed(docs, ["entry 1", "entry 2"]) == ["entry 1", "entry 2"]
 
 
+def test_a_key_google_refuses_holds_the_queue_with_the_fix(
+    db_sessions: SessionFactory, docs: FakeDocsServer, tmp_path: Path
+) -> None:
+    key_file = tmp_path / "sa.json"
+    write_key(key_file, f"{docs.endpoint}token")
+    docs.refuse_tokens = True
+    sink = deferred_sink(
+        "gdocs", data_dir=tmp_path, document_id=DOC_ID, service_account_file=key_file, api_endpoint=docs.endpoint
+    )
+    log = SprintLog(db_sessions, OutboxDelivery(db_sessions, sink, backoff=Backoff(base_s=0.0)))
+    try:
+        first = log.append_entry(author="al", kind="note", title="entry 1")
+        assert first.state == "pending" and first.report.needs_fix
+        assert "refused the service-account credentials" in (first.problem or "")
+        assert "SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE" in (first.problem or "")
+        docs.refuse_tokens = False  # a new key is issued
+        log.append_entry(author="al", kind="note", title="entry 2")
+        report = log.deliver_pending()
+    finally:
+        log.close()
+    assert report.pending == 0
+    assert landed(docs, ["entry 1", "entry 2"]) == ["entry 1", "entry 2"]
+
+
 def test_a_note_over_the_limit_is_refused_with_the_limit(db_sessions: SessionFactory, tmp_path: Path) -> None:
     log = SprintLog(db_sessions, OutboxDelivery(db_sessions, deferred_sink("markdown", data_dir=tmp_path)))
     with pytest.raises(ToolError) as err:

@@ -157,7 +157,9 @@ class GoogleDocsSink:
                 retryable=retryable,
                 rejected=rejected,
             ) from exc
-        except RefreshError as exc:  # the token endpoint refused the service account
+        except RefreshError as exc:  # the token endpoint refused the service account, or failed for a while
+            if getattr(exc, "retryable", False):
+                raise DeliveryFailed(f"Google's token endpoint failed: {exc}", retryable=True) from exc
             raise DeliveryFailed(
                 f"Google refused the service-account credentials: {exc}{_FIXES[401]}", retryable=False
             ) from exc
