@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, UsageError
 from bot.context import AppContext
+from tools.sprint_log.log import NOTE_LIMIT
 
 USAGE = "TEXT | retry ID | drop ID"
 
@@ -44,6 +45,11 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
     text = " ".join(inv.args).strip()
     if not text:
         raise UsageError("nothing to log", hint='usage: log "what you tried and what you saw"')
+    if len(text) > NOTE_LIMIT:  # checked on the whole text: the title below is cut to 200 characters
+        raise UsageError(
+            f"the note has {len(text):,} characters; a note holds at most {NOTE_LIMIT:,}",
+            hint="split it into several notes",
+        )
     title, _, body = text.partition("\n")
     log = ctx.sprint_log()
     appended = log.append_entry(author=inv.caller.name, kind="note", title=title[:200], body=body)

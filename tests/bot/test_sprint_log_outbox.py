@@ -126,3 +126,15 @@ async def test_the_bot_drains_the_outbox_on_its_job_queue(
     text = doc_text(docs)
     assert text.index("first waiting\n") < text.index("second waiting\n")
     assert text.count("first waiting\n") == 1 and text.count("second waiting\n") == 1
+
+
+def test_a_ten_thousand_character_note_is_refused_with_the_limit(tmp_path: Path) -> None:
+    ctx = AppContext(settings=Settings(_env_file=None, data_dir=tmp_path))  # type: ignore[call-arg]
+    try:
+        reply, status = call(ctx, "log", "x" * 10_000)  # one line: it used to be cut to a 200-character title
+        assert status == 2
+        assert reply.text == "the note has 10,000 characters; a note holds at most 4,000 — split it into several notes"
+        reply, status = call(ctx, "log", "fine")
+        assert status == 0 and reply.text == "note 1 written to the markdown sprint log"  # nothing was saved before
+    finally:
+        ctx.close()
