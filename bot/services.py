@@ -9,7 +9,7 @@ from storage.database import SessionFactory, database_url_for, make_engine, sess
 from storage.migrate import upgrade_to_head
 from tools.sprint_log.delivery import OutboxDelivery
 from tools.sprint_log.log import SprintLog
-from tools.sprint_log.sinks import make_sink
+from tools.sprint_log.sinks import deferred_sink
 
 
 def open_database(settings: Settings) -> SessionFactory:
@@ -22,15 +22,17 @@ def open_database(settings: Settings) -> SessionFactory:
 def open_sprint_log(
     settings: Settings, sessions: SessionFactory, *, sink: str | None = None, document_id: str | None = None
 ) -> SprintLog:
-    """The sprint log writing to ``sink``/``document_id`` (default: the settings') through the outbox."""
-    chosen = make_sink(
+    """The sprint log writing to ``sink``/``document_id`` (default: the settings') through the outbox. The sink is
+    opened at the first delivery: wrong settings hold the outbox with the fix, they never refuse an entry."""
+    chosen = deferred_sink(
         sink if sink is not None else settings.sprint_log_sink,
         data_dir=settings.data_dir,
         document_id=document_id if document_id is not None else settings.google_docs_document_id,
         service_account_file=settings.google_service_account_file,
         api_endpoint=settings.google_docs_endpoint or None,
+        timeout_s=settings.google_docs_timeout_s,
     )
-    return SprintLog(sessions, OutboxDelivery(sessions, chosen))
+    return SprintLog(sessions, OutboxDelivery(sessions, chosen), reply_budget_s=settings.google_docs_timeout_s)
 
 
 SEED_FIELDS: dict[str, str] = {

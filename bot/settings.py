@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     google_docs_endpoint: str = Field(
         default="", description="Docs API endpoint override (tests and proxies); empty = Google's."
     )
+    google_docs_timeout_s: float = Field(
+        default=15.0, gt=0, description="Limit on each Google Docs call; a command waits about this long at most."
+    )
     telegram_bot_token: SecretStr | None = Field(default=None, description="Bot token from @BotFather.")
     allowed_chats: list[int] = Field(default_factory=list, description="Chat ids the bot answers in (deny by default).")
     admin_ids: list[int] = Field(default_factory=list, description="Telegram user ids allowed to run admin commands.")

@@ -2,7 +2,10 @@
 
 The entry is committed before anyone tries to deliver it, so nothing acknowledged is lost while a sink is down.
 Delivery is strictly in id order: :func:`next_due_entry` returns the oldest pending entry only when its back-off
-has passed, so a failing entry holds back the ones after it instead of being overtaken.
+has passed, so an entry that fails for a passing reason (an outage, a quota) holds back the ones after it instead of
+being overtaken. An entry the sink refuses for good is *parked* (:func:`park_entry`) with its reason and no longer
+holds anything back; an admin retries it (:func:`retry_parked`, it becomes the oldest pending entry again) or drops
+it (:func:`drop_parked`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
-from storage.tables import ENTRY_DELIVERED, ENTRY_PENDING, SprintLogEntry
+from storage.tables import ENTRY_DELIVERED, ENTRY_DROPPED, ENTRY_PARKED, ENTRY_PENDING, SprintLogEntry
 from storage.timestamps import utcnow
 
 
@@ -44,14 +47,16 @@ def save_entry(
     return entry
 
 
-def next_due_entry(session: Session, *, now: datetime | None = None) -> SprintLogEntry | None:
-    """The oldest pending entry if it may be tried now (its back-off elapsed), else None."""
+def next_due_entry(
+    session: Session, *, now: datetime | None = None, ignore_backoff: bool = False
+) -> SprintLogEntry | None:
+    """The oldest pending entry if it may be tried now (its back-off elapsed, or ``ignore_backoff``), else None."""
     oldest = session.exec(
         select(SprintLogEntry).where(SprintLogEntry.state == ENTRY_PENDING).order_by(col(SprintLogEntry.id)).limit(1)
     ).first()
     if oldest is None:
         return None
-    if oldest.next_attempt_at is not None and oldest.next_attempt_at > (now or utcnow()):
+    if not ignore_backoff and oldest.next_attempt_at is not None and oldest.next_attempt_at > (now or utcnow()):
         return None
     return oldest
 
@@ -75,6 +80,56 @@ def mark_failed_attempt(session: Session, *, entry_id: int, error: str, retry_af
     entry.last_error = error[:2000]
     entry.next_attempt_at = utcnow() + retry_after
     session.commit()
+
+
+def park_entry(session: Session, *, entry_id: int, reason: str) -> None:
+    """Set entry ``entry_id`` aside with ``reason``: the sink refused it for good (commit)."""
+    entry = session.get(SprintLogEntry, entry_id)
+    assert entry is not None, entry_id
+    entry.state = ENTRY_PARKED
+    entry.attempts += 1
+    entry.last_error = reason[:2000]
+    entry.next_attempt_at = None
+    session.commit()
+
+
+def parked_entries(session: Session, *, limit: int = 20) -> list[SprintLogEntry]:
+    """Parked entries, oldest first."""
+    query = select(SprintLogEntry).where(SprintLogEntry.state == ENTRY_PARKED).order_by(col(SprintLogEntry.id))
+    return list(session.exec(query.limit(limit)).all())
+
+
+def parked_count(session: Session) -> int:
+    """How many entries are parked."""
+    return int(session.exec(select(func.count()).where(SprintLogEntry.state == ENTRY_PARKED)).one())
+
+
+def retry_parked(session: Session, *, entry_id: int) -> SprintLogEntry | None:
+    """Make parked entry ``entry_id`` pending and due now (commit); None if there is no such parked entry."""
+    entry = session.get(SprintLogEntry, entry_id)
+    if entry is None or entry.state != ENTRY_PARKED:
+        return None
+    entry.state = ENTRY_PENDING
+    entry.next_attempt_at = None
+    session.commit()
+    session.refresh(entry)
+    return entry
+
+
+def drop_parked(session: Session, *, entry_id: int) -> SprintLogEntry | None:
+    """Give up on parked entry ``entry_id`` (kept, state ``dropped``; commit); None if there is no such entry."""
+    entry = session.get(SprintLogEntry, entry_id)
+    if entry is None or entry.state != ENTRY_PARKED:
+        return None
+    entry.state = ENTRY_DROPPED
+    session.commit()
+    session.refresh(entry)
+    return entry
+
+
+def get_entry(session: Session, *, entry_id: int) -> SprintLogEntry | None:
+    """Entry ``entry_id`` whatever its state, or None."""
+    return session.get(SprintLogEntry, entry_id)
 
 
 def backlog_size(session: Session) -> int:

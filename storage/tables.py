@@ -18,6 +18,10 @@ RUN_SUPERSEDED = "superseded"
 
 ENTRY_PENDING = "pending"
 ENTRY_DELIVERED = "delivered"
+ENTRY_PARKED = "parked"
+"""The sink refused the entry for good (its reason in ``last_error``); later entries go on without it."""
+ENTRY_DROPPED = "dropped"
+"""An admin gave up on a parked entry; the row is kept as a record."""
 
 
 class Member(SQLModel, table=True):

@@ -18,7 +18,7 @@ from bot.context import AppContext
 from engine.sandbox import probe_tier
 from engine.version import __version__
 from storage.digests import latest_digest
-from storage.outbox import backlog_size
+from storage.outbox import backlog_size, parked_count, parked_entries
 from storage.timestamps import utcnow
 
 
@@ -40,11 +40,16 @@ def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
     with ctx.sessions()() as session:
         last = latest_digest(session)
         backlog = backlog_size(session)
+        parked = parked_count(session)
+        shown = [(e.id, e.title, e.last_error or "") for e in parked_entries(session, limit=5)]
     if last is not None:
         rows.append(["last digest", f"{last.week} {last.state} ({last.reason})"])
         data["last_digest"] = {"week": last.week, "state": last.state}
     rows.append(["Docs outbox backlog", str(backlog)])
     data["outbox_backlog"] = backlog
+    rows.append(["sprint-log entries parked", f"{parked} (admins: /log retry ID or /log drop ID)" if parked else "0"])
+    rows += [[f"parked #{i}", f"{title[:40]}: {reason[:160]}"] for i, title, reason in shown]
+    data["outbox_parked"] = [{"entry": i, "title": title, "reason": reason} for i, title, reason in shown]
     return rows
 
 

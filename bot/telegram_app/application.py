@@ -38,6 +38,7 @@ from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
 from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
+from bot.telegram_app.outbox_job import schedule_outbox_drain
 from bot.telegram_app.redaction import protect_secret
 from storage.timestamps import utcnow
 
@@ -95,6 +96,7 @@ class TelegramBot:
         await self.board.start()
         await self.app.start()
         await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
+        schedule_outbox_drain(self.digest.ctx, self.app)  # waiting sprint-log entries go out without a new one
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(

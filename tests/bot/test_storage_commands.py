@@ -20,6 +20,7 @@ from bot.core.recording import lookup, store_result, superseded_on_sight
 from bot.dispatch import execute
 from bot.settings import Settings
 from engine.result import RunResult
+from storage.outbox import entries
 from storage.runs import get_run
 from storage.tables import Run
 from tools.run_request import NormalisedRequest
@@ -202,8 +203,13 @@ def test_gdocs_misconfiguration_is_one_line(
         google_docs_document_id=document_id,
         google_service_account_file=key_file,
     )
-    reply, status = call(AppContext(settings=settings), "log", "hello")
-    assert status == 2 and expected in reply.text and "\n" not in reply.text and "SUTRO_" in reply.text
+    ctx = AppContext(settings=settings)
+    reply, status = call(ctx, "log", "hello")
+    # the note is saved before the sink is opened; the reply says what to fix
+    assert status == 1 and reply.text.startswith("saved as entry 1; not delivered: ")
+    assert expected in reply.text and "\n" not in reply.text and "SUTRO_" in reply.text
+    with ctx.sessions()() as session:
+        assert [(e.title, e.state) for e in entries(session)] == [("hello", "pending")]
 
 
 def test_cli_log_and_runs_json(tmp_path: Path) -> None:
@@ -236,7 +242,7 @@ def test_empty_service_account_setting_is_one_line(tmp_path: Path, monkeypatch: 
         google_docs_document_id="1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
     )
     reply, status = call(AppContext(settings=settings), "log", "x")
-    assert status == 2 and "needs service-account credentials" in reply.text
+    assert status == 1 and "not delivered: the Google Docs sprint log needs service-account credentials" in reply.text
     settings = Settings(
         _env_file=None,
         data_dir=tmp_path,
@@ -245,7 +251,7 @@ def test_empty_service_account_setting_is_one_line(tmp_path: Path, monkeypatch: 
         google_service_account_file=tmp_path,
     )
     reply, status = call(AppContext(settings=settings), "log", "x")
-    assert status == 2 and "cannot read service-account file" in reply.text
+    assert status == 1 and "saved as entry 2; not delivered: cannot read service-account file" in reply.text
 
 
 def test_a_note_is_logged_as_typed_with_key_value_words_in_place(tmp_path: Path) -> None:

@@ -3,17 +3,36 @@
 Body = section break [0, 1) then paragraphs and tables. A paragraph is a list of (character, text style) ending in
 "\\n" plus a named style. A table occupies 1 (start) + per row 1 + per cell 1 + the cell's paragraphs + 1 (end),
 which gives the official empty-table layout: table [S, S+2+R(1+2C)), cell paragraph (r, c) at S+3+r(1+2C)+2c.
+
+Strict where Google is: inserted text loses the characters the API reference says are stripped (control characters
+U+0000–U+0008 and U+000C–U+001F, the BMP private-use area U+E000–U+F8FF; ``InsertTextRequest.text``), so a client
+that counts them computes indices past the text; a range or location outside the body is a 400; text that is not
+valid UTF-16 (an unpaired surrogate) is a 400.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 
 class BadRequest(Exception):
     """The request is invalid; the server answers 400 with this message."""
+
+
+STRIPPED = re.compile("[\x00-\x08\x0c-\x1f\ue000-\uf8ff]")
+"""What the Docs API documents as stripped out of inserted text."""
+
+
+def as_stored(text: str) -> str:
+    """``text`` as the document keeps it after an insertText (documented stripping); invalid UTF-16 is refused."""
+    try:
+        text.encode("utf-16-le")
+    except UnicodeEncodeError as exc:
+        raise BadRequest("Invalid value at 'requests.insert_text.text': invalid UTF-16 (unpaired surrogate)") from exc
+    return STRIPPED.sub("", text)
 
 
 def u16(ch: str) -> int:
@@ -101,6 +120,7 @@ class Document:
     def insert_text(self, index: int, text: str) -> None:
         if not text:
             raise BadRequest("Invalid requests: insertText.text must not be empty.")
+        text = as_stored(text)
         paragraph, offset = self._locate(index)
         inherit = dict(paragraph.chars[offset - 1][1] if offset > 0 else paragraph.chars[offset][1])
         chars = paragraph.chars[:offset] + [(c, dict(inherit)) for c in text] + paragraph.chars[offset:]
@@ -124,14 +144,22 @@ class Document:
         table = Table(rows=[[[Paragraph()] for _ in range(columns)] for _ in range(rows)])
         self.body.insert(at, table)
 
+    def _check_range(self, start: int, end: int) -> None:
+        if start < 1:
+            raise BadRequest(f"The start index {start} must be at least 1.")
+        if end > self.end_index():
+            raise BadRequest(f"The range end {end} is past the end of the body ({self.end_index()}).")
+        if start >= end:
+            raise BadRequest("The range should not be empty.")
+
     def update_paragraph_style(self, start: int, end: int, named: str) -> None:
+        self._check_range(start, end)
         for pos, paragraph in self._paragraph_slots():
             if pos < end and pos + paragraph.size() > start:
                 paragraph.style = named
 
     def update_text_style(self, start: int, end: int, style: dict[str, Any], fields: list[str]) -> None:
-        if start >= end:
-            raise BadRequest("The range should not be empty.")
+        self._check_range(start, end)
         for pos, paragraph in self._paragraph_slots():
             units = pos
             for i, (ch, current) in enumerate(paragraph.chars):

@@ -3,8 +3,11 @@
 Implements the service-account token endpoint (``POST /token``), ``documents.get`` and
 ``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle, updateTextStyle,
 ``writeControl.requiredRevisionId``) over :class:`tests.fakes.docs_model.Document`, with 401 without a
-bearer token, scripted error replies (429, 503 …), a "write then drop the connection" mode (the write lands
-but the client never hears back), and stop/start on the same port (Docs down, then back).
+bearer token, scripted faults for the next calls (an HTTP status such as 429, 503, 403, 404; ``"slow"``: the
+call is carried out but answered only after ``slow_s``), a hung mode (connections are accepted, nothing is ever
+answered), token refusal (``refuse_tokens``: a deleted key), a poison rule (a batchUpdate whose text contains
+``reject_text`` gets a 400, as for an entry the service refuses), a "write then drop the connection" mode (the
+write lands but the client never hears back), and stop/start on the same port (Docs down, then back).
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ from urllib.parse import parse_qs, unquote, urlparse
 from tests.fakes.docs_model import BadRequest, Document
 
 _DOC_PATH = re.compile(r"^/v1/documents/([^/:]+)(:batchUpdate)?$")
+_STATUS_NAMES = {
+    400: "INVALID_ARGUMENT",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    408: "DEADLINE_EXCEEDED",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+}
 
 
 class FakeDocsServer:
@@ -28,8 +40,13 @@ class FakeDocsServer:
     def __init__(self) -> None:
         self.documents: dict[str, Document] = {}
         self.received: list[tuple[str, str, Any]] = []
-        self.scripted_errors: deque[int] = deque()
+        self.scripted_errors: deque[int | str] = deque()
+        self.slow_s = 1.0
+        self.hung = threading.Event()
+        self.reject_text: str | None = None
+        self.refuse_tokens = False
         self.drop_after_next_write = False
+        self._released = threading.Event()
         self.tokens_issued = 0
         self.lock = threading.Lock()
         self.port = 0
@@ -45,11 +62,13 @@ class FakeDocsServer:
         self.port = server.server_address[1]
         self._server = server
         self.stopped = False
+        self._released.clear()
         self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self.stopped = True  # kept-alive connections are dropped at their next request, as a dead server would
+        self._released.set()  # hung handlers give up
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -83,7 +102,13 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:  # keep test output quiet
             pass
 
+        answer_after_s = 0.0
+        held: tuple[int, dict[str, Any]] | None = None
+
         def _reply(self, status: int, payload: dict[str, Any]) -> None:
+            if self.answer_after_s:  # carried out; the answer is sent late, outside the lock (the client gave up)
+                self.held = (status, payload)
+                return
             data = json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json; charset=UTF-8")
@@ -95,6 +120,10 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
             self._reply(status, {"error": {"code": status, "message": message, "status": reason}})
 
         def _route(self, method: str) -> None:
+            if fake.hung.is_set():  # accept, read nothing, answer nothing
+                fake._released.wait()
+                self.close_connection = True
+                return None
             if fake.stopped:
                 self.close_connection = True
                 self.connection.shutdown(2)
@@ -110,10 +139,10 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                     return self._token()
                 if not (self.headers.get("authorization") or "").startswith("Bearer "):
                     return self._error(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
-                if fake.scripted_errors:
-                    status = fake.scripted_errors.popleft()
-                    reason = "RESOURCE_EXHAUSTED" if status == 429 else "UNAVAILABLE"
-                    return self._error(status, "scripted failure", reason)
+                fault = fake.scripted_errors.popleft() if fake.scripted_errors else None
+                if isinstance(fault, int):
+                    return self._error(fault, "scripted failure", _STATUS_NAMES.get(fault, "UNKNOWN"))
+                self.answer_after_s = fake.slow_s if fault == "slow" else 0.0
                 match = _DOC_PATH.match(path)
                 document = fake.documents.get(match.group(1)) if match else None
                 if document is None:
@@ -124,9 +153,22 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                     return self._batch_update(document, body or {})
                 return self._error(400, "unsupported call in the fake", "INVALID_ARGUMENT")
 
+        def _answer_late(self) -> None:
+            if self.held is not None:
+                fake._released.wait(self.answer_after_s)
+                self.answer_after_s = 0.0
+                status, payload = self.held
+                self.held = None
+                try:
+                    self._reply(status, payload)
+                except OSError:  # the client closed the connection meanwhile
+                    self.close_connection = True
+
         def _token(self) -> None:
             """The OAuth token endpoint of a service-account flow (JWT-bearer grant): hands out a bearer token."""
             form = fake.received[-1][2]
+            if fake.refuse_tokens:  # e.g. the key was deleted in the cloud console
+                return self._reply(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
             if form.get("grant_type") != ["urn:ietf:params:oauth:grant-type:jwt-bearer"] or not form.get("assertion"):
                 return self._error(400, "invalid_grant", "INVALID_ARGUMENT")
             fake.tokens_issued += 1
@@ -145,8 +187,12 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                 return self._error(
                     400, "The required revision ID does not match the latest revision.", "FAILED_PRECONDITION"
                 )
+            requests = body.get("requests", [])
+            texts = [r["insertText"].get("text", "") for r in requests if "insertText" in r]
+            if fake.reject_text is not None and any(fake.reject_text in t for t in texts):
+                return self._error(400, "Invalid requests[0].insertText: the text is not accepted.", "INVALID_ARGUMENT")
             try:
-                document.apply(body.get("requests", []))
+                document.apply(requests)
             except BadRequest as exc:
                 return self._error(400, str(exc), "INVALID_ARGUMENT")
             if fake.drop_after_next_write:
@@ -166,8 +212,10 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             self._route("GET")
+            self._answer_late()
 
         def do_POST(self) -> None:
             self._route("POST")
+            self._answer_late()
 
     return Handler

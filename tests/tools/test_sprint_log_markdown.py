@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from storage.database import SessionFactory
 from storage.outbox import next_due_entry
 from storage.timestamps import utcnow
 from tools.sprint_log.delivery import Backoff, OutboxDelivery
+from tools.sprint_log.entry import LogEntry
 from tools.sprint_log.log import SprintLog
-from tools.sprint_log.markdown_sink import MarkdownSink
+from tools.sprint_log.markdown_sink import MarkdownSink, render_markdown
 from tools.sprint_log.sink import DeliveryFailed
 
 
@@ -61,3 +62,41 @@ def test_failed_round_schedules_the_next_try_with_backoff(db_sessions: SessionFa
         assert next_due_entry(s) is None  # not due again before the back-off (2 s after attempt 0) elapsed
         due = next_due_entry(s, now=before + timedelta(seconds=60))
         assert due is not None and due.attempts == 1 and due.last_error == "Docs answered 503"
+
+
+def note(uid: str, day: int, title: str = "t") -> LogEntry:
+    return LogEntry(uid=uid, created_at=datetime(2026, 1, day, 12, tzinfo=UTC), author="a", kind="note", title=title)
+
+
+def test_appends_do_not_reread_the_file_and_match_a_full_render(tmp_path: Path) -> None:
+    """Oracle: the file equals the blocks rendered with the week headings a reader expects (first entry of each
+    ISO week), and only the first append (no state yet) read the whole file."""
+    sink = MarkdownSink(tmp_path / "log.md")
+    days = [5, 6, 12, 12, 13, 19]  # ISO weeks 2, 2, 3, 3, 3, 4 of 2026
+    for i, day in enumerate(days):
+        assert sink.deliver(note(f"u{i}", day, f"entry {i}")) is True
+    assert sink.full_reads == 1
+    firsts = {0, 2, 5}
+    expected = "".join(  # every block ends in a blank line: blocks follow each other directly
+        render_markdown(note(f"u{i}", day, f"entry {i}"), needs_week_heading=i in firsts) for i, day in enumerate(days)
+    )
+    text = (tmp_path / "log.md").read_text(encoding="utf-8")
+    assert text == expected
+    assert text.count("## Week 2026-W03") == 1
+
+
+def test_a_person_editing_the_log_or_a_crash_after_the_write_is_noticed(tmp_path: Path) -> None:
+    path = tmp_path / "log.md"
+    sink = MarkdownSink(path)
+    sink.deliver(note("a1", 5))
+    with path.open("a", encoding="utf-8") as fh:  # a person adds a line; the saved size no longer matches
+        fh.write("a line typed by a person\n")
+    assert sink.deliver(note("a2", 5)) is True and sink.full_reads == 2
+    # a writer that died after appending its block but before saving the state: the next delivery of the same
+    # entry reads the file, finds the marker and writes nothing
+    other = MarkdownSink(path)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(render_markdown(note("a3", 5), needs_week_heading=False))
+    assert other.deliver(note("a3", 5)) is False and other.full_reads == 1
+    text = path.read_text(encoding="utf-8")
+    assert [text.count(f"sutro#a{i}") for i in (1, 2, 3)] == [1, 1, 1] and text.count("## Week") == 1

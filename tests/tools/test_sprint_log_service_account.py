@@ -47,3 +47,41 @@ def test_cli_log_through_service_account_to_docs(tmp_path: Path, monkeypatch: py
         assert "written to the gdocs sprint log" in result.output
         assert docs.tokens_issued == 1
         assert "tiling helps — 行列 🚀\n" in document_text(docs.documents[DOC_ID].to_json())
+
+
+def test_cli_log_with_a_hung_docs_endpoint_returns_within_the_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An endpoint that accepts connections and never answers (token endpoint included): ``sutro log`` saves the
+    note and returns after one request timeout, saying it is waiting (it took 3 tries x 15 s before)."""
+    import time
+
+    from storage.database import database_url_for, make_engine, session_factory
+    from storage.outbox import entries
+
+    with FakeDocsServer() as docs:
+        docs.create(DOC_ID)
+        key_file = tmp_path / "sa.json"
+        write_key_file(key_file, f"{docs.endpoint}token")
+        data_dir = tmp_path / "data"
+        for name, value in {
+            "SUTRO_DATA_DIR": str(data_dir),
+            "SUTRO_SPRINT_LOG_SINK": "gdocs",
+            "SUTRO_GOOGLE_DOCS_DOCUMENT_ID": DOC_ID,
+            "SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE": str(key_file),
+            "SUTRO_GOOGLE_DOCS_ENDPOINT": docs.endpoint,
+            "SUTRO_GOOGLE_DOCS_TIMEOUT_S": "1",
+        }.items():
+            monkeypatch.setenv(name, value)
+        import googleapiclient.discovery  # noqa: F401  # imported before the clock starts (seconds when cold)
+
+        docs.hung.set()
+        started = time.monotonic()
+        result = CliRunner().invoke(main, ["log", "kept while Docs hangs"])
+        elapsed = time.monotonic() - started
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the terminal wraps long lines
+    assert "saved as entry 1; 1 entry waiting for the gdocs sprint log (Google Docs did not answer within 1 s)" in said
+    assert elapsed < 1 + 5  # one timeout, plus building the client on a loaded machine
+    with session_factory(make_engine(database_url_for("", data_dir)))() as session:
+        assert [(e.title, e.state) for e in entries(session)] == [("kept while Docs hangs", "pending")]

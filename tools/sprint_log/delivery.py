@@ -4,7 +4,12 @@ Order: only the oldest pending entry is ever tried, so entries land in the order
 an entry is marked delivered only after the sink accepted it, and the sink skips an entry whose marker it already
 holds — so a crash between the write and :func:`storage.outbox.mark_delivered` leads to a skip, not a duplicate.
 Nothing lost: after ``tries_per_round`` failed tries the entry stays pending with a later ``next_attempt_at``;
-the next round (the next entry saved, or a periodic job) picks it up again.
+the next round (the next entry saved, or the bot's periodic job) picks it up again. A new delivery (a process
+start, or a sink rebuilt after a settings change) tries the oldest entry once at once, whatever its back-off: the
+reason for the back-off may be gone.
+Nothing jams: an entry the service refuses for good (``DeliveryFailed.rejected``) is parked with its reason and
+the round goes on with the next entry. A round may have a time budget (a command waiting for its reply): no
+back-off sleep or new entry is started past it, so a hung service costs one request timeout, not a round.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from storage.database import SessionFactory
-from storage.outbox import backlog_size, mark_delivered, mark_failed_attempt, next_due_entry
+from storage.outbox import backlog_size, mark_delivered, mark_failed_attempt, next_due_entry, park_entry, parked_count
 from storage.tables import SprintLogEntry
 from tools.sprint_log.entry import LogEntry
 from tools.sprint_log.sink import DeliveryFailed, SprintLogSink
@@ -35,12 +40,18 @@ class Backoff:
 
 @dataclass(frozen=True)
 class DeliveryReport:
-    """What one round did: entries written, entries found already present, entries still waiting, last error."""
+    """What one round did: entries written, entries found already present, entries still waiting, the error that
+    stopped the round (None if none did), and how many entries are parked (refused for good, awaiting an admin).
+
+    needs_fix: the round stopped on a problem a retry will not cure (credentials, sharing, a missing document).
+    """
 
     delivered: int
     already_present: int
     pending: int
     error: str | None = None
+    parked: int = 0
+    needs_fix: bool = False
 
 
 def as_log_entry(row: SprintLogEntry) -> LogEntry:
@@ -67,26 +78,39 @@ class OutboxDelivery:
         backoff: Backoff = Backoff(),
         tries_per_round: int = 3,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.sessions = sessions
         self.sink = sink
         self.backoff = backoff
         self.tries_per_round = tries_per_round
         self.sleep = sleep
+        self.clock = clock
+        self._fresh = True
 
-    def deliver_pending(self, *, limit: int = 100) -> DeliveryReport:
-        """Deliver due entries in order until none is left, one fails a whole round, or ``limit`` is reached."""
+    def deliver_pending(self, *, limit: int = 100, budget_s: float | None = None) -> DeliveryReport:
+        """Deliver due entries in order until none is left, one fails for a passing reason, ``limit`` entries were
+        tried, or ``budget_s`` seconds are used up (None: no budget). Refused entries are parked on the way."""
+        deadline = None if budget_s is None else self.clock() + budget_s
         delivered = present = 0
         error: str | None = None
+        needs_fix = False
         with self.sessions() as session:
             for _ in range(limit):
-                row = next_due_entry(session)
+                if deadline is not None and self.clock() >= deadline:
+                    break
+                row = next_due_entry(session, ignore_backoff=self._fresh)
+                self._fresh = False
                 if row is None:
                     break
                 assert row.id is not None
-                outcome = self._try(as_log_entry(row))
+                outcome = self._try(as_log_entry(row), deadline)
                 if isinstance(outcome, DeliveryFailed):
+                    if outcome.rejected:
+                        park_entry(session, entry_id=row.id, reason=str(outcome))
+                        continue
                     error = str(outcome)
+                    needs_fix = not outcome.retryable
                     retry_after = timedelta(seconds=self.backoff.delay(row.attempts))
                     mark_failed_attempt(session, entry_id=row.id, error=error, retry_after=retry_after)
                     break
@@ -94,15 +118,27 @@ class OutboxDelivery:
                 delivered += outcome
                 present += not outcome
             pending = backlog_size(session)
-        return DeliveryReport(delivered=delivered, already_present=present, pending=pending, error=error)
+            parked = parked_count(session)
+        return DeliveryReport(
+            delivered=delivered,
+            already_present=present,
+            pending=pending,
+            error=error,
+            parked=parked,
+            needs_fix=needs_fix,
+        )
 
-    def _try(self, entry: LogEntry) -> bool | DeliveryFailed:
-        """Deliver with up to ``tries_per_round`` tries; True written, False already there, or the last failure."""
+    def _try(self, entry: LogEntry, deadline: float | None) -> bool | DeliveryFailed:
+        """Deliver with up to ``tries_per_round`` tries, never sleeping past ``deadline``; True written, False
+        already there, or the last failure."""
         for attempt in range(self.tries_per_round):
             try:
                 return self.sink.deliver(entry)
             except DeliveryFailed as failure:
                 if not failure.retryable or attempt == self.tries_per_round - 1:
                     return failure
-                self.sleep(self.backoff.delay(attempt))
+                delay = self.backoff.delay(attempt)
+                if deadline is not None and self.clock() + delay >= deadline:
+                    return failure
+                self.sleep(delay)
         raise AssertionError("unreachable")

@@ -1,6 +1,8 @@
 """Build the one ``documents.batchUpdate`` that appends a sprint-log entry to a Google Doc (pure, no I/O).
 
 Facts this follows (docs/integrations.md#google-docs-sprint-log, Docs API reference):
+- text is first reduced to what Docs keeps (:func:`~tools.sprint_log.docs_text.docs_text`: Google strips some
+  control and private-use characters from inserted text, which would shift every later index);
 - indices are UTF-16 code units (:func:`~tools.sprint_log.entry.utf16_len`), never ``len()``;
 - text is inserted before the body's final newline; if a person left text in the last paragraph we start with
   ``"\\n"`` so our heading is not glued to it;
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.sprint_log.docs_text import docs_text
 from tools.sprint_log.entry import (
     RESULT_HEADERS,
     LogEntry,
@@ -66,6 +69,11 @@ def last_week_heading(document: dict[str, Any]) -> str | None:
     return last
 
 
+def _one_line(text: str) -> str:
+    """``text`` as Docs keeps it, on one line (a new line inside a heading would split it into two paragraphs)."""
+    return " ".join(docs_text(text).split("\n"))
+
+
 def _style(start: int, end: int, named: str) -> Request:
     return {
         "updateParagraphStyle": {
@@ -88,7 +96,7 @@ def _text_style(start: int, end: int, style: dict[str, Any]) -> Request:
 
 def table_cells(entry: LogEntry) -> list[list[str]]:
     """The results table as rows of cell texts, header row first."""
-    return [list(RESULT_HEADERS), *[list(row) for row in entry.results]]
+    return [list(RESULT_HEADERS), *[[_one_line(cell) for cell in row] for row in entry.results]]
 
 
 def cell_paragraph_index(table_start: int, columns: int, row: int, column: int) -> int:
@@ -108,10 +116,10 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
     week = week_heading(entry.created_at)
     if last_week_heading(document) != week:
         paragraphs.append((week, "HEADING_1"))
-    paragraphs.append((entry_heading(entry), "HEADING_2"))
+    paragraphs.append((_one_line(entry_heading(entry)), "HEADING_2"))
     meta_at = len(paragraphs)
-    paragraphs.append((meta_line(entry), "NORMAL_TEXT"))
-    paragraphs += [(line, "NORMAL_TEXT") for line in entry.body.splitlines() if line.strip()]
+    paragraphs.append((_one_line(meta_line(entry)), "NORMAL_TEXT"))
+    paragraphs += [(line, "NORMAL_TEXT") for line in docs_text(entry.body).split("\n") if line.strip()]
     text = prefix + "".join(p + "\n" for p, _ in paragraphs)
 
     requests: list[Request] = [{"insertText": {"location": {"index": insert_at}, "text": text}}]

@@ -6,6 +6,12 @@ and runs every Docs call there; this also serialises writes to the shared docume
 ``batchUpdate``. The ``get`` also answers "is this entry already there?" (its ``sutro#uid`` marker), which makes a
 retry after a crash between the write and the outbox update harmless. ``requiredRevisionId`` makes a write based
 on a stale read fail instead of landing twice when two deliverers race; the retry re-reads and sees the marker.
+
+Every HTTP call has a timeout (``timeout_s`` on the authorized httplib2 connection, which also carries the token
+request), and a caller waits for the worker at most a few of those. Failures are sorted for the outbox: 408, 429,
+5xx, timeouts and lost connections are retried; 401, 403 and 404, or any refusal of the ``get``, are the sink's
+problem (the entries wait and the message says what to fix); any other 4xx refusal of an entry's ``batchUpdate``
+is that entry's problem, and it is parked.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from tools.sprint_log.sink import DeliveryFailed
 DOCS_SCOPES = ["https://www.googleapis.com/auth/documents"]
 _DOCUMENT_ID = re.compile(r"^[A-Za-z0-9_-]{25,100}$")
 _RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
+_SINK_STATUS = {401, 403, 404}
+_WORKER_CALLS = 3
+"""A delivery makes at most this many HTTP calls (token, get, batchUpdate): a caller waits that many timeouts."""
 _FIXES = {
     401: " — check SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE (a valid, enabled service-account key)",
     403: " — share the document with the service account's client_email as Editor",
@@ -99,7 +108,16 @@ class GoogleDocsSink:
         return self._documents
 
     def _on_worker(self, call: Callable[[], Any]) -> Any:
-        return self._worker.submit(call).result()
+        import concurrent.futures
+
+        future = self._worker.submit(call)
+        try:
+            return future.result(timeout=self._timeout_s * _WORKER_CALLS + 1.0)
+        except concurrent.futures.TimeoutError as exc:  # the worker is stuck behind an earlier call
+            future.cancel()
+            raise DeliveryFailed(
+                f"Google Docs did not answer within {self._timeout_s * _WORKER_CALLS:.0f} s", retryable=True
+            ) from exc
 
     def read(self) -> dict[str, Any]:
         """The whole document (``documents.get``), fetched on the worker thread."""
@@ -115,11 +133,12 @@ class GoogleDocsSink:
         body: dict[str, Any] = {"requests": entry_requests(document, entry)}
         if document.get("revisionId"):
             body["writeControl"] = {"requiredRevisionId": document["revisionId"]}
-        self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body))
+        self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body), writes_entry=True)
         return True
 
-    def _call(self, make_request: Callable[[Any], Any]) -> Any:
-        """Execute one Docs request; every failure becomes a DeliveryFailed saying whether a retry can help."""
+    def _call(self, make_request: Callable[[Any], Any], *, writes_entry: bool = False) -> Any:
+        """Execute one Docs request; every failure becomes a DeliveryFailed saying whether a retry can help and,
+        for the write of an entry (``writes_entry``), whether the service refused that entry for good."""
         import httplib2
         from google.auth.exceptions import RefreshError, TransportError
         from googleapiclient.errors import HttpError
@@ -130,15 +149,23 @@ class GoogleDocsSink:
             status = int(exc.resp.status)
             reason = exc.reason if isinstance(exc.reason, str) else str(exc)
             stale_revision = status == 400 and "revision" in reason.lower()
+            rate_limited = status == 403 and "rate" in reason.lower()
+            retryable = status in _RETRYABLE_STATUS or stale_revision or rate_limited
+            rejected = writes_entry and not retryable and 400 <= status < 500 and status not in _SINK_STATUS
             raise DeliveryFailed(
-                f"Google Docs answered {status}: {reason}{_FIXES.get(status, '')}",
-                retryable=status in _RETRYABLE_STATUS or stale_revision,
+                f"Google Docs answered {status}: {reason}{'' if retryable else _FIXES.get(status, '')}",
+                retryable=retryable,
+                rejected=rejected,
             ) from exc
-        except RefreshError as exc:  # the token endpoint refused the service account
+        except RefreshError as exc:  # the token endpoint refused the service account, or failed for a while
+            if getattr(exc, "retryable", False):
+                raise DeliveryFailed(f"Google's token endpoint failed: {exc}", retryable=True) from exc
             raise DeliveryFailed(
                 f"Google refused the service-account credentials: {exc}{_FIXES[401]}", retryable=False
             ) from exc
-        except (OSError, TransportError, httplib2.HttpLib2Error) as exc:  # refused, reset, DNS, timeout
+        except TimeoutError as exc:
+            raise DeliveryFailed(f"Google Docs did not answer within {self._timeout_s:g} s", retryable=True) from exc
+        except (OSError, TransportError, httplib2.HttpLib2Error) as exc:  # refused, reset, DNS
             raise DeliveryFailed(f"Google Docs unreachable: {type(exc).__name__}: {exc}", retryable=True) from exc
 
     def close(self) -> None:

@@ -1,15 +1,27 @@
-"""The default sprint-log sink: a Markdown file in the data directory (no credentials needed)."""
+"""The default sprint-log sink: a Markdown file in the data directory (no credentials needed).
+
+Appends cost the same at 100 and at 10,000 entries: the sink does not re-read the file. What an append needs to
+know — the last week heading (does this entry open a new week?), the last entries' uids (is this entry already
+there, after a crash between the write and the outbox update?), whether the file ends in a blank line — is kept in
+a small state file beside the log (``.sprint-log.md.state``), together with the log's size when it was written.
+If the sizes differ (a person edited the log, or we died between the two writes) the state is rebuilt from one
+full read, which also finds any marker already in the file.
+"""
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO
 
 from tools.sprint_log.entry import RESULT_HEADERS, LogEntry, entry_heading, marker, meta_line, week_heading
 
 SPRINT_LOG_FILE = "sprint-log.md"
+RECENT_UIDS = 128
+"""How many of the last written uids the state keeps (delivery is in order: a retried entry is the last one)."""
 
 
 def _cell(text: str) -> str:
@@ -32,32 +44,82 @@ def render_markdown(entry: LogEntry, *, needs_week_heading: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass
+class LogFileState:
+    """What an append needs to know about the log file, valid while the file has ``size`` bytes."""
+
+    size: int = 0
+    last_week: str | None = None
+    recent_uids: list[str] = field(default_factory=list)
+    ends_with_blank_line: bool = False
+
+
+def scan_log(data: bytes, uids: list[str]) -> LogFileState:
+    """The state of a log file with contents ``data`` (one full read; used when the saved state is stale).
+    ``uids``: markers to look for (the entry about to be written)."""
+    text = data.decode("utf-8", "replace")
+    weeks = [line for line in text.splitlines() if line.startswith("## Week ")]
+    return LogFileState(
+        size=len(data),
+        last_week=weeks[-1] if weeks else None,
+        recent_uids=[uid for uid in uids if marker(uid) in text],
+        ends_with_blank_line=not text or text.endswith("\n\n"),
+    )
+
+
 class MarkdownSink:
-    """Appends entries to ``<data dir>/sprint-log.md``; an entry whose marker is already in the file is skipped."""
+    """Appends entries to ``<data dir>/sprint-log.md``; an entry whose marker is already in the file is skipped.
+
+    Two processes may deliver at once: an exclusive ``flock`` on the log makes check-then-append atomic, and the
+    state file is only read and written under that lock.
+    """
 
     name = "markdown"
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.state_path = path.with_name(f".{path.name}.state")
+        self.full_reads = 0
+        """How many appends had to read the whole file (a stale or missing state): for tests and the bench."""
 
     def deliver(self, entry: LogEntry) -> bool:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a+", encoding="utf-8") as fh:
+        with self.path.open("a+b") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)  # two processes delivering at once: check-then-append stays atomic
-            fh.seek(0)
-            return self._append(fh, fh.read(), entry)
+            state = self._state(fh, entry.uid)
+            if entry.uid in state.recent_uids:
+                return False
+            needs_week = state.last_week != f"## {week_heading(entry.created_at)}"
+            block = render_markdown(entry, needs_week_heading=needs_week)
+            data = (("" if state.ends_with_blank_line else "\n") + block).encode("utf-8")
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+            if needs_week:
+                state.last_week = f"## {week_heading(entry.created_at)}"
+            state.size += len(data)
+            state.recent_uids = [*state.recent_uids, entry.uid][-RECENT_UIDS:]
+            state.ends_with_blank_line = block.endswith("\n\n")
+            self._save(state)
+            return True
 
-    def _append(self, fh: Any, existing: str, entry: LogEntry) -> bool:
-        if marker(entry.uid) in existing:
-            return False
-        week_headings = [line for line in existing.splitlines() if line.startswith("## Week ")]
-        needs_week = not week_headings or week_headings[-1] != f"## {week_heading(entry.created_at)}"
-        block = render_markdown(entry, needs_week_heading=needs_week)
-        prefix = "\n" if existing and not existing.endswith("\n\n") else ""
-        fh.write(prefix + block)
-        fh.flush()
-        os.fsync(fh.fileno())
-        return True
+    def _state(self, fh: BinaryIO, uid: str) -> LogFileState:
+        """The saved state if it matches the file's size, else one rebuilt from a full read."""
+        size = os.fstat(fh.fileno()).st_size
+        try:
+            saved = LogFileState(**json.loads(self.state_path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            saved = None
+        if saved is not None and saved.size == size:
+            return saved
+        self.full_reads += 1
+        fh.seek(0)
+        return scan_log(fh.read(), [uid])
+
+    def _save(self, state: LogFileState) -> None:
+        temporary = self.state_path.with_name(self.state_path.name + ".tmp")
+        temporary.write_text(json.dumps(asdict(state)), encoding="utf-8")
+        os.replace(temporary, self.state_path)
 
     def close(self) -> None:
         """Nothing to release."""

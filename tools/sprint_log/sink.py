@@ -8,11 +8,18 @@ from tools.sprint_log.entry import LogEntry
 
 
 class DeliveryFailed(Exception):
-    """A delivery attempt did not complete. ``retryable``: worth retrying soon (429, 5xx, connection lost)."""
+    """A delivery attempt did not complete.
 
-    def __init__(self, message: str, *, retryable: bool) -> None:
+    retryable: worth retrying soon (429, 5xx, a timeout, connection lost).
+    rejected: the service refused *this entry* for good (a 400 on its write): it is parked so that the entries
+        behind it go on. Neither: the sink itself needs a person (credentials, sharing, a missing document); the
+        entries wait, in order, and the message says what to fix.
+    """
+
+    def __init__(self, message: str, *, retryable: bool, rejected: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
+        self.rejected = rejected
 
 
 class SprintLogSink(Protocol):
