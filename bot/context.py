@@ -35,6 +35,8 @@ class AppContext:
     jobs: the bot's job queue; None where commands run directly (the CLI, inside a worker process).
     config_events: "tool setting changed" notices (shared by copies of the context: the digest reschedules).
     digest_next: when the bot's scheduled digest job fires next (set by the Telegram app; None elsewhere).
+    deliver_sprint_log: False in a job process on a Dask worker: sprint-log entries are only saved in the outbox,
+        and the bot process delivers them (it alone has the data directory and the Google key).
     """
 
     settings: Settings
@@ -42,6 +44,7 @@ class AppContext:
     rescorers: dict[str, Rescorer] = field(default_factory=dict)
     config_events: ConfigEvents = field(default_factory=ConfigEvents)
     digest_next: Callable[[], datetime | None] | None = None
+    deliver_sprint_log: bool = True
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
     _sprint_log_target: tuple[str, str] | None = None
@@ -78,7 +81,12 @@ class AppContext:
         target = (config.get("sprint_log.sink"), config.get("sprint_log.document_id"))
         if self._sprint_log is None or target != self._sprint_log_target:
             old = self._sprint_log
-            self._sprint_log = open_sprint_log(self.settings, self.sessions(), sink=target[0], document_id=target[1])
+            if self.deliver_sprint_log:
+                self._sprint_log = open_sprint_log(
+                    self.settings, self.sessions(), sink=target[0], document_id=target[1]
+                )
+            else:
+                self._sprint_log = SprintLog.queue_only(self.sessions(), sink_name=str(target[0]))
             self._sprint_log_target = target
             if old is not None:
                 old.close()

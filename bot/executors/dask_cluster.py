@@ -25,7 +25,8 @@ from bot.commands.base import Command, Invocation, Reply
 from bot.executors.dask_worker import PROGRESS_TOPIC, Outcome, run_on_worker
 from bot.executors.keys import job_key
 from bot.incidents import incident_line, report_incident
-from bot.jobs.process import JobKilled, ProgressSink, _picklable
+from bot.jobs.job_settings import settings_for_cluster_jobs
+from bot.jobs.process import JobKilled, ProcessRunner, ProgressSink, WorkerProcess, _picklable
 from bot.settings import Settings
 from storage.database import SessionFactory
 from storage.errors import StorageError
@@ -162,10 +163,17 @@ class DaskExecution:
 
 
 class DaskExecutor:
-    """Runs jobs on the Dask cluster at ``settings.dask_scheduler`` (or on ``client``'s cluster, for tests)."""
+    """Runs jobs on the Dask cluster at ``settings.dask_scheduler`` (or on ``client``'s cluster, for tests).
+
+    The jobs get :func:`~bot.jobs.job_settings.settings_for_cluster_jobs` (no token, no Anthropic or Google key).
+    A command that calls the assistant (``needs_assistant``) runs in a local job process instead, on the bot's host,
+    where the Anthropic key is.
+    """
 
     def __init__(self, settings: Settings, client: Client | None = None) -> None:
-        self.settings = settings.model_copy(update={"telegram_bot_token": None})
+        self.settings = settings_for_cluster_jobs(settings)
+        self._host_settings = settings
+        self._local: ProcessRunner | None = None
         self._client = client
         self.address = str(client.scheduler.address) if client is not None else settings.dask_scheduler
         self._ledger: SessionFactory | None = None
@@ -221,7 +229,12 @@ class DaskExecutor:
                 self._ledger = open_database(self.settings)
         return self._ledger()
 
-    def worker(self, command: Command, inv: Invocation) -> DaskExecution:
+    def worker(self, command: Command, inv: Invocation) -> DaskExecution | WorkerProcess:
+        if command.needs_assistant:
+            with self._lock:
+                if self._local is None:
+                    self._local = ProcessRunner(self._host_settings)
+            return self._local.worker(command, inv)
         return DaskExecution(self, command, inv)
 
     def close(self) -> None:

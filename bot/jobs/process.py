@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.commands.base import Command, Invocation, Reply
 from bot.incidents import incident_line, report_incident
+from bot.jobs.job_settings import settings_for_local_jobs
 from bot.jobs.worker import run_job
 from bot.settings import Settings
 
@@ -144,7 +145,7 @@ class ProcessRunner:
     def __init__(self, settings: Settings, target: Callable[..., None] = run_job) -> None:
         self._target = target
         # no command needs the bot token, and a worker runs members' submissions (through the sandbox): leave it out
-        self._settings = settings.model_copy(update={"telegram_bot_token": None})
+        self._settings = settings_for_local_jobs(settings)
         self._mp = multiprocessing.get_context("forkserver")
         self._mp.set_forkserver_preload(_PRELOAD)
 

@@ -18,6 +18,7 @@ from bot.app import build_context
 from bot.commands.base import Command, Invocation, Reply
 from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
+from bot.jobs.job_settings import scrub_environment
 from bot.settings import Settings
 
 
@@ -50,10 +51,17 @@ class SafeSender:
             self._conn.send(message)
 
 
-def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocation) -> None:
-    """Entry point of the worker process (the target of ``multiprocessing.Process``)."""
+def run_job(
+    conn: Connection, settings: Settings, command: Command, inv: Invocation, *, deliver_sprint_log: bool = True
+) -> None:
+    """Entry point of the worker process (the target of ``multiprocessing.Process``).
+
+    The secret variables inherited from the bot's environment are removed first (the job has its settings);
+    ``deliver_sprint_log=False`` (jobs on Dask workers) only saves sprint-log entries for the bot to deliver.
+    """
     with contextlib.suppress(OSError):
         os.setsid()  # own process group: the parent kills the whole group on cancel
+    scrub_environment()
     send = SafeSender(conn)
     root = logging.getLogger()
     root.handlers[:] = [PipeLogHandler(send)]
@@ -63,7 +71,7 @@ def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocat
         send(("progress", str(line), fraction))
 
     inv.progress = progress
-    reply, status = execute(build_context(settings), command, inv)
+    reply, status = execute(build_context(settings, deliver_sprint_log=deliver_sprint_log), command, inv)
     try:
         send(("done", reply, status))
     except Exception as exc:  # noqa: BLE001 - e.g. a reply that does not pickle: still answer one line

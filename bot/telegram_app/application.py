@@ -35,6 +35,7 @@ from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
 from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
+from bot.telegram_app.outbox_drain import OutboxDrain
 from bot.telegram_app.redaction import protect_secret
 
 NO_TOKEN = UsageError(
@@ -83,6 +84,7 @@ class TelegramBot:
     digest: DigestPoster
 
     webhook: Webhook | None = None
+    outbox: OutboxDrain | None = None
 
     async def start(self, *, poll_timeout_s: int = 10) -> None:
         """Publish the menu, start the job board, then take updates (long polling, or the webhook if set)."""
@@ -91,6 +93,8 @@ class TelegramBot:
         await self.board.start()
         await self.app.start()
         await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
+        if self.outbox is not None:
+            await self.outbox.start()
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(
@@ -116,6 +120,8 @@ class TelegramBot:
             await self.app.updater.stop()
         self.digest.stop()
         await self.board.stop()
+        if self.outbox is not None:
+            await self.outbox.stop()
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
@@ -183,4 +189,6 @@ def build_bot(ctx: AppContext, commands: tuple[Command, ...] | None = None) -> T
     app.add_error_handler(door.on_error, block=False)
     digest = DigestPoster(door.ctx, app)
     door.ctx.digest_next = digest.next_time
-    return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)
+    # jobs on Dask workers only queue their sprint-log entries: this process delivers them
+    outbox = OutboxDrain(door.ctx) if settings.dask_scheduler else None
+    return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook, outbox=outbox)

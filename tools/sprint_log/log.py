@@ -1,4 +1,8 @@
-"""SprintLog: save an entry in the outbox, then try to deliver everything pending (in order)."""
+"""SprintLog: save an entry in the outbox, then try to deliver everything pending (in order).
+
+A sprint log without a delivery (:meth:`SprintLog.queue_only`) only saves entries: used by job processes on Dask
+workers, which have neither the bot's data directory nor the Google key; the bot process delivers the outbox.
+"""
 
 from __future__ import annotations
 
@@ -21,16 +25,26 @@ class Appended:
     report: DeliveryReport
 
 
+QUEUED_FOR_THE_BOT = "the bot process writes it"
+"""The delivery note of an entry saved by a queue-only sprint log."""
+
+
 class SprintLog:
     """The sprint log of the group: entries are durable once :meth:`append_entry` returns, delivered or not."""
 
-    def __init__(self, sessions: SessionFactory, delivery: OutboxDelivery) -> None:
+    def __init__(self, sessions: SessionFactory, delivery: OutboxDelivery | None, *, sink_name: str = "") -> None:
         self.sessions = sessions
         self.delivery = delivery
+        self._sink_name = sink_name
+
+    @classmethod
+    def queue_only(cls, sessions: SessionFactory, *, sink_name: str) -> SprintLog:
+        """A sprint log that saves entries in the outbox and leaves delivery to another process (the bot)."""
+        return cls(sessions, None, sink_name=sink_name)
 
     @property
     def sink_name(self) -> str:
-        return self.delivery.sink.name
+        return self.delivery.sink.name if self.delivery is not None else self._sink_name
 
     def append_entry(
         self,
@@ -52,14 +66,21 @@ class SprintLog:
         rows = [{"metric": m, "value": v, "vs_baseline": b, "vs_record": r} for m, v, b, r in results]
         with self.sessions() as session:
             entry = save_entry(session, author=author, kind=kind, title=title, body=body, results=rows, run_id=run_id)
-        if not deliver:
-            with self.sessions() as session:
-                return Appended(entry=entry, report=DeliveryReport(0, 0, backlog_size(session)))
+        if not deliver or self.delivery is None:
+            return Appended(entry=entry, report=self._queued())
         return Appended(entry=entry, report=self.delivery.deliver_pending())
 
     def deliver_pending(self) -> DeliveryReport:
         """Retry the backlog (for a periodic job): delivers due entries in order."""
+        if self.delivery is None:
+            return self._queued()
         return self.delivery.deliver_pending()
 
+    def _queued(self) -> DeliveryReport:
+        with self.sessions() as session:
+            pending = backlog_size(session)
+        return DeliveryReport(0, 0, pending, error=QUEUED_FOR_THE_BOT if self.delivery is None else None)
+
     def close(self) -> None:
-        self.delivery.sink.close()
+        if self.delivery is not None:
+            self.delivery.sink.close()
