@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Table, func, inspect, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
@@ -25,7 +24,7 @@ from sqlmodel import SQLModel
 import storage.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from storage.database import redact
 from storage.errors import StorageError
-from storage.migrate import alembic_config, require_reachable, upgrade_to_head
+from storage.migrate import require_reachable, shipped_heads, upgrade_to_head
 from storage.table_checksum import TableDigest, table_digest
 
 BATCH_ROWS = 500
@@ -232,7 +231,7 @@ def _has_schema(engine: Engine) -> bool:
 
 
 def _require_head(engine: Engine, *, role: str) -> None:
-    heads = set(ScriptDirectory.from_config(alembic_config(engine)).get_heads())
+    heads = shipped_heads()
     with engine.connect() as conn:
         current = set(MigrationContext.configure(conn).get_current_heads())
     if current == heads:
