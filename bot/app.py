@@ -19,26 +19,34 @@ from bot.settings import Settings
 from engine.scoring.ir import METRIC as IR_METRIC
 
 
-def build_context(settings: Settings | None = None) -> AppContext:
+def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool = True) -> AppContext:
     """Create the application's services from settings (environment and ``.env`` when ``settings`` is None).
 
     rescorers: the IR scorer's current metric (``dally@1``) re-scores stored IR and generate() runs from
     their stored code (``sutro rescore dally@0 dally@1``).
+    deliver_sprint_log: False for a job process on a Dask worker (see :attr:`AppContext.deliver_sprint_log`).
     """
     settings = settings or Settings()
     rescorers = {IR_METRIC: ir_rescorer(dev_override=settings.dev_allow_unsandboxed)}
     return AppContext(
         settings=settings,
         rescorers=rescorers,
+        deliver_sprint_log=deliver_sprint_log,
         worker_job=run_in_worker,
         post_digest=functools.partial(_post_digest, settings),
         serve_telegram=_serve_telegram,
     )
 
 
-def run_in_worker(settings: Settings, command: Command, inv: Invocation) -> tuple[Reply, int]:
-    """What a worker process does with a job: its own context from ``settings``, then the command."""
-    return execute(build_context(settings), command, inv)
+def run_in_worker(
+    settings: Settings, command: Command, inv: Invocation, *, deliver_sprint_log: bool = True
+) -> tuple[Reply, int]:
+    """What a worker process does with a job: its own context from ``settings``, then the command.
+
+    ``deliver_sprint_log=False`` (jobs on Dask workers): sprint-log entries are only saved in the outbox; the bot
+    process delivers them (it alone has the data directory and the Google key, see docs/integrations.md#dask).
+    """
+    return execute(build_context(settings, deliver_sprint_log=deliver_sprint_log), command, inv)
 
 
 def _post_digest(settings: Settings, reply: Reply, chat_id: int, topic_id: int | None) -> bool:

@@ -37,6 +37,8 @@ class Command:
     on_stopped: see :data:`StopHandler`; None when a stopped job leaves nothing to undo.
     free_text: the words after the command are prose (``log``, ``idea``): only its declared ``--options`` are
         taken out; ``key=value`` words, quotes and new lines stay in the text as typed.
+    needs_assistant: calls the Anthropic API, so its job runs on the bot's host (where the key is), never on a
+        Dask worker.
     """
 
     name: str
@@ -53,3 +55,4 @@ class Command:
     background: bool = True
     on_stopped: StopHandler | None = None
     free_text: bool = False
+    needs_assistant: bool = False

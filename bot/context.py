@@ -41,6 +41,8 @@ class AppContext:
     post_digest: posts a digest reply to (chat id, topic id) now; True once delivered (the Telegram edge's,
         handed in by the composition root: commands never talk to Telegram).
     serve_telegram: runs the Telegram bot for this context until stopped (``sutro serve``).
+    deliver_sprint_log: False in a job process on a Dask worker: sprint-log entries are only saved in the outbox,
+        and the bot process delivers them (it alone has the data directory and the Google key).
     """
 
     settings: Settings
@@ -51,6 +53,7 @@ class AppContext:
     worker_job: WorkerJob | None = None
     post_digest: Callable[[Reply, int, int | None], bool] | None = None
     serve_telegram: Callable[[AppContext], None] | None = None
+    deliver_sprint_log: bool = True
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
     _sprint_log_target: tuple[str, str] | None = None
@@ -87,7 +90,12 @@ class AppContext:
         target = (config.get("sprint_log.sink"), config.get("sprint_log.document_id"))
         if self._sprint_log is None or target != self._sprint_log_target:
             old = self._sprint_log
-            self._sprint_log = open_sprint_log(self.settings, self.sessions(), sink=target[0], document_id=target[1])
+            if self.deliver_sprint_log:
+                self._sprint_log = open_sprint_log(
+                    self.settings, self.sessions(), sink=target[0], document_id=target[1]
+                )
+            else:
+                self._sprint_log = SprintLog.queue_only(self.sessions(), sink_name=str(target[0]))
             self._sprint_log_target = target
             if old is not None:
                 old.close()

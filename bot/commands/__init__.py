@@ -9,6 +9,7 @@ from bot.commands import (
     challenges,
     compare,
     config,
+    db,
     digest,
     guide,
     idea,
@@ -48,6 +49,7 @@ COMMANDS: tuple[Command, ...] = (
     rescore.COMMAND,
     status.COMMAND,
     serve.COMMAND,
+    db.COMMAND,
 )
 
 

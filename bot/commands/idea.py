@@ -112,6 +112,7 @@ def idea(ctx: AppContext, inv: Invocation) -> Reply:
 
 COMMAND = Command(
     name="idea",
+    needs_assistant=True,
     summary="Claude turns your idea into an experiment card with runnable code; it runs only after approval",
     usage=USAGE,
     handler=idea,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, UsageError
 from bot.context import AppContext
-from tools.sprint_log.log import NOTE_LIMIT
+from tools.sprint_log.log import NOTE_LIMIT, QUEUED_FOR_THE_BOT
 
 USAGE = "TEXT | retry ID | drop ID"
 
@@ -64,6 +64,9 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
     elif report.needs_fix:
         ok = False
         state = f"saved as entry {number}; not delivered: {appended.problem}"
+    elif appended.queued_for_bot:
+        waiting = f"{report.pending} entr{'y' if report.pending == 1 else 'ies'}"
+        state = f"saved as entry {number}; {waiting} waiting for the {log.sink_name} sprint log ({QUEUED_FOR_THE_BOT})"
     else:
         waiting = f"{report.pending} entr{'y' if report.pending == 1 else 'ies'}"
         state = (

@@ -11,7 +11,6 @@ executors carry commands to processes, they do not know how a command is dispatc
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from bot.command import Command
@@ -20,9 +19,18 @@ from bot.reply import Reply
 from bot.settings import Settings
 from engine.progress import Progress
 
-WorkerJob = Callable[[Settings, Command, Invocation], tuple[Reply, int]]
-"""Run one command in a worker process from the deployment's settings: ``(reply, exit status)``. Must pickle by
-reference (a module-level function): it travels to forkserver children and Dask workers."""
+
+class WorkerJob(Protocol):
+    """Run one command in a worker process from the deployment's settings: ``(reply, exit status)``. Must pickle by
+    reference (a module-level function): it travels to forkserver children and Dask workers.
+
+    deliver_sprint_log: False for jobs on Dask workers: their sprint-log entries are only saved in the outbox, and
+    the bot process delivers them (it alone has the data directory and the Google key).
+    """
+
+    def __call__(
+        self, settings: Settings, command: Command, inv: Invocation, *, deliver_sprint_log: bool = True
+    ) -> tuple[Reply, int]: ...
 
 
 class JobKilled(Exception):

@@ -24,7 +24,9 @@ from distributed.client import FutureCancelledError
 from bot.command import Command
 from bot.executors.base import JobKilled, WorkerJob, picklable
 from bot.executors.dask_worker import PROGRESS_TOPIC, Outcome, run_on_worker
+from bot.executors.job_settings import settings_for_cluster_jobs
 from bot.executors.keys import job_key
+from bot.executors.local import ProcessRunner, WorkerProcess
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Invocation
 from bot.reply import Reply
@@ -166,11 +168,18 @@ class DaskExecution:
 
 
 class DaskExecutor:
-    """Runs jobs on the Dask cluster at ``settings.dask_scheduler`` (or on ``client``'s cluster, for tests)."""
+    """Runs jobs on the Dask cluster at ``settings.dask_scheduler`` (or on ``client``'s cluster, for tests).
+
+    The jobs get :func:`~bot.executors.job_settings.settings_for_cluster_jobs` (no token, no Anthropic or Google key).
+    A command that calls the assistant (``needs_assistant``) runs in a local job process instead, on the bot's host,
+    where the Anthropic key is.
+    """
 
     def __init__(self, settings: Settings, client: Client | None = None, *, job: WorkerJob) -> None:
-        self.settings = settings.model_copy(update={"telegram_bot_token": None})
+        self.settings = settings_for_cluster_jobs(settings)
         self.job = job
+        self._host_settings = settings
+        self._local: ProcessRunner | None = None
         self._client = client
         self.address = str(client.scheduler.address) if client is not None else settings.dask_scheduler
         self._ledger: SessionFactory | None = None
@@ -226,7 +235,12 @@ class DaskExecutor:
                 self._ledger = open_database(self.settings)
         return self._ledger()
 
-    def worker(self, command: Command, inv: Invocation) -> DaskExecution:
+    def worker(self, command: Command, inv: Invocation) -> DaskExecution | WorkerProcess:
+        if command.needs_assistant:
+            with self._lock:
+                if self._local is None:
+                    self._local = ProcessRunner(self._host_settings, job=self.job)
+            return self._local.worker(command, inv)
         return DaskExecution(self, command, inv)
 
     def close(self) -> None:

@@ -74,9 +74,12 @@ def run_job_tied_to_worker(
 
     The job's parent is the forkserver, which outlives the worker while any job holds its "alive" pipe, so
     ``PR_SET_PDEATHSIG`` would not fire: the worker is watched directly (a pidfd, else polling).
+
+    Sprint-log entries are only saved: the worker has neither the bot's data directory (Markdown sink) nor the
+    Google key (Docs sink); the bot process delivers the outbox.
     """
     threading.Thread(target=_die_with, args=(worker_pid,), name="watch-worker", daemon=True).start()
-    run_job(conn, settings, command, inv, job)
+    run_job(conn, settings, command, inv, job, deliver_sprint_log=False)  # the bot process delivers the outbox
 
 
 def _die_with(pid: int) -> None:

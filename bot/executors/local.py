@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.command import Command
 from bot.executors.base import JobKilled, WorkerJob, picklable
+from bot.executors.job_settings import settings_for_local_jobs
 from bot.executors.worker import run_job
 from bot.incidents import report_incident
 from bot.invocation import Invocation
@@ -141,7 +142,7 @@ class ProcessRunner:
         self._job = job
         self._target = target
         # no command needs the bot token, and a worker runs members' submissions (through the sandbox): leave it out
-        self._settings = settings.model_copy(update={"telegram_bot_token": None})
+        self._settings = settings_for_local_jobs(settings)
         self._mp = multiprocessing.get_context("forkserver")
         self._mp.set_forkserver_preload(_PRELOAD)
 

@@ -17,6 +17,7 @@ from multiprocessing.connection import Connection
 
 from bot.command import Command
 from bot.executors.base import WorkerJob
+from bot.executors.job_settings import scrub_environment
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Invocation
 from bot.reply import Reply
@@ -52,10 +53,22 @@ class SafeSender:
             self._conn.send(message)
 
 
-def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocation, job: WorkerJob) -> None:
-    """Entry point of the worker process (the target of ``multiprocessing.Process``)."""
+def run_job(
+    conn: Connection,
+    settings: Settings,
+    command: Command,
+    inv: Invocation,
+    job: WorkerJob,
+    *,
+    deliver_sprint_log: bool = True,
+) -> None:
+    """Entry point of the worker process (the target of ``multiprocessing.Process``).
+
+    The secret variables inherited from the bot's environment are removed first (the job has its settings).
+    """
     with contextlib.suppress(OSError):
         os.setsid()  # own process group: the parent kills the whole group on cancel
+    scrub_environment()
     send = SafeSender(conn)
     root = logging.getLogger()
     root.handlers[:] = [PipeLogHandler(send)]
@@ -65,7 +78,7 @@ def run_job(conn: Connection, settings: Settings, command: Command, inv: Invocat
         send(("progress", str(line), fraction))
 
     inv.progress = progress
-    reply, status = job(settings, command, inv)
+    reply, status = job(settings, command, inv, deliver_sprint_log=deliver_sprint_log)
     try:
         send(("done", reply, status))
     except Exception as exc:  # noqa: BLE001 - e.g. a reply that does not pickle: still answer one line

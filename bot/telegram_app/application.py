@@ -96,7 +96,8 @@ class TelegramBot:
         await self.board.start()
         await self.app.start()
         await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
-        schedule_outbox_drain(self.digest.ctx, self.app)  # waiting sprint-log entries go out without a new one
+        # waiting sprint-log entries go out without a new one (and, under Dask, the entries the jobs saved)
+        schedule_outbox_drain(self.digest.ctx, self.app)
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(

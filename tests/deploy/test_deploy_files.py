@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -49,16 +50,19 @@ def test_dockerfile_passes_hadolint_and_has_the_required_shape(tmp_path: Path) -
     assert flagged.returncode != 0 and "DL3066" in flagged.stdout and "DL3015" in flagged.stdout
 
 
-def _verify_unit(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def _verify_unit(text: str, tmp_path: Path, drop_in: str | None = None) -> subprocess.CompletedProcess[str]:
     exe = shutil.which("systemd-analyze")
     if exe is None:
         pytest.skip("systemd-analyze is not installed on this machine")
     fake = tmp_path / "bin" / "sutro"  # verify checks that ExecStart's program exists and is executable
-    fake.parent.mkdir()
+    fake.parent.mkdir(parents=True)
     fake.write_text("#!/bin/sh\nexit 0\n")
     fake.chmod(0o755)
     unit = tmp_path / "sutro.service"
     unit.write_text(text.replace(UNIT_EXEC, str(fake)))
+    if drop_in is not None:  # verify reads drop-ins from <unit>.d beside the unit file
+        (tmp_path / "sutro.service.d").mkdir()
+        (tmp_path / "sutro.service.d" / "google-docs.conf").write_text(drop_in)
     return subprocess.run([exe, "verify", "--man=no", str(unit)], capture_output=True, text=True, timeout=60)
 
 
@@ -108,11 +112,8 @@ def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: P
     for name, service in services.items():
         assert "healthcheck" in service and service["healthcheck"]["test"], name
         assert service.get("volumes") or name == "scheduler", name
-    for name in ("bot", "scheduler", "worker-1", "worker-2"):
-        assert services[name]["env_file"] == [".env"], name
-        assert "postgresql+psycopg://" in services[name].get("environment", {}).get(
-            "SUTRO_DATABASE_URL", services["bot"]["environment"]["SUTRO_DATABASE_URL"]
-        )
+    for name in ("bot", "worker-1", "worker-2"):
+        assert "postgresql+psycopg://" in services[name]["environment"]["SUTRO_DATABASE_URL"], name
     assert services["bot"]["environment"]["SUTRO_DASK_SCHEDULER"] == "tcp://scheduler:8786"
     for worker in ("worker-1", "worker-2"):
         assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__DAEMON"] == "False"
@@ -131,3 +132,66 @@ def test_the_deploy_docs_use_the_one_generated_env_example() -> None:
     for doc in ("README.md", "compose.yaml", "sutro.service"):
         text = (DEPLOY / doc).read_text()
         assert "deploy/.env.example" not in text, doc
+
+
+def _compose() -> dict[str, Any]:
+    return dict(yaml.safe_load((DEPLOY / "compose.yaml").read_text()))
+
+
+def test_the_env_file_secrets_reach_the_bot_alone() -> None:
+    """deploy/.env holds the bot token and the Anthropic key: only the bot reads it. The scheduler and the workers
+    get the database URL, the data directory and Dask settings — no variable that sets a secret."""
+    from bot.executors.job_settings import secret_variable_names
+
+    services = _compose()["services"]
+    assert services["bot"]["env_file"] == [".env"]
+    allowed = {"SUTRO_DATABASE_URL", "SUTRO_DATA_DIR"}
+    for name in ("scheduler", "worker-1", "worker-2"):
+        service = services[name]
+        assert "env_file" not in service, name
+        env = service.get("environment", {})
+        assert set(env) <= allowed | {k for k in env if k.startswith("DASK_")}, (name, env)
+        assert not set(env) & secret_variable_names(), name
+        assert "secrets" not in service, name
+
+
+def test_the_google_key_is_a_read_only_secret_where_the_sprint_log_is_written() -> None:
+    """The key is mounted in the bot only (Docker secrets are read-only bind mounts under /run/secrets), and the
+    setting the code reads (Settings.google_service_account_file, SUTRO_ prefix) names exactly that path."""
+    from bot.settings import Settings
+
+    compose = _compose()
+    services = compose["services"]
+    [secret] = services["bot"]["secrets"]
+    assert compose["secrets"][secret]["file"] == "./google-service-account.json"
+    setting = f"{Settings.model_config['env_prefix']}google_service_account_file".upper()
+    assert "google_service_account_file" in Settings.model_fields
+    assert isinstance(secret, str)  # short syntax: compose mounts it read-only at /run/secrets/<name>
+    assert services["bot"]["environment"][setting] == f"/run/secrets/{secret}"
+    # the Markdown sprint log lands on the bot's volume, which holds its data directory
+    assert (
+        services["bot"]["environment"]["SUTRO_DATA_DIR"] == "/data" and "bot-data:/data" in services["bot"]["volumes"]
+    )
+    for name, service in services.items():
+        if name != "bot":
+            assert "secrets" not in service and setting not in service.get("environment", {}), name
+    ignored = (DEPLOY.parent / ".gitignore").read_text().splitlines()
+    assert "deploy/google-service-account.json" in ignored  # a key must never be committed
+
+
+def test_the_google_key_drop_in_hands_the_dynamic_user_its_key_by_load_credential(tmp_path: Path) -> None:
+    """The dynamic user cannot read /etc/sutro: LoadCredential= copies the key into the credentials directory and the
+    setting the code reads points there (%d). Verified with the unit; a broken specifier is reported."""
+    from bot.settings import Settings
+
+    text = (DEPLOY / "sutro.service.d" / "google-docs.conf").read_text()
+    settings = dict(re.findall(r"^(\w+)=(.*)$", text, re.M))
+    name, _, source = settings["LoadCredential"].partition(":")
+    assert source == "/etc/sutro/google-service-account.json"
+    variable = f"{Settings.model_config['env_prefix']}google_service_account_file".upper()
+    assert settings["Environment"] == f"{variable}=%d/{name}"
+    unit = (DEPLOY / "sutro.service").read_text()
+    result = _verify_unit(unit, tmp_path / "good", drop_in=text)
+    assert result.returncode == 0 and result.stdout == result.stderr == "", result.stdout + result.stderr
+    broken = _verify_unit(unit, tmp_path / "broken", drop_in=text.replace("%d/", "%Q/"))
+    assert "Failed to resolve specifiers" in broken.stdout + broken.stderr

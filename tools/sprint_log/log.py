@@ -4,6 +4,9 @@ The entry is committed before any sink is opened or called, so a misconfigured o
 it; the caller learns what happened to its own entry (:class:`Appended`) and, when it was not delivered, why.
 Entries the sink refused for good are parked; admins retry or drop them (:meth:`SprintLog.retry`,
 :meth:`SprintLog.drop`).
+
+A sprint log without a delivery (:meth:`SprintLog.queue_only`) only saves entries: used by job processes on Dask
+workers, which have neither the bot's data directory nor the Google key; the bot process delivers the outbox.
 """
 
 from __future__ import annotations
@@ -36,23 +39,42 @@ class Appended:
     report: DeliveryReport
     state: str = "pending"
     problem: str | None = None
+    queued_for_bot: bool = False
+
+
+QUEUED_FOR_THE_BOT = "the bot process writes it"
+"""The delivery note of an entry saved by a queue-only sprint log."""
 
 
 class SprintLog:
     """The sprint log of the group: entries are durable once :meth:`append_entry` returns, delivered or not.
 
     reply_budget_s: how long :meth:`append_entry` may spend delivering (someone waits for the reply); what is left
-    is delivered by the next round (the bot's periodic job, or the next entry).
+    is delivered by the next round (the bot's periodic job, or the next entry). ``delivery`` None: a queue-only log
+    (:meth:`queue_only`).
     """
 
-    def __init__(self, sessions: SessionFactory, delivery: OutboxDelivery, *, reply_budget_s: float = 15.0) -> None:
+    def __init__(
+        self,
+        sessions: SessionFactory,
+        delivery: OutboxDelivery | None,
+        *,
+        reply_budget_s: float = 15.0,
+        sink_name: str = "",
+    ) -> None:
         self.sessions = sessions
         self.delivery = delivery
         self.reply_budget_s = reply_budget_s
+        self._sink_name = sink_name
+
+    @classmethod
+    def queue_only(cls, sessions: SessionFactory, *, sink_name: str) -> SprintLog:
+        """A sprint log that saves entries in the outbox and leaves delivery to another process (the bot)."""
+        return cls(sessions, None, sink_name=sink_name)
 
     @property
     def sink_name(self) -> str:
-        return self.delivery.sink.name
+        return self.delivery.sink.name if self.delivery is not None else self._sink_name
 
     def append_entry(
         self,
@@ -95,10 +117,8 @@ class SprintLog:
                 results=rows,
                 run_id=run_id,
             )
-        if not deliver:
-            with self.sessions() as session:
-                report = DeliveryReport(0, 0, backlog_size(session), parked=parked_count(session))
-            return Appended(entry=entry, report=report)
+        if not deliver or self.delivery is None:
+            return Appended(entry=entry, report=self._queued(), queued_for_bot=self.delivery is None)
         report = self.delivery.deliver_pending(budget_s=self.reply_budget_s)
         return self._where(entry, report)
 
@@ -116,7 +136,15 @@ class SprintLog:
 
     def deliver_pending(self) -> DeliveryReport:
         """Retry the backlog (for a periodic job): delivers due entries in order, parking refused ones."""
+        if self.delivery is None:
+            return self._queued()
         return self.delivery.deliver_pending()
+
+    def _queued(self) -> DeliveryReport:
+        """What an undelivered round reports: the backlog, and why nothing went out from a queue-only log."""
+        with self.sessions() as session:
+            pending, parked = backlog_size(session), parked_count(session)
+        return DeliveryReport(0, 0, pending, error=QUEUED_FOR_THE_BOT if self.delivery is None else None, parked=parked)
 
     def retry(self, entry_id: int) -> Appended:
         """Queue parked entry ``entry_id`` again (first in line) and deliver; ToolError if it is not parked."""
@@ -124,6 +152,8 @@ class SprintLog:
             entry = retry_parked(session, entry_id=entry_id)
         if entry is None:
             raise self._not_parked(entry_id)
+        if self.delivery is None:
+            return self._where(entry, self._queued())
         return self._where(entry, self.delivery.deliver_pending(budget_s=self.reply_budget_s))
 
     def drop(self, entry_id: int) -> SprintLogEntry:
@@ -143,4 +173,5 @@ class SprintLog:
         return ToolError(what, hint="/status lists the parked entries")
 
     def close(self) -> None:
-        self.delivery.sink.close()
+        if self.delivery is not None:
+            self.delivery.sink.close()

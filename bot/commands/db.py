@@ -1,0 +1,81 @@
+"""``db move --to URL``: move every row of the configured database into another one (SQLite → PostgreSQL when the
+group outgrows the embedded default, or back), verified table by table. Terminal only, admins only.
+
+The source is the database the settings name (``SUTRO_DATABASE_URL``, else SQLite in the data directory). Stop the
+bot and its workers first; afterwards point ``SUTRO_DATABASE_URL`` at the target and start them again.
+"""
+
+from __future__ import annotations
+
+from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.context import AppContext
+from storage.database import database_url_for, make_engine, redact
+from storage.move import move_database
+
+USAGE = "move --to URL [--force | --resume]"
+
+
+def database(ctx: AppContext, inv: Invocation) -> Reply:
+    if inv.args != ["move"]:
+        raise UsageError(
+            f"unknown db action {' '.join(inv.args) or '(none)'}",
+            hint=f"usage: db {USAGE}, e.g. db move --to postgresql+psycopg://sutro:…@host/sutro",
+        )
+    to = inv.options.get("to", "").strip()
+    if not to:
+        raise UsageError("db move needs the target database", hint=f"usage: db {USAGE}")
+    source = make_engine(database_url_for(ctx.settings.database_url, ctx.settings.data_dir))
+    target = make_engine(to)
+    try:
+        report = move_database(
+            source, target, replace="force" in inv.flags, resume="resume" in inv.flags, progress=inv.progress
+        )
+    finally:
+        source.dispose()
+        target.dispose()
+    rows = [
+        [t.table, str(t.source.rows), str(t.target.rows), str(t.copied), "yes" if t.matches else "NO"]
+        for t in report.tables
+    ]
+    where = redact(to)
+    if report.verified:
+        text = (
+            f"moved {report.rows} rows in {len(report.tables)} tables to {where}; counts and checksums match — "
+            f"set SUTRO_DATABASE_URL to it and start the bot and workers"
+        )
+    else:
+        bad = ", ".join(t.table for t in report.tables if not t.matches)
+        text = (
+            f"moved to {where}, but these tables differ from the source: {bad} — "
+            "was something writing to either database? Stop it and run db move --force"
+        )
+    return Reply(
+        text=text,
+        ok=report.verified,
+        tables=[Table(headers=["table", "source rows", "target rows", "copied now", "checksum match"], rows=rows)],
+        data={
+            "ok": report.verified,
+            "target": where,
+            "tables": {
+                t.table: {"rows": t.source.rows, "copied": t.copied, "kept": t.kept, "matches": t.matches}
+                for t in report.tables
+            },
+            "sequences_reset": report.sequences_reset,
+        },
+    )
+
+
+COMMAND = Command(
+    name="db",
+    summary="Move the database to another server (SQLite to PostgreSQL, or back)",
+    usage=USAGE,
+    handler=database,
+    details="Copies every table with its ids into the --to database (schema created if empty), resets its id "
+    "sequences and compares row counts and checksums. Refuses a target that holds rows unless --force (replace "
+    "them) or --resume (finish an interrupted move). Stop the bot and workers first.",
+    value_options={"to": "the target database URL (postgresql+psycopg://user:password@host/db or sqlite:///path)"},
+    flag_options={"force": "empty a non-empty target first", "resume": "keep rows already copied, copy the rest"},
+    admin_only=True,
+    telegram=False,
+    background=False,
+)
