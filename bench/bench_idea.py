@@ -16,7 +16,6 @@ from pathlib import Path
 
 import anthropic
 from measure import machine_line, median_s
-from tests.bot.idea.script import BRUTE_FORCE_SOLVE, FLIP_EACH_BIT_ONCE
 
 from bot.commands.ideas.config import AssistantConfig
 from bot.commands.ideas.drafting import draft_experiment
@@ -24,6 +23,7 @@ from bot.commands.ideas.limits import MonthlyBudget
 from engine.sandbox import judge_solve, probe_tier
 from storage.database import make_engine, session_factory
 from storage.migrate import upgrade_to_head
+from tests.bot.idea.script import BRUTE_FORCE_SOLVE, FLIP_EACH_BIT_ONCE
 from tests.fakes.anthropic_server import API_KEY, FakeAnthropic, text_message, tool_use_message
 from tools.assistant.contract import check_submission
 from tools.assistant.spec import Submission

@@ -9,8 +9,8 @@ RunResult with that one-line reason instead of an exception, so the parent can s
 from __future__ import annotations
 
 from engine.errors import EngineError
-from engine.scoring.ir import score_ir
 from engine.result import FailureKind, RunResult
+from engine.scoring.ir import score_ir
 
 
 def score_or_reject(challenge: str, text: str, subject: str = "ir") -> RunResult:

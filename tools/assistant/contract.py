@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from engine.challenges import CHALLENGES
 from engine.errors import EngineError
-from engine.scoring.ir import ir_names
 from engine.methods import METHODS
 from engine.methods.params import parse_params
 from engine.result import RunResult
@@ -20,6 +19,7 @@ from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
 from engine.sandbox.lint import detect_kind, lint
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
+from engine.scoring.ir import ir_names
 from tools.assistant.spec import Submission
 
 NUMPY_CHALLENGE = "sparse_parity"

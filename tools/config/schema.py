@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.challenges import CHALLENGES
-from engine.scoring.ir import METRIC as DALLY
 from engine.methods import METHODS
 from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB
+from engine.scoring.ir import METRIC as DALLY
 from tools.config import values as v
 
 TRACK_METRICS: dict[str, tuple[str, ...]] = {
