@@ -24,9 +24,10 @@ from engine.ir.parser import parse, statement_ends
 from engine.ir.program import Program
 from engine.ir.simulate import RunFault, run
 from engine.ir.static_check import Expect, check
+from engine.metrics.registry import DALLY
 from engine.result import FailureKind, RunResult
 
-METRIC = "dally@1"
+METRIC = DALLY
 
 
 def ir_challenge(name: str) -> IRChallenge:
