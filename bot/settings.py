@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tools.config import defaults
+
 
 def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/sutro`` (``~/.local/share/sutro``): the SQLite file, sprint log and incident log live here."""
@@ -30,11 +32,11 @@ class Settings(BaseSettings):
     )
     database_url: str = Field(default="", description="SQLAlchemy URL; empty = SQLite file in the data directory.")
     sprint_log_sink: Literal["markdown", "gdocs"] = Field(
-        default="markdown",
+        default=defaults.SPRINT_LOG_SINK,
         description="Where sprint-log entries go: markdown (file in the data directory) or gdocs.",
     )
     google_docs_document_id: str = Field(
-        default="",
+        default=defaults.SPRINT_LOG_DOCUMENT_ID,
         description="Sprint-log Google Doc id (between /d/ and /edit in its URL); needed for gdocs.",
     )
     google_service_account_file: Path | None = Field(
@@ -89,7 +91,9 @@ class Settings(BaseSettings):
         default=2.0, description="Least time between two edits of a job's progress message (seconds)."
     )
     job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
-    job_queue_per_member: int = Field(default=3, description="Most queued or running jobs one member may have.")
+    job_queue_per_member: int = Field(
+        default=defaults.QUEUE_PER_MEMBER, description="Most queued or running jobs one member may have."
+    )
     job_rate_per_minute: int = Field(default=10, description="Most jobs one member may submit per minute.")
     anthropic_api_key: SecretStr | None = Field(
         default=None,
@@ -101,13 +105,15 @@ class Settings(BaseSettings):
     anthropic_base_url: str = Field(
         default="", description="Messages API base URL; empty = Anthropic's (tests: a fake)."
     )
-    anthropic_model: str = Field(default="claude-sonnet-5-5", description="Model /idea uses (until /config owns it).")
+    anthropic_model: str = Field(
+        default=defaults.ASSISTANT_MODEL, description="Model /idea uses (seeds the assistant.model tool setting)."
+    )
     anthropic_monthly_budget_tokens: int = Field(
         default=2_000_000,
         description="Input + output tokens /idea may use per calendar month (UTC), all members.",
     )
     anthropic_monthly_budget_usd: float = Field(
-        default=20.0,
+        default=defaults.ASSISTANT_MONTHLY_BUDGET_USD,
         description="Most /idea may spend per calendar month (USD), from the token prices below.",
     )
     anthropic_usd_per_mtok_input: float = Field(default=3.0, description="Price of a million input tokens (USD).")

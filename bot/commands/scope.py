@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from sqlmodel import Session
 
+from bot.invocation import UsageError
 from engine.challenges import CHALLENGES
 from storage.runs import stored_challenges, stored_metrics
 from tools.choices import choose
@@ -52,8 +53,6 @@ def resolve_scope(
 
 def parse_run_id(token: str, *, usage: str) -> int:
     """``42`` or ``#42`` as an int; anything else is a UsageError."""
-    from bot.commands.base import UsageError
-
     text = token.lstrip("#")
     if not text.isdigit():
         raise UsageError(f"'{token}' is not a run id", hint=f"run ids are numbers like 42; usage: {usage}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, Table, UsageError
 from bot.commands.result_card import provenance_line
-from bot.commands.submission_card import submission_data
+from bot.commands.submission_card import submission_data, unjudged_data
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
 from engine.errors import EngineError
@@ -44,8 +44,7 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     try:
         text = _decode(inv.attachments[0].content)
     except EngineError as err:
-        data: dict[str, object] = {"ok": False, "error": err.one_line(), "challenge": challenge}
-        return Reply(text=f"rejected: {err.one_line()}", ok=False, data=data)
+        return Reply(text=f"rejected: {err.one_line()}", ok=False, data=unjudged_data(err.one_line(), challenge))
     label = inv.options.get("name") or inv.attachments[0].name
     submission = Submission(code=text, label=label, challenge=challenge, kinds=("ir",))
     recorded = judge(ctx, submission, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)

@@ -15,6 +15,31 @@ from engine.result import RunResult
 from engine.scoring.ir import METRIC
 from tools.metric_format import format_figure
 
+SUBMISSION_KEYS = (
+    "ok",
+    "challenge",
+    "kind",
+    "label",
+    "accuracy",
+    "failure",
+    "failure_kind",
+    "error",
+    "metric",
+    "cost",
+    "instructions",
+    "reads",
+    "metrics",
+    "metric_scopes",
+    "run_id",
+    "reused",
+    "judged_by",
+    "tier",
+    "sandbox",
+    "review_flags",
+    "code_hash",
+    "engine_version",
+)
+"""The keys of a judged submission's JSON, in order (README: "JSON output")."""
 IR_PRICED = ("ir", "generate")
 """Kinds whose cost is the IR scorer's (``dally@1``), with instruction and read counts."""
 
@@ -56,6 +81,22 @@ def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
         "review_flags": [] if provenance is None else provenance.review_flags,
         "code_hash": recorded.stored.run.code_hash,
         "engine_version": result.engine_version,
+    }
+
+
+def unjudged_data(error: str, challenge: str | None) -> dict[str, Any]:
+    """The same JSON object for input refused before it could be judged (a file that is not text at all)."""
+    empty: dict[str, Any] = {key: None for key in SUBMISSION_KEYS}
+    return {
+        **empty,
+        "ok": False,
+        "challenge": challenge,
+        "failure": error,
+        "failure_kind": "rejected",
+        "error": error,
+        "metrics": {},
+        "metric_scopes": {},
+        "review_flags": [],
     }
 
 

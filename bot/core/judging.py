@@ -23,7 +23,7 @@ from bot.core.services import Services
 from bot.invocation import UsageError
 from engine.errors import EngineError, UnknownName
 from engine.ir.parser import statement_ends
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.metrics.registry import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.generate import run_generate
@@ -31,14 +31,16 @@ from engine.sandbox.judge import judge_solve
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
-from engine.scoring.ir import METRIC, infer_challenges, ir_challenge, ir_names
+from engine.scoring.ir import infer_challenges, ir_challenge, ir_names
 from tools.run_request import NormalisedRequest
 
 SCORER = "engine.scoring.verdict:score_or_reject"
 SOLVE_CHALLENGE = "sparse_parity"
 SOLVE_N_BITS, SOLVE_K_SPARSE, SOLVE_INSTANCES = 20, 3, 3
 SOLVE_PARAMS = {"n_bits": SOLVE_N_BITS, "k_sparse": SOLVE_K_SPARSE, "instances": SOLVE_INSTANCES}
-SOLVE_METRICS = (DMC, ARD, ARD_PER_READ)
+SOLVE_METRICS = metrics_for("numpy", "solve")
+IR_METRICS = metrics_for("ir", "ir")
+GENERATE_METRICS = metrics_for("ir", "generate")
 TRUSTED_NOTE = "IR text scored by the trusted scorer in a resource-limited process (no submitted code runs)"
 KINDS = ("ir", "generate", "solve")
 
@@ -143,7 +145,7 @@ def _checked_tier(services: Services) -> TierReport:
 def _judge_ir(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
     name = ir_challenge_name(sub.challenge, sub.code, what="this program")
     services.run_policy().check_challenge(name)
-    request = NormalisedRequest(challenge=name, kind="ir", subject=sub.label, code=sub.code, metric_versions=(METRIC,))
+    request = NormalisedRequest(challenge=name, kind="ir", subject=sub.label, code=sub.code, metric_versions=IR_METRICS)
 
     def compute() -> RunResult:
         progress(f"scoring the IR program on {name}", None)
@@ -172,7 +174,9 @@ def _judge_generate(services: Services, sub: Submission, member: str, force: boo
     else:
         name = ir_challenge_name(sub.challenge, "", what="")
     policy.check_challenge(name)
-    request = NormalisedRequest(challenge=name, kind="generate", subject=label, code=code, metric_versions=(METRIC,))
+    request = NormalisedRequest(
+        challenge=name, kind="generate", subject=label, code=code, metric_versions=GENERATE_METRICS
+    )
 
     def compute() -> RunResult:
         generated = early

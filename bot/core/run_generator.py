@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from bot.core.recording import RecordedRun, record_once
 from bot.core.services import Services
 from engine.errors import EngineError, UnknownName
+from engine.metrics.registry import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
-from engine.scoring.ir import METRIC, ir_challenge, ir_names, score_ir
+from engine.scoring.ir import ir_challenge, ir_names, score_ir
 from tools.run_request import NormalisedRequest
 
 DEFAULT_GENERATOR = "baseline"
@@ -64,7 +65,7 @@ def run_generator(
         subject=request.generator,
         params={"generator": request.generator},
         code=text,
-        metric_versions=(METRIC,),
+        metric_versions=metrics_for("ir", "generate"),
     )
 
     def compute() -> RunResult:

@@ -18,13 +18,12 @@ from bot.core.services import Services
 from engine.methods import METHODS
 from engine.methods import run_method as run_engine_method
 from engine.methods.params import parse_params
-from engine.metrics.bytedmd import BYTEDMD
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.metrics.registry import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import Provenance, RunResult
 from tools.run_request import NormalisedRequest
 
-METHOD_METRICS = (ARD, ARD_PER_READ, DMC, BYTEDMD)
+METHOD_METRICS = metrics_for("numpy", "method")
 """The metric versions a traced method run computes (part of its stored request)."""
 ONE_STEP_KEYS = ("ard@1 (one step)", "ard_per_read@1 (one step)", "dmc@1 (one step)")
 """Per-step figures compared with the baseline method (a step's own traffic, not the data set's)."""

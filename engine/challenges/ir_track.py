@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.ir.instruction_set import Dialect
+from engine.metrics.registry import DALLY
 
 
 @dataclass(frozen=True)
@@ -46,4 +47,4 @@ class IRChallenge:
     generators: Mapping[str, Callable[[], str]]
     threshold: float = 1.0
     track: str = "ir"
-    primary_metric: str = "dally@1"
+    primary_metric: str = DALLY

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from engine.metrics.clock import DMC
+
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -72,7 +74,7 @@ class SparseParityChallenge:
     name: str = "sparse_parity"
     track: str = "numpy"
     summary: str = "Find the k secret bits of a sparse parity from ±1 samples (n=20, k=3); lowest dmc wins"
-    primary_metric: str = "dmc@1"
+    primary_metric: str = DMC
 
 
 SPARSE_PARITY = SparseParityChallenge()

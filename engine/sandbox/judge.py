@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
@@ -161,7 +161,7 @@ def judge_solve(
             FailureKind.WRONG_ANSWER,
         )
     metrics = (
-        {name: float(np.mean([m[name] for m in per_instance])) for name in (DMC, ARD, ARD_PER_READ)}
+        {name: float(np.mean([m[name] for m in per_instance])) for name in metrics_for("numpy", "solve")}
         if per_instance and failed is None
         else {}
     )

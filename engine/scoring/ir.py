@@ -26,9 +26,10 @@ from engine.ir.program import Program
 from engine.ir.short_path import MAX_STEPS, ShortProgram, compile_short
 from engine.ir.simulate import RunFault, run
 from engine.ir.static_check import Expect, Slots, check
+from engine.metrics.registry import DALLY
 from engine.result import FailureKind, RunResult
 
-METRIC = "dally@1"
+METRIC = DALLY
 
 
 def ir_challenge(name: str) -> IRChallenge:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -44,3 +45,16 @@ def test_env_example_reads_back_as_the_defaults(monkeypatch: pytest.MonkeyPatch)
 def test_seeded_tool_keys_name_real_settings() -> None:
     assert set(SEED_FIELDS) <= set(build_schema())
     assert set(SEED_FIELDS.values()) <= set(Settings.model_fields)
+
+
+def test_each_seeded_setting_has_one_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tool setting seeded from the environment has the same default there as in the /config schema (both read
+    tools/config/defaults.py), so `sutro config get` with no configuration shows the documented default."""
+    for name in list(os.environ):
+        if name.startswith("SUTRO_"):
+            monkeypatch.delenv(name)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    schema = build_schema()  # built-in defaults, nothing seeded
+    for key, field in SEED_FIELDS.items():
+        assert getattr(settings, field) == schema[key].default, key
+    assert schema["assistant.model"].default == "claude-sonnet-4-5"  # the model the README documents

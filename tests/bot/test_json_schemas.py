@@ -39,6 +39,13 @@ def test_score_and_submit_give_the_same_documented_object() -> None:
     assert scored["cost"] == 1316 and scored["judged_by"] == "ir"
 
 
+def test_a_file_that_is_not_text_gets_the_same_object() -> None:
+    result = CliRunner().invoke(main, ["score", "-", "--json"], input=b"\x00\x01binary")
+    payload = json.loads(result.output)
+    assert result.exit_code == 1 and list(payload) == documented("submission")
+    assert payload["ok"] is False and payload["failure_kind"] == "rejected" and "NUL bytes" in str(payload["error"])
+
+
 def test_method_and_generator_runs_have_their_documented_keys() -> None:
     assert list(answer("run", "gf2", "n=20", "k=3", "seed=7")) == documented("method")
     generated = answer("run", "matmul_4x4")

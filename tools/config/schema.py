@@ -14,17 +14,10 @@ from typing import Any
 
 from engine.challenges import CHALLENGES
 from engine.methods import METHODS
-from engine.metrics.bytedmd import BYTEDMD
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.metrics.registry import track_metrics
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB
-from engine.scoring.ir import METRIC as DALLY
+from tools.config import defaults
 from tools.config import values as v
-
-TRACK_METRICS: dict[str, tuple[str, ...]] = {
-    "ir": (DALLY,),
-    "numpy": (DMC, ARD, ARD_PER_READ, BYTEDMD),
-}
-"""The metrics each challenge track stores (engine/scoring/ir.py; engine/methods/runner.py)."""
 
 PRIMARY_METRIC_PREFIX = "metric.primary."
 
@@ -46,7 +39,7 @@ class ConfigKey:
 
 def _metrics_of(challenge: str) -> tuple[str, ...]:
     entry = CHALLENGES.get(challenge)
-    known = TRACK_METRICS.get(entry.track, ())
+    known = track_metrics(entry.track)
     return tuple(dict.fromkeys((entry.primary_metric, *known)))
 
 
@@ -58,14 +51,14 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
         ConfigKey(
             "sprint_log.document_id",
             "Google Doc id of the sprint log (between /d/ and /edit).",
-            "",
+            defaults.SPRINT_LOG_DOCUMENT_ID,
             v.text_value,
             "text",
         ),
         ConfigKey(
             "sprint_log.sink",
             "Where sprint-log entries go: markdown or gdocs.",
-            "markdown",
+            defaults.SPRINT_LOG_SINK,
             v.one_of(("markdown", "gdocs")),
             "markdown|gdocs",
         ),
@@ -134,7 +127,7 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
         ConfigKey(
             "limits.queue_per_member",
             "Most jobs one member may have queued or running.",
-            3,
+            defaults.QUEUE_PER_MEMBER,
             v.number(minimum=1, maximum=100, integer=True),
             "count",
         ),
@@ -159,11 +152,11 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             v.id_list,
             "ids",
         ),
-        ConfigKey("assistant.model", "Claude model used by /idea.", "claude-sonnet-4-5", v.nonempty_text, "text"),
+        ConfigKey("assistant.model", "Claude model used by /idea.", defaults.ASSISTANT_MODEL, v.nonempty_text, "text"),
         ConfigKey(
             "assistant.monthly_budget_usd",
             "Most the assistant may spend per month (USD).",
-            20.0,
+            defaults.ASSISTANT_MONTHLY_BUDGET_USD,
             v.number(minimum=0, integer=False),
             "USD",
         ),

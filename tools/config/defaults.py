@@ -1,0 +1,21 @@
+"""Built-in defaults of the tool settings that a deployment may also set from its environment — each written once.
+
+``tools/config/schema.py`` (the admins' ``/config`` keys) and ``bot/settings.py`` (the ``SUTRO_*`` environment that
+seeds them) both read these, and ``.env.example`` and the README are generated from those two; so
+``sutro config get assistant.model`` and the documentation can no longer disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+SPRINT_LOG_SINK: Final = "markdown"
+"""Where sprint-log entries go: ``markdown`` (a file in the data directory) or ``gdocs``."""
+SPRINT_LOG_DOCUMENT_ID: Final = ""
+"""The sprint log's Google Doc id; empty until someone sets it."""
+QUEUE_PER_MEMBER: Final = 3
+"""Most jobs one member may have queued or running."""
+ASSISTANT_MODEL: Final = "claude-sonnet-4-5"
+"""The Claude model ``/idea`` uses."""
+ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0
+"""Most the assistant may spend per calendar month (USD)."""
