@@ -61,10 +61,16 @@ PROGRAMS = [
 
 
 def padded_medium(scratch_base: int) -> str:
-    """The medium record padded to exactly 100,000 lines with copies of inputs into scratch addresses."""
+    """The medium record padded to exactly 100,000 lines with a mix of ops (copy, xor, add, and, cmp) on inputs and
+    earlier scratch values, written to scratch addresses from ``scratch_base`` up (the outputs are unchanged)."""
     lines = (PUBLISHED / "sparse-parity__predpack_tuned_medium.ir").read_text().split("\n")
     lines = [line for line in lines if line.strip()]
-    pad = [f"copy {scratch_base + i},{1 + i % 584}" for i in range(100_000 - len(lines))]
+    pad = []
+    for i in range(100_000 - len(lines)):
+        d, a, b = scratch_base + i, 1 + i % 584, scratch_base + max(i - 7, 0) if i else 1 + (i * 7) % 584
+        pad.append(
+            (f"copy {d},{a}", f"xor {d},{a},{b}", f"add {d},{b},{a}", f"and {d},{a},{b}", f"cmp {d},{a},{b},lt")[i % 5]
+        )
     return "\n".join(lines[:-1] + pad + lines[-1:]) + "\n"
 
 

@@ -1,23 +1,34 @@
-"""Speed and memory of tracing and metrics (issue 3). Prints medians, ratios against baselines run in this process,
-and the machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (add ``--quick`` for fewer repeats).
+"""Speed and memory of tracing and metrics. Prints medians, ratios against baselines run in this process, and the
+machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (``--quick``: fewer repeats; ``--only N``: one section).
 
 1. every built-in method at n=20, k=3, fully traced with all metrics (target < 1 s wall each);
-2. ByteDMD of the naive i-j-k matmul, 16×16 (target ≤ 70 ms) and 32×32 (≤ 1 s), against a list-scan LRU stack
-   written here as the baseline (the quadratic approach of the reference tracer);
-3. memory of a 10-million-event trace (target < 500 MB), by tracemalloc, with the peak while computing metrics.
+2. ByteDMD of the naive i-j-k matmul, 16×16 and 32×32: the whole call, its depth pass alone, the untraced call
+   (target: whole ≤ 10× untraced at 32×32), the group's reference tracer (cybertronai/ByteDMD, loaded from the
+   fetched mirror, skipped when absent; 16×16 only, it is quadratic) and a list-scan LRU stack written here;
+3. memory of a 10-million-event trace (target < 500 MB), by tracemalloc, with the peak while computing metrics;
+4. tracing overhead: each method traced (buffer-level events) against the same code on plain arrays, CPU seconds
+   (``time.process_time``, less sensitive to other processes on a shared machine), interleaved (target ≤ 2×);
+   the training methods run 15 epochs here.
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 
 import numpy as np
-from measure import machine_line, median_s
+import reference_code
+from measure import interleaved_medians, machine_line, median_s
 
+from engine.challenges.sparse_parity import make_instance
 from engine.methods import METHODS, run_method
-from engine.metrics.bytedmd import bytedmd, read_costs
+from engine.methods.method import Problem
+from engine.methods.params import parse_params
+from engine.methods.runner import DEFAULT_ROWS, run_traced
+from engine.metrics.bytedmd import bytedmd, depths_of, read_costs
 from engine.metrics.clock import clock_metrics
 from engine.tracing import EventLog
 from engine.tracing.tracked_scalar import call_traced
@@ -65,10 +76,56 @@ def list_scan_bytedmd(func, args):
     return int(read_costs(depths).sum())
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
-    reps = 3 if quick else 5
-    print(machine_line())
+def untraced_run(name: str, values: dict[str, int | float]) -> object:
+    """The method's own code on plain arrays: no tracked array, no event (the baseline of section 4)."""
+    method = METHODS.get(name)
+    n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
+    data = make_instance(n, k, int(values.get("m", DEFAULT_ROWS)), seed)
+    problem = Problem(
+        x=data.x_train.copy(),
+        y=data.y_train.copy(),
+        n=n,
+        k=k,
+        params=values,
+        rng=np.random.RandomState(seed + 1),  # type: ignore[arg-type]
+        log=EventLog(),
+        secret=data.secret,
+    )
+    return method.run(problem)
+
+
+def cpu_medians(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Median CPU seconds of each of ``fns``, one call of each per round."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.process_time()
+            fn()
+            times[name].append(time.process_time() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def overhead(reps: int) -> None:
+    print("\n4. tracing overhead: traced run / the same code untraced (median CPU s; target <= 2x)")
+    for name in METHODS.names():
+        method = METHODS.get(name)
+        extra = {"epochs": 15} if method.kind == "training" else {}
+        values = dict(parse_params({"n": 20, "k": 3, "seed": 0, **extra}, method.defaults))
+        t = cpu_medians(
+            {
+                "untraced": lambda name=name, values=values: untraced_run(name, values),
+                "traced": lambda method=method, values=values: run_traced(method, values),
+            },
+            reps,
+        )
+        ratio = t["traced"] / t["untraced"]
+        print(
+            f"   {name:<13} untraced {t['untraced']:.3f}  traced {t['traced']:.3f}  ratio {ratio:.2f}  "
+            f"{'ok' if ratio <= 2 else 'OVER'}"
+        )
+
+
+def methods_traced(reps: int) -> None:
     print("\n1. methods at n=20, k=3, fully traced with all metrics (median wall, s; target < 1 s)")
     for name in METHODS.names():
         t = median_s(lambda name=name: run_method(name, {"n": 20, "k": 3, "seed": 0}), reps)
@@ -81,19 +138,32 @@ def main() -> None:
     t = median_s(lambda: run(None, inv), reps)  # type: ignore[arg-type]
     print(f"   'sutro run local_update n=20' command (local_update + sgd for the comparison): {t:.3f}")
 
+
+def bytedmd_matmul(reps: int) -> None:
     print("\n2. ByteDMD of the naive i-j-k matmul (median, s)")
-    for n, target in ((16, 0.070), (32, 1.0)):
+    ref = reference_code.bytedmd_tracer()
+    for n in (16, 32):
         A = [[1.0] * n for _ in range(n)]
         B = [[1.0] * n for _ in range(n)]
-        ours = median_s(lambda A=A, B=B: bytedmd(matmul, (A, B)), reps)
-        base_reps = 1 if n == 32 else reps
-        base = median_s(lambda A=A, B=B: list_scan_bytedmd(matmul, (A, B)), base_reps)
-        assert bytedmd(matmul, (A, B)) == list_scan_bytedmd(matmul, (A, B))
-        print(
-            f"   {n}x{n}: ours {ours:.4f}  list-scan baseline {base:.4f}  ratio {base / ours:.1f}x  "
-            f"target {target}  {'ok' if ours <= target else 'OVER'}"
-        )
+        trace, _, kept = call_traced(matmul, (A, B))
+        contenders = {
+            "untraced": lambda A=A, B=B: matmul(A, B),
+            "bytedmd": lambda A=A, B=B: bytedmd(matmul, (A, B)),
+            "depth pass": lambda trace=trace, kept=kept: depths_of(trace, kept),
+        }
+        if n == 16:
+            contenders["list-scan"] = lambda A=A, B=B: list_scan_bytedmd(matmul, (A, B))
+            assert bytedmd(matmul, (A, B)) == list_scan_bytedmd(matmul, (A, B))
+            if ref is not None:
+                contenders["reference"] = lambda A=A, B=B: ref.traced_eval(matmul, (A, B))
+                assert bytedmd(matmul, (A, B)) == ref.trace_to_bytedmd(ref.traced_eval(matmul, (A, B))[0], 1)
+        t = interleaved_medians(contenders, 3 if n == 32 else reps)
+        line = "  ".join(f"{name} {v:.4f}" for name, v in t.items())
+        print(f"   {n}x{n}: {line}  bytedmd/untraced {t['bytedmd'] / t['untraced']:.0f}x", end="")
+        print(f"  reference/bytedmd {t['reference'] / t['bytedmd']:.1f}x" if "reference" in t else "")
 
+
+def trace_memory(reps: int) -> None:
     print("\n3. memory of a 10,000,000-event trace")
     n_events = 10_000_000
     tracemalloc.start()
@@ -127,6 +197,19 @@ def main() -> None:
         f"   baseline (a Python tuple per event, as the reference trackers keep): ≈ "
         f"{per_object * n_events / 2**20:.0f} MiB"
     )
+
+
+SECTIONS = {"1": methods_traced, "2": bytedmd_matmul, "3": trace_memory, "4": overhead}
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    reps = 3 if quick else 5
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
+    print(machine_line())
+    for key, section in SECTIONS.items():
+        if not only or only == key:
+            section(reps)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ from engine.ir.errors import InvalidProgram, quote
 from engine.ir.instruction_set import Dialect
 from engine.ir.program import Program
 
+_DIRECT_LIMIT = 1 << 20
+"""Without ``dense``, addresses below this are their own slot (no sort)."""
+
 
 @dataclass(frozen=True)
 class Slots:
@@ -45,7 +48,7 @@ def check(program: Program, dialect: Dialect, expect: Expect) -> Slots:
     problems: list[tuple[int, str, str]] = []
     _check_counts(program, expect, problems)
     _check_ranges(program, dialect, problems)
-    slots, first_write = _layout(program)
+    slots, first_write = _layout(program, dense=dialect.wrap8)
     read_rows, read_addr = program.reads()
     read_slots = slots.src.ravel()[program.read_positions]
     late = np.flatnonzero(first_write[read_slots] > read_rows)
@@ -133,16 +136,29 @@ def _out_of_range(addrs: np.ndarray, limit: int | None) -> np.ndarray:
     return np.flatnonzero(bad)
 
 
-def _layout(program: Program) -> tuple[Slots, np.ndarray]:
-    """Slots for every address and, per slot, the time of its first write (inputs 0, instruction i at i+1)."""
+def _layout(program: Program, *, dense: bool) -> tuple[Slots, np.ndarray]:
+    """Slots for every address and, per slot, the time of its first write (inputs 0, instruction i at i+1).
+
+    ``dense``: number the distinct addresses 0, 1, … (the int8 simulator keeps one row view per slot, so unused
+    slots cost); otherwise addresses below 2**20 are their own slot, which spares the v0 simulator (a Python list
+    of values) a sort of every address reference."""
     n = program.n_instructions
     parts = (program.inputs, program.dest, program.src.ravel(), program.outputs)
     exact = any(p.dtype == object for p in parts)  # an address beyond int64 (v0 only)
-    universe = np.concatenate([np.asarray(p, dtype=object if exact else np.int64) for p in parts])
-    uniq, inverse = np.unique(universe, return_inverse=True)
-    n_slots = uniq.size
-    cuts = np.cumsum([p.size for p in parts])[:-1]
-    mapped = tuple(np.split(inverse.astype(np.int64), cuts))
+    if (
+        not dense
+        and not exact
+        and min((int(p.min()) for p in parts if p.size), default=0) >= 0
+        and max((int(p.max()) for p in parts if p.size), default=0) < _DIRECT_LIMIT
+    ):
+        n_slots = max((int(p.max()) for p in parts if p.size), default=0) + 1
+        mapped: tuple[np.ndarray, ...] = tuple(p.astype(np.int64, copy=False) for p in parts)
+    else:
+        universe = np.concatenate([np.asarray(p, dtype=object if exact else np.int64) for p in parts])
+        uniq, inverse = np.unique(universe, return_inverse=True)
+        n_slots = uniq.size
+        cuts = np.cumsum([p.size for p in parts])[:-1]
+        mapped = tuple(np.split(inverse.astype(np.int64), cuts))
     slots = Slots(
         inputs=mapped[0],
         dest=mapped[1],

@@ -50,9 +50,14 @@ class TrackedArray(np.ndarray):
         return obj
 
     def __array_finalize__(self, obj: Any) -> None:
-        # Views (and numpy-internal derived arrays) share the base's buffer: no event.
-        self._log = getattr(obj, "_log", None)
-        self._buf = getattr(obj, "_buf", 0)
+        # Views (and numpy-internal derived arrays) share the base's buffer: no event. (No getattr with a default:
+        # on a plain array it raises and catches AttributeError, which cost a tenth of a traced run.)
+        if isinstance(obj, TrackedArray):
+            self._log = obj._log
+            self._buf = obj._buf
+        else:
+            self._log = None
+            self._buf = 0
 
     def _read_all(self) -> None:
         if self._log is not None:
@@ -66,13 +71,14 @@ class TrackedArray(np.ndarray):
                 item_log = item._log
                 if item_log is not None:
                     item_log.read(item._buf, item.size)
-                    log = log or item_log
+                    if log is None:  # not `log or …`: an EventLog's truth value is its length, summed over chunks
+                        log = item_log
                 item = item.view(np.ndarray)
             plain.append(item)
         outs = kwargs.get("out", ())
         for item in outs:
-            if isinstance(item, TrackedArray) and item._log is not None:
-                log = log or item._log
+            if log is None and isinstance(item, TrackedArray) and item._log is not None:
+                log = item._log
         if outs:
             kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, TrackedArray) else o for o in outs)
         result = getattr(ufunc, method)(*plain, **kwargs)
