@@ -11,6 +11,7 @@ local check, not stored).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,9 @@ from bot.commands.result_card import comparison_table, record_line, stored_rows
 from bot.commands.run_generator import is_ir_challenge, run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.recording import lookup, provenance_line, record_once, result_of
+from engine.challenges.sparse_tasks import TASKS
 from engine.compat import spc
-from engine.methods import METHODS, run_method
-from engine.methods.params import parse_params
+from engine.methods import METHODS, method_values, run_method
 from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
@@ -53,9 +54,9 @@ def _change(new: float, old: float) -> str:
 
 def method_request(name: str, params: dict[str, Any]) -> NormalisedRequest:
     """The stored request of a method run: its validated, defaulted parameters and the metric versions."""
-    values = parse_params(params, METHODS.get(name).defaults)
+    challenge, values = method_values(name, params)
     return NormalisedRequest(
-        challenge="sparse_parity", kind="method", subject=name, params=values, metric_versions=METHOD_METRICS
+        challenge=challenge, kind="method", subject=name, params=values, metric_versions=METHOD_METRICS
     )
 
 
@@ -234,6 +235,9 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
     name = inv.args[0]
     if is_ir_challenge(name):
         return run_generator_reply(ctx, inv)
+    if name in TASKS and name not in METHODS:  # run TASK: the task's default method (task=TASK)
+        inv = replace(inv, args=[TASKS.get(name).default_method], options={**inv.options, "task": name})
+        name = inv.args[0]
     if name not in METHODS:
         raise unknown_subject(name, METHODS.names())
     return run_method_reply(ctx, inv)
@@ -248,7 +252,10 @@ COMMAND = Command(
     usage=USAGE,
     handler=run,
     details=(
-        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m. "
+        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m (and a "
+        "method's own: n0 grow pop; a task's own: t noise_rate). Tasks: task=NAME or run NAME for "
+        + ", ".join(TASKS.names())
+        + ". "
         "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
         "Every run is stored and logged; the same request returns its stored result unless --force. "
         "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
