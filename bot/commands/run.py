@@ -11,6 +11,7 @@ local check, not stored).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.commands.run_generator import run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import is_ir_challenge
 from bot.core.run_method import MethodOutcome, MethodRequest, run_method
+from engine.challenges.sparse_tasks import TASKS
 from engine.compat import spc
 from engine.methods import METHODS
 from engine.version import __version__
@@ -167,6 +169,9 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
     name = inv.args[0]
     if is_ir_challenge(name):
         return run_generator_reply(ctx, inv)
+    if name in TASKS and name not in METHODS:  # run TASK: the task's default method (task=TASK)
+        inv = replace(inv, args=[TASKS.get(name).default_method], options={**inv.options, "task": name})
+        name = inv.args[0]
     if name not in METHODS:
         raise unknown_subject(name, METHODS.names())
     return run_method_reply(ctx, inv)
@@ -181,7 +186,10 @@ COMMAND = Command(
     usage=USAGE,
     handler=run,
     details=(
-        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m. "
+        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m (and a "
+        "method's own: n0 grow pop; a task's own: t noise_rate). Tasks: task=NAME or run NAME for "
+        + ", ".join(TASKS.names())
+        + ". "
         "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
         "Every run is stored and logged; the same request returns its stored result unless --force. "
         "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "

@@ -15,9 +15,8 @@ from typing import Any
 from bot.core.baselines import baseline_method
 from bot.core.recording import RecordedRun, lookup, record_once, result_of
 from bot.core.services import Services
-from engine.methods import METHODS
+from engine.methods import METHODS, method_values
 from engine.methods import run_method as run_engine_method
-from engine.methods.params import parse_params
 from engine.metrics.registry import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import Provenance, RunResult
@@ -32,22 +31,25 @@ METHOD_PROVENANCE = "registered method (engine code; no submitted code runs)"
 
 @dataclass(frozen=True)
 class MethodRequest:
-    """A method run as asked: the method's name and its validated, defaulted parameters."""
+    """A method run as asked: the method's name, its validated, defaulted parameters and the challenge (the sparse
+    task variant, ``task=``; default ``sparse_parity``)."""
 
     name: str
     params: dict[str, Any]
     raw: dict[str, Any] = field(default_factory=dict)
+    challenge: str = "sparse_parity"
 
     @classmethod
     def parse(cls, name: str, params: dict[str, Any]) -> MethodRequest:
         """Validate ``params`` for method ``name``; UnknownName / BadParameter (one line, a hint) when wrong."""
-        return cls(name=name, params=parse_params(params, METHODS.get(name).defaults), raw=dict(params))
+        challenge, values = method_values(name, params)
+        return cls(name=name, params=values, raw=dict(params), challenge=challenge)
 
     @property
     def stored(self) -> NormalisedRequest:
         """The request under which the run is stored (its parameters and the metric versions)."""
         return NormalisedRequest(
-            challenge="sparse_parity",
+            challenge=self.challenge,
             kind="method",
             subject=self.name,
             params=self.params,

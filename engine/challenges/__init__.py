@@ -46,6 +46,7 @@ def _register_builtin() -> None:
         symmetry.SYMMETRY_EIGHT,
     ):
         CHALLENGES.register(entry.name, entry)
+    CHALLENGES.add_family(matmul.sized)
     for task in sparse_tasks.TASKS:
         if task.name != sparse_parity.SPARSE_PARITY.name:
             CHALLENGES.register(task.name, task)

@@ -3,11 +3,14 @@ unbounded integers.
 
 Source: cybertronai/sutro-problems ``matmul/``. Inputs are A then B, row-major (2n² values); outputs C row-major.
 The single test instance is fixed: A[i][j] = i·n + j + 1, B[i][j] = i + 2j + 3 (not symmetric, so index mix-ups
-fail; the 1×1 case is A = 1, B = 3). Correctness is exact equality. :func:`matmul_challenge` builds any n×n.
+fail; the 1×1 case is A = 1, B = 3). Correctness is exact equality. :func:`matmul_challenge` builds any n×n; the
+registry lists 1×1, 4×4 and 16×16 and resolves ``matmul_NxN`` for any N in [1, :data:`MAX_N`] by name
+(:func:`sized`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import cache, partial
 
@@ -15,6 +18,7 @@ import numpy as np
 
 from engine.challenges.ir_track import IRChallenge, TestSet
 from engine.challenges.matmul_generators import baseline, tiled_16x16
+from engine.errors import BadParameter
 from engine.ir.instruction_set import MATMUL_V0
 
 
@@ -39,6 +43,28 @@ def _fixed_test_set(n: int) -> TestSet:
     return TestSet(inputs=np.array([inputs], dtype=object), expected=np.array([expected], dtype=object))
 
 
+MAX_N = 64
+"""Largest n of a by-name matmul challenge: the naive baseline has 2n³ instructions (524,288 at n = 64)."""
+
+NAME = re.compile(r"matmul_(\d+)x(\d+)")
+
+
+def sized(name: str) -> IRChallenge | None:
+    """The ``matmul_NxN`` challenge for a name of that form; None for other names; refused out of range."""
+    match = NAME.fullmatch(name)
+    if match is None:
+        return None
+    rows, cols = int(match.group(1)), int(match.group(2))
+    if rows != cols:
+        raise BadParameter(
+            f"'{name}' is not square", hint=f"did you mean 'matmul_{rows}x{rows}'? matmul challenges are n×n"
+        )
+    if not 1 <= rows <= MAX_N:
+        raise BadParameter(f"'{name}' is out of range", hint=f"matmul_NxN takes N in [1, {MAX_N}]")
+    return matmul_challenge(rows)
+
+
+@cache
 def matmul_challenge(n: int) -> IRChallenge:
     """The n×n matmul challenge (any n ≥ 1), with the baseline generator and, for n = 16, the tiled one."""
     generators: dict[str, Callable[[], str]] = {"baseline": partial(baseline, n)}

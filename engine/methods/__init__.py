@@ -26,7 +26,7 @@ from engine.methods import (
     smt,
 )
 from engine.methods.method import Method
-from engine.methods.runner import run_with
+from engine.methods.runner import resolve, run_with
 from engine.progress import Progress
 from engine.registry import Registry
 from engine.result import RunResult
@@ -67,4 +67,11 @@ def run_method(
     return run_with(METHODS, name, params, progress)
 
 
-__all__ = ["METHODS", "Method", "run_method"]
+def method_values(name: str, params: Mapping[str, str | int | float]) -> tuple[str, dict[str, int | float]]:
+    """The challenge (task) name and the validated, defaulted parameters a run of ``name`` would use; the same
+    checks as :func:`run_method`, without running (for a stored request's identity)."""
+    task, values = resolve(METHODS, name, params)
+    return task.name, values
+
+
+__all__ = ["METHODS", "Method", "method_values", "run_method"]

@@ -79,13 +79,14 @@ def one_step_clock(step: Callable[..., object], args: tuple[object, ...]) -> dic
     return clock_metrics(*log.arrays())
 
 
-def run_with(
-    methods: Registry[Method],
-    name: str,
-    params: Mapping[str, str | int | float],
-    progress: Progress | None = None,
-) -> RunResult:
-    """See :func:`engine.methods.run_method`."""
+def resolve(
+    methods: Registry[Method], name: str, params: Mapping[str, str | int | float]
+) -> tuple[SparseTask, dict[str, int | float]]:
+    """The task (``task=`` key, default sparse_parity) and the validated parameters of a run of method ``name``.
+
+    Raises UnknownName (method, task or key, with "did you mean") or BadParameter (a value out of range, n over the
+    method's cap, or a task the method does not solve — with the methods that do).
+    """
     method = methods.get(name)
     raw = dict(params)
     task = TASKS.get(str(raw.pop("task", SPARSE_PARITY_TASK.name)))
@@ -94,7 +95,18 @@ def run_with(
         raise BadParameter(
             f"{name} does not solve {task.name}", hint=f"methods for {task.name}: {', '.join(able) or 'none'}"
         )
-    values = parse_params(raw, {**method.defaults, **task.defaults}, max_n=method.n_limit, method=name)
+    return task, parse_params(raw, {**method.defaults, **task.defaults}, max_n=method.n_limit, method=name)
+
+
+def run_with(
+    methods: Registry[Method],
+    name: str,
+    params: Mapping[str, str | int | float],
+    progress: Progress | None = None,
+) -> RunResult:
+    """See :func:`engine.methods.run_method`."""
+    method = methods.get(name)
+    task, values = resolve(methods, name, params)
     say: Progress = progress or no_progress
     say(f"running {name} (n={values['n']}, k={values['k']}, seed={values['seed']}), traced", 0.0)
     start = time.perf_counter()

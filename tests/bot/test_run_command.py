@@ -34,6 +34,14 @@ def test_run_gf2_json():
     assert data["wall_s"] > 0
 
 
+def test_run_a_task_by_name_uses_its_default_method():
+    result = CliRunner().invoke(main, ["run", "sparse_sum", "seed=2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["method"] == "fourier" and data["accuracy"] == 1.0 and data["found"] == data["secret"]
+    assert data["params"]["task"] == "sparse_sum"
+
+
 def test_training_method_card_compares_with_sgd():
     result = CliRunner().invoke(main, ["run", "local_update", "epochs=2", "--json"])
     data = json.loads(result.output)
@@ -46,6 +54,8 @@ def test_errors_are_one_line():
     for args, fragment in (
         (["run", "sgdd"], "did you mean 'sgd'"),
         (["run", "gf2", "n=abc"], "n: int in [2, 256]"),
+        (["run", "sgd", "n=100"], "n=100 is above sgd's limit of n ≤ 64"),
+        (["run", "gf2", "task=sparse_sum"], "methods for sparse_sum: km, fourier"),
         (["run"], "which method?"),
         (["run", "gf2", "colour=red"], "valid keys"),
     ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.challenges import CHALLENGES
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
 from tools.config.store import ToolConfig
 from tools.errors import ToolError
@@ -32,8 +33,11 @@ class RunPolicy:
         return replace(base, cpu_s=self.cpu_s, wall_s=self.wall_s, memory_bytes=self.memory_mib * MIB)
 
     def check_challenge(self, name: str) -> None:
-        """Raise a one-line :class:`ToolError` when ``name`` is not among the enabled challenges."""
-        if name not in self.challenges:
+        """Raise a one-line :class:`ToolError` when ``name`` is not among the enabled challenges.
+
+        A size reached by name (``matmul_32x32``) is enabled when a listed member of its family is.
+        """
+        if name not in self.challenges and not set(CHALLENGES.relatives(name)) & set(self.challenges):
             raise ToolError(
                 f"challenge {name} is not enabled here",
                 hint=_enabled_hint(self.challenges, "challenges.enabled"),
