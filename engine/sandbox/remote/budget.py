@@ -12,13 +12,12 @@ from typing import Any
 import numpy as np
 
 from engine.sandbox.remote import allowlist as al
+from engine.sandbox.remote.allowlist import Refused
+
+__all__ = ["Refused"]
 
 MAX_MATMUL_WORK = 2_000_000_000  # multiply-adds per request (~1 s on one core)
 _STACKING = frozenset(["concatenate", "stack", "vstack", "hstack", "column_stack"])
-
-
-class Refused(Exception):
-    """A request outside the allow-list or over a budget; ends the run with this one-line message."""
 
 
 def check_size(n: float, max_elements: int) -> None:
