@@ -24,7 +24,7 @@ from engine.sandbox.limits import DEFAULT_LIMITS, Limits
 from engine.sandbox.lint import lint
 from engine.sandbox.remote import allowlist
 from engine.sandbox.remote.session import Refused, Session
-from engine.sandbox.results import BadResult, check_answer
+from engine.sandbox.results import BadResult, check_answer, one_line
 from engine.sandbox.tier import TierReport, probe_tier
 
 PASS_ACCURACY = 0.95
@@ -63,8 +63,12 @@ class _Meter:
         try:
             return self.session.handle(request)
         except (Refused, ValueError) as exc:
-            self.refusal = str(exc)
-            raise BadResult(str(exc)) from exc
+            self.refusal = one_line(str(exc))
+        except RecursionError:
+            self.refusal = "your code sent a request nested too deeply"
+        except Exception as exc:  # noqa: BLE001 — the child's bytes must end in a verdict, never a crash
+            self.refusal = f"your code sent a request the judge could not carry out ({type(exc).__name__})"
+        raise BadResult(self.refusal)
 
 
 def _one_instance(

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.sandbox.limits import Limits
-from engine.sandbox.results import BadResult, parse_strict
+from engine.sandbox.results import BadResult, one_line, parse_strict
 
 BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
 CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "LC_ALL": "C.UTF-8"}
@@ -173,7 +173,7 @@ def _watch(
                         if "op" in msg and on_request is not None and final is None:
                             requests += 1
                             had = bool(pending)
-                            pending += (json.dumps(on_request(msg), allow_nan=False) + "\n").encode()
+                            pending += _reply_line(on_request(msg))
                             if not had:  # try at once; wait for writability only if the pipe is full
                                 with contextlib.suppress(BlockingIOError, BrokenPipeError):
                                     del pending[: os.write(in_fd, pending)]
@@ -200,6 +200,13 @@ def _watch(
     return ChildOutcome(final, _exit_failure(final, rc, limits), bytes(output), rc, requests=requests)
 
 
+def _reply_line(reply: dict[str, Any]) -> bytes:
+    try:
+        return (json.dumps(reply, allow_nan=False) + "\n").encode()
+    except (TypeError, ValueError) as exc:  # e.g. an integer over Python's 4,300-digit str() limit
+        raise BadResult("a reply could not be encoded") from exc
+
+
 def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
     try:
         return proc.wait(timeout=max(0.0, deadline - time.monotonic()))
@@ -212,7 +219,8 @@ def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> str 
     if final is not None and final.get("type") == "error":
         if final.get("kind") == "memory":
             return limits.memory_message()
-        return str(final.get("message") or "your code raised an error")[:400]
+        message = final.get("message")
+        return one_line(message) if isinstance(message, str) and message.strip() else "your code raised an error"
     if final is not None:
         return None
     sig = -rc if rc < 0 else (rc - 128 if rc > 128 else 0)

@@ -50,6 +50,17 @@ FAILURE_CATEGORIES = {
 }
 
 
+def _check_shape(request: Any) -> None:
+    """The envelope of a request: an object with a text ``op``, list ``a``/``rel``, object ``k``, integer ``t``."""
+    if not isinstance(request, dict) or not isinstance(request.get("op"), str):
+        raise ProtocolError("malformed request")
+    for key, kind in (("a", list), ("rel", list), ("k", dict)):
+        if key in request and not isinstance(request[key], kind):
+            raise ProtocolError("malformed request")
+    if "t" in request and type(request["t"]) is not int:
+        raise ProtocolError("malformed request")
+
+
 class Session:
     """Arrays held for one solve() run, and the events its requests produced."""
 
@@ -111,7 +122,7 @@ class Session:
     def release(self, ids: list[Any]) -> None:
         """Forget handles the child dropped (they stop counting against the memory budget)."""
         for hid in ids:
-            if isinstance(hid, int) and hid in self._arrays and hid not in self.input_ids:
+            if type(hid) is int and hid in self._arrays and hid not in self.input_ids:
                 self._live -= self._arrays.pop(hid).size
                 del self._buffer[hid]
 
@@ -182,6 +193,7 @@ class Session:
         self.ops += 1
         if self.ops > self.max_ops:
             raise Refused(f"operation limit ({self.max_ops:,} numpy operations) exceeded")
+        _check_shape(request)
         self.release(request.get("rel") or [])
         self._touched = []
         events = len(self.sizes)
@@ -245,7 +257,7 @@ class Session:
 
     def _target(self, req: dict[str, Any]) -> int:
         hid = req.get("t")
-        if not isinstance(hid, int) or hid not in self._arrays:
+        if type(hid) is not int or hid not in self._arrays:
             raise Refused("unknown array handle (forged or released)")
         self._touched.append(hid)
         return hid
