@@ -21,7 +21,7 @@ from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
-from engine.sandbox.lint import lint
+from engine.sandbox.lint import check_source_size, lint
 from engine.sandbox.remote import allowlist
 from engine.sandbox.remote.session import Refused, Session
 from engine.sandbox.results import BadResult, check_answer, one_line
@@ -55,13 +55,20 @@ def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float
 class _Meter:
     """Answers the child's requests from a Session; a refusal ends the run with its message."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, limits: Limits = DEFAULT_LIMITS, cpu_deadline: float | None = None) -> None:
         self.session = session
         self.refusal: str | None = None
+        self.limits = limits
+        self.cpu_deadline = cpu_deadline  # time.thread_time() value past which the parent stops working for it
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
+            if self.cpu_deadline is not None and time.thread_time() > self.cpu_deadline:
+                self.refusal = self.limits.parent_cpu_message()
+                raise BadResult(self.refusal)
             return self.session.handle(request)
+        except BadResult:
+            raise
         except (Refused, ValueError) as exc:
             self.refusal = one_line(str(exc))
         except RecursionError:
@@ -80,9 +87,10 @@ def _one_instance(
     report: TierReport,
     dev_override: bool,
     check_imports: bool,
+    cpu_deadline: float,
 ) -> tuple[float | None, str | None, Session]:
     session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops)
-    meter = _Meter(session)
+    meter = _Meter(session, limits, cpu_deadline)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
         "mode": "solve",
@@ -129,7 +137,9 @@ def judge_solve(
     the OS layers).
     """
     start = time.monotonic()
-    flags = lint(code, "solve").flags if check_imports else []
+    cpu_deadline = time.thread_time() + limits.parent_cpu_s  # the parent's work for this submission
+    check_source_size(code, limits.source_bytes)
+    flags = lint(code, "solve", limits.source_bytes).flags if check_imports else []
     report = tier or probe_tier()
     params = {
         "n_bits": n_bits,
@@ -144,7 +154,9 @@ def judge_solve(
     failure = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
-        acc, failure, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports)
+        acc, failure, session = _one_instance(
+            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, cpu_deadline
+        )
         ops += session.ops
         events += len(session.sizes)
         if failure is not None:

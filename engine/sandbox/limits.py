@@ -36,7 +36,11 @@ class Limits:
     processes: RLIMIT_NPROC for the sandbox uid (threads count too).
     open_files: RLIMIT_NOFILE.
     max_ops: remote-array requests a solve() may make (parent-side budget).
-    max_elements: elements the parent holds for one solve() at a time (parent-side memory budget).
+    max_elements: elements the parent holds for one solve() at a time (parent-side memory budget; 4 Mi elements
+      = 32 MiB of float64, far above what a 200-row instance needs).
+    parent_cpu_s: CPU seconds the parent may spend on one submission's requests (numpy work run on its
+      behalf, request parsing and replies), all instances together.
+    source_bytes: largest submission source accepted; checked before anything parses it.
     """
 
     cpu_s: float = 5.0
@@ -47,7 +51,9 @@ class Limits:
     processes: int = 64
     open_files: int = 64
     max_ops: int = 200_000
-    max_elements: int = 32 * 1024 * 1024
+    max_elements: int = 4 * 1024 * 1024
+    parent_cpu_s: float = 2.0
+    source_bytes: int = 256 * KIB
 
     def cpu_message(self) -> str:
         return f"CPU time limit ({_seconds_label(self.cpu_s)}) exceeded"
@@ -63,6 +69,12 @@ class Limits:
 
     def ops_message(self) -> str:
         return f"operation limit ({self.max_ops:,} numpy operations) exceeded"
+
+    def parent_cpu_message(self) -> str:
+        return f"judge CPU time limit ({_seconds_label(self.parent_cpu_s)} of numpy work run for your code) exceeded"
+
+    def source_message(self, size: int) -> str:
+        return f"source size limit ({_bytes_label(self.source_bytes)}) exceeded: your code is {size:,} bytes"
 
     def elements_message(self) -> str:
         return f"array memory limit ({self.max_elements:,} elements held at once) exceeded"

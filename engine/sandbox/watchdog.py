@@ -29,6 +29,7 @@ from engine.sandbox.results import BadResult, one_line, parse_strict
 BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
 CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "LC_ALL": "C.UTF-8"}
 _CPU_SIGNALS = (signal.SIGXCPU, signal.SIGKILL)
+MAX_UNREAD = 1 << 20  # bytes of replies a child may leave unread before it is stopped
 
 
 @dataclass
@@ -174,6 +175,8 @@ def _watch(
                             requests += 1
                             had = bool(pending)
                             pending += _reply_line(on_request(msg))
+                            if len(pending) > max(4 * result_cap, MAX_UNREAD):
+                                raise _Stop("your code stopped reading the judge's replies")
                             if not had:  # try at once; wait for writability only if the pipe is full
                                 with contextlib.suppress(BlockingIOError, BrokenPipeError):
                                     del pending[: os.write(in_fd, pending)]

@@ -148,6 +148,8 @@ class Session:
             return self._arrays[value.id]
         if isinstance(value, DType):
             return al.resolve_dtype(value.name)
+        if type(value) is int and not -budget.INT64 <= value < 2 * budget.INT64:
+            raise Refused("integers beyond 64 bits are not supported in solve()")
         if isinstance(value, list):
             return [self._resolve(v, reads) for v in value]
         if isinstance(value, tuple):
@@ -235,6 +237,7 @@ class Session:
             name = args.pop(0)
             if name not in al.UNARY_OPERATORS or len(args) != 1:
                 raise Refused(f"operator '{name}' is not supported")
+            budget.check_size(np.size(args[0]), self.max_elements)
             result = al.UNARY_OPERATORS[name](args[0])
             self._read_all(reads)
             return self._result(result)
@@ -267,6 +270,7 @@ class Session:
         if name not in al.BINARY_OPERATORS or name == "matmul":
             raise Refused(f"in-place operator '{name}=' is not supported")
         target = self._arrays[hid]
+        budget.check_binary(name, target, other, self.max_elements)
         al.BINARY_OPERATORS[name](target, other, out=target)
         self._read_all([hid, *reads])
         self._write_into(hid, target.size)
@@ -307,8 +311,7 @@ class Session:
         if name == "astype" and args:
             args[0] = al.resolve_dtype(args[0].name if isinstance(args[0], np.dtype) else str(args[0]))
         args = budget.plain_arguments(args)
-        if name == "dot" and args:
-            budget.check_matmul(arr.shape, np.shape(args[0]))
+        budget.check_method(name, arr, args, kwargs, self.max_elements)
         result = arr.T if name == "T" else getattr(arr, name)(*args, **kwargs)
         if kind == al.VIEW:
             self._read_all(reads)
