@@ -223,6 +223,6 @@ def judge_submission(
     """
     if not code.strip():
         raise UsageError("the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)")
-    kind = detect_kind(code)
+    kind = detect_kind(code, ctx.run_policy().sandbox_limits().source_bytes)  # size-capped before parsing
     judge = {"ir": _judge_ir, "generate": _judge_generate, "solve": _judge_solve}[kind]
     return judge(ctx, code, challenge, label, member, force, progress or _quiet)
