@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -99,6 +100,7 @@ def run_child(
             result_cap,
             on_request,
             start,
+            measure_cpu=not argv_prefix,
         )
     finally:
         _kill_group(proc)
@@ -129,6 +131,8 @@ def _watch(
     result_cap: int,
     on_request: Requests | None,
     start: float,
+    *,
+    measure_cpu: bool,
 ) -> ChildOutcome:
     assert proc.stdin is not None and proc.stdout is not None
     sel = selectors.DefaultSelector()
@@ -196,11 +200,16 @@ def _watch(
         return ChildOutcome(None, f"rejected result: {exc}", bytes(output), proc.returncode, requests=requests)
     finally:
         sel.close()
-    rc = _wait(proc, deadline)
-    if rc is None:
+    waited = _wait(proc, deadline)
+    if waited is None:
         _kill_group(proc)
         return ChildOutcome(None, limits.wall_message(), bytes(output), proc.returncode, requests=requests)
-    return ChildOutcome(final, _exit_failure(final, rc, limits), bytes(output), rc, requests=requests)
+    rc, cpu_s = waited
+    if not measure_cpu:  # bubblewrap exits before reaping the child, so its CPU is not in bwrap's usage: the
+        # wall time bounds it (one thread; imports that start threads are refused), else it is unknown
+        elapsed = time.monotonic() - start
+        cpu_s = elapsed if elapsed < limits.cpu_s else -1.0
+    return ChildOutcome(final, _exit_failure(final, rc, limits, cpu_s), bytes(output), rc, requests=requests)
 
 
 def _reply_line(reply: dict[str, Any]) -> bytes:
@@ -210,15 +219,30 @@ def _reply_line(reply: dict[str, Any]) -> bytes:
         raise BadResult("a reply could not be encoded") from exc
 
 
-def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
+def _wait(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int, float] | None:
+    """The child's exit status and the CPU seconds it (and the descendants it reaped) used; None at the deadline.
+    Reaped with wait4 for its resource usage, then handed to Popen."""
     try:
-        return proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return None
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:  # already reaped, or no pidfd support: no CPU figure
+        try:
+            return proc.wait(timeout=max(0.0, deadline - time.monotonic())), -1.0
+        except subprocess.TimeoutExpired:
+            return None
+    try:
+        ready, _, _ = select.select([pidfd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return None
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        os.close(pidfd)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> str | None:
-    """A one-line reason from the final message and the exit status (signals: plain or bwrap's 128+n)."""
+def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits, cpu_s: float = -1.0) -> str | None:
+    """A one-line reason from the final message and the exit status (signals: plain or bwrap's 128+n). A kill is
+    called the CPU limit only when the child really used its CPU seconds (``cpu_s`` < 0: not known)."""
     if final is not None and final.get("type") == "error":
         if final.get("kind") == "memory":
             return limits.memory_message()
@@ -227,8 +251,12 @@ def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> str 
     if final is not None:
         return None
     sig = -rc if rc < 0 else (rc - 128 if rc > 128 else 0)
-    if sig in _CPU_SIGNALS:
+    if sig in _CPU_SIGNALS and (cpu_s < 0 or cpu_s >= limits.cpu_s - 0.05):
         return limits.cpu_message()
     if sig:
-        return f"your code was stopped by signal {signal.Signals(sig).name}"
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"number {sig}"
+        return f"your code was stopped by signal {name} (not by a limit of this run)"
     return f"your code exited (status {rc}) without a result"

@@ -41,8 +41,9 @@ class MarkdownSink:
         self.path = path
 
     def deliver(self, entry: LogEntry) -> bool:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a+", encoding="utf-8") as fh:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)  # members' notes: not world-readable
+        with os.fdopen(fd, "a+", encoding="utf-8") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)  # two processes delivering at once: check-then-append stays atomic
             fh.seek(0)
             return self._append(fh, fh.read(), entry)
