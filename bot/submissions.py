@@ -90,6 +90,9 @@ def _with_provenance(result: RunResult, tier: str | None, sandbox: str, flags: l
 def _checked_tier(ctx: AppContext) -> TierReport:
     """The probed sandbox tier; refuses at tier D unless ``dev_allow_unsandboxed`` is set."""
     report = probe_tier()
+    if not report.runs_submissions and not ctx.settings.dev_allow_unsandboxed and report.tier != "D":
+        message, hint = report.refusal  # tier B/C sharing the bot's uid, without SUTRO_ALLOW_WEAK_SANDBOX
+        raise SubmissionRefused(message, hint=hint)
     if not report.runs_submissions and not ctx.settings.dev_allow_unsandboxed:
         raise SubmissionRefused(
             "this machine offers no sandbox (tier D), so submitted code is not run",
