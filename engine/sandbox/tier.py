@@ -122,6 +122,11 @@ def read_only_prefixes() -> list[str]:
     return sorted(p for p in paths if os.path.exists(p))
 
 
+def scratch_bytes(limits: Limits) -> int:
+    """Size of the child's private scratch filesystem at tier A (four of its largest files, at most 256 MiB)."""
+    return min(limits.file_bytes * 4, 256 * MIB)
+
+
 def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
     """The bubblewrap command line for this tier (empty below tier A)."""
     if not report.bubblewrap:
@@ -146,8 +151,9 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
     argv = [bwrap, *ns, "--die-with-parent", "--new-session", "--clearenv"]
     for key, value in (("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"), ("MKL_NUM_THREADS", "1")):
         argv += ["--setenv", key, value]
-    # /tmp first: a tmpfs mounted after the prefix binds would hide a venv or checkout that lives under /tmp.
-    argv += ["--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
+    # /tmp first: a tmpfs mounted after the prefix binds would hide a venv or checkout that lives under /tmp. It is
+    # a small private tmpfs (never the host's /tmp), not writable by the child; scratch below is its only space.
+    argv += ["--perms", "0755", "--size", str(MIB), "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
     for link in ("lib", "lib64", "bin"):
         target = Path("/" + link)
         if target.is_symlink():
@@ -171,7 +177,7 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
         "--perms",
         "1777",
         "--size",
-        str(min(limits.file_bytes * 4, 256 * MIB)),
+        str(scratch_bytes(limits)),
         "--tmpfs",
         SCRATCH_IN_BWRAP,
         "--chdir",
