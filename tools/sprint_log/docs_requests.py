@@ -18,12 +18,15 @@ from typing import Any
 from tools.sprint_log.entry import (
     RESULT_HEADERS,
     LogEntry,
+    body_text,
     entry_heading,
     marker,
     meta_line,
+    neutral,
     utf16_len,
     week_heading,
 )
+from tools.user_text import one_line
 
 Request = dict[str, Any]
 
@@ -88,7 +91,7 @@ def _text_style(start: int, end: int, style: dict[str, Any]) -> Request:
 
 def table_cells(entry: LogEntry) -> list[list[str]]:
     """The results table as rows of cell texts, header row first."""
-    return [list(RESULT_HEADERS), *[list(row) for row in entry.results]]
+    return [list(RESULT_HEADERS), *[[neutral(one_line(cell)) for cell in row] for row in entry.results]]
 
 
 def cell_paragraph_index(table_start: int, columns: int, row: int, column: int) -> int:
@@ -111,7 +114,7 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
     paragraphs.append((entry_heading(entry), "HEADING_2"))
     meta_at = len(paragraphs)
     paragraphs.append((meta_line(entry), "NORMAL_TEXT"))
-    paragraphs += [(line, "NORMAL_TEXT") for line in entry.body.splitlines() if line.strip()]
+    paragraphs += [(line, "NORMAL_TEXT") for line in body_text(entry).split("\n") if line.strip()]
     text = prefix + "".join(p + "\n" for p, _ in paragraphs)
 
     requests: list[Request] = [{"insertText": {"location": {"index": insert_at}, "text": text}}]

@@ -7,13 +7,23 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tools.sprint_log.entry import RESULT_HEADERS, LogEntry, entry_heading, marker, meta_line, week_heading
+from tools.sprint_log.entry import (
+    RESULT_HEADERS,
+    LogEntry,
+    body_text,
+    entry_heading,
+    marker,
+    meta_line,
+    neutral,
+    week_heading,
+)
+from tools.user_text import markdown, one_line
 
 SPRINT_LOG_FILE = "sprint-log.md"
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return markdown(neutral(one_line(text)), lines_start_blocks=False)
 
 
 def render_markdown(entry: LogEntry, *, needs_week_heading: bool) -> str:
@@ -21,9 +31,14 @@ def render_markdown(entry: LogEntry, *, needs_week_heading: bool) -> str:
     lines: list[str] = []
     if needs_week_heading:
         lines += [f"## {week_heading(entry.created_at)}", ""]
-    lines += [f"### {entry_heading(entry)}", "", f"*{meta_line(entry)}*", ""]
-    if entry.body:
-        lines += [entry.body, ""]
+    # member text is escaped: a title, name or note cannot start a heading, table, link or raw HTML. The marker
+    # is written unescaped (it is ours), after the escaped author.
+    heading = entry_heading(LogEntry(entry.uid, entry.created_at, "", "", markdown(neutral(one_line(entry.title)))))
+    meta = meta_line(LogEntry(entry.uid, entry.created_at, markdown(neutral(one_line(entry.author))), entry.kind, ""))
+    lines += [f"### {heading}", "", f"*{meta}*", ""]
+    body = body_text(entry)
+    if body.strip():
+        lines += ["  \n".join(markdown(line) for line in body.split("\n")), ""]
     if entry.results:
         lines.append("| " + " | ".join(RESULT_HEADERS) + " |")
         lines.append("|" + "---|" * len(RESULT_HEADERS))
