@@ -28,6 +28,7 @@ from engine.sandbox.results import BadResult, check_answer, one_line
 from engine.sandbox.tier import TierReport, probe_tier
 
 PASS_ACCURACY = 0.95
+PER_REQUEST_ALLOWANCE_S = 0.001  # an honest request costs the parent ~0.1-0.2 ms; numpy work beyond 1 ms is charged
 SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over hidden instances"
 
 
@@ -55,18 +56,22 @@ def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float
 class _Meter:
     """Answers the child's requests from a Session; a refusal ends the run with its message."""
 
-    def __init__(self, session: Session, limits: Limits = DEFAULT_LIMITS, cpu_deadline: float | None = None) -> None:
+    def __init__(self, session: Session, limits: Limits = DEFAULT_LIMITS, spent: list[float] | None = None) -> None:
         self.session = session
         self.refusal: str | None = None
         self.limits = limits
-        self.cpu_deadline = cpu_deadline  # time.thread_time() value past which the parent stops working for it
+        self.spent = spent if spent is not None else [0.0]  # CPU seconds of work done for this submission so far
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
-            if self.cpu_deadline is not None and time.thread_time() > self.cpu_deadline:
-                self.refusal = self.limits.parent_cpu_message()
-                raise BadResult(self.refusal)
-            return self.session.handle(request)
+            start = time.thread_time()
+            try:
+                return self.session.handle(request)
+            finally:  # the first ms of each request is the protocol's own cost (bounded by max_ops): not charged
+                self.spent[0] += max(0.0, time.thread_time() - start - PER_REQUEST_ALLOWANCE_S)
+                if self.spent[0] > self.limits.parent_cpu_s and self.refusal is None:
+                    self.refusal = self.limits.parent_cpu_message()
+                    raise BadResult(self.refusal)
         except BadResult:
             raise
         except (Refused, ValueError) as exc:
@@ -87,10 +92,10 @@ def _one_instance(
     report: TierReport,
     dev_override: bool,
     check_imports: bool,
-    cpu_deadline: float,
+    spent: list[float],
 ) -> tuple[float | None, str | None, Session]:
     session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops)
-    meter = _Meter(session, limits, cpu_deadline)
+    meter = _Meter(session, limits, spent)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
         "mode": "solve",
@@ -137,7 +142,7 @@ def judge_solve(
     the OS layers).
     """
     start = time.monotonic()
-    cpu_deadline = time.thread_time() + limits.parent_cpu_s  # the parent's work for this submission
+    spent = [0.0]  # CPU seconds the parent spent executing this submission's requests (all instances)
     check_source_size(code, limits.source_bytes)
     flags = lint(code, "solve", limits.source_bytes).flags if check_imports else []
     report = tier or probe_tier()
@@ -155,7 +160,7 @@ def judge_solve(
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
         acc, failure, session = _one_instance(
-            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, cpu_deadline
+            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent
         )
         ops += session.ops
         events += len(session.sizes)
