@@ -45,8 +45,13 @@ def _shape(value: Any) -> tuple[int, ...]:
 
 
 def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    shapes = [shape for shape in shapes if shape]  # () broadcasts to anything
+    if not shapes:
+        return ()
+    if all(shape == shapes[0] for shape in shapes):  # the common case, without numpy's general routine
+        return shapes[0]
     try:
-        return np.broadcast_shapes(*shapes) if shapes else ()
+        return np.broadcast_shapes(*shapes)
     except ValueError:
         return ()  # numpy will fail on it (a metered failure): nothing is allocated
 
@@ -114,21 +119,6 @@ def plain_arguments(args: list[Any]) -> list[Any]:
             raise Refused("text values are not supported in solve()")
         out.append(value)
     return out
-
-
-def check_plain(value: Any, depth: int = 0) -> None:
-    """Numbers within 64 bits, arrays of allowed dtypes, and lists/tuples of those (no object arrays)."""
-    if isinstance(value, bool) or value is None:
-        return
-    if isinstance(value, int):
-        if not -INT64 <= value < 2 * INT64:
-            raise Refused("integers beyond 64 bits are not supported in solve()")
-    elif isinstance(value, np.ndarray):
-        if value.dtype not in al.DTYPES.values():
-            raise Refused(f"arrays of dtype {value.dtype} are not allowed")
-    elif isinstance(value, list | tuple):
-        for item in value:
-            check_plain(item, depth + 1)
 
 
 def _elements(values: list[Any]) -> list[tuple[int, ...]]:
