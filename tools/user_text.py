@@ -18,8 +18,9 @@ import re
 import unicodedata
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-_MARKDOWN_INLINE = re.compile(r"([\\`*\[\]#|~])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
-_BLOCK_START = re.compile(r"^(\s*)([-+=])|^(\s*\d+)([.)])")
+_MARKDOWN_INLINE = re.compile(r"[\\`*\[\]|~]")
+_UNDERSCORES = re.compile(r"_+")
+_BLOCK_START = re.compile(r"^(\s*)([-+=#])|^(\s*\d+)([.)])")
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
@@ -44,18 +45,27 @@ def plain_body(text: str) -> str:
 
 
 def markdown(text: str, *, lines_start_blocks: bool = True) -> str:
-    """``text`` (one line or several) as literal Markdown: inline specials backslash-escaped (``_`` only at a word
-    edge, where it could start emphasis), a line that would start a list or a setext heading escaped at its
-    start (unless ``lines_start_blocks`` is False, as in a table cell), HTML as entities."""
+    """``text`` (one line or several) as literal Markdown: inline specials backslash-escaped (a run of ``_`` only
+    when not inside a word, where it could start emphasis), a line that would start a heading, a list or a setext
+    heading escaped at its start (unless ``lines_start_blocks`` is False, as in a table cell), HTML as entities."""
     lines = []
     for line in text.split("\n"):
         line = _MARKDOWN_INLINE.sub(lambda m: "\\" + m.group(0), line)
+        line = _UNDERSCORES.sub(_underscores, line)
         if lines_start_blocks:
             line = _BLOCK_START.sub(
                 lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(2) else f"{m.group(3)}\\{m.group(4)}", line
             )
         lines.append("".join(_HTML.get(ch, ch) for ch in line))
     return "\n".join(lines)
+
+
+def _underscores(match: re.Match[str]) -> str:
+    line = match.string
+    before = line[match.start() - 1] if match.start() else " "
+    after = line[match.end()] if match.end() < len(line) else " "
+    inside_word = before.isalnum() and after.isalnum()
+    return match.group(0) if inside_word else match.group(0).replace("_", "\\_")
 
 
 def chart(text: str) -> str:

@@ -89,4 +89,5 @@ def test_charts_show_member_names_as_typed() -> None:
 def test_escaping_functions() -> None:
     assert one_line("a\r\nb\u2028c\x00d\u202e") == "a  b c d"
     assert chart(MATH) == "\\$\\foo{\\$"
-    assert markdown("## x | *y* <b>") == "\\#\\# x \\| \\*y\\* &lt;b&gt;"
+    assert markdown("## x | *y* <b>") == "\\## x \\| \\*y\\* &lt;b&gt;"
+    assert markdown("matmul__baseline_4x4.ir (#1) _em_") == "matmul__baseline_4x4.ir (#1) \\_em\\_"
