@@ -1,66 +1,181 @@
-"""Sandbox speed (issue 5): start-up overhead per submission and a remote-arrays solve() of ~3,000 numpy ops.
+"""Sandbox speed and the parent's budgets (issues 5 and 19).
 
-Targets: start-up ≤ 150 ms median (Python + numpy start included); ~3,000 remote ops ≤ 0.5 s.
-Baselines in the same process: a bare ``python -c 'import numpy'`` child, and the same solve() on local numpy.
-Run: PYTHONPATH=$PWD python bench/bench_sandbox.py [--repeat N]
+1. Start-up: a sandboxed generate() against a bare ``python -I -c 'import numpy'`` child (target ≤ 150 ms).
+2. Honest submissions (the test suite's gf2 and brute-force solve()) on one fixed instance: dmc@1 and wall time,
+   with this checkout and, given ``--baseline DIR`` (an older ``engine/`` tree, e.g. made with
+   ``git archive <commit> engine | tar -x -C DIR``), with that one — both as fresh subprocesses in the same run.
+   Target: the same score unless the clock semantics changed on purpose, and ≤ 10 % slower.
+3. Attacks on the parent (the trusted side of one submission): for each, the growth of this process's peak RSS
+   (VmHWM, reset per attack through /proc/self/clear_refs) and its CPU seconds. Budget: ≤ 256 MiB and ≤ 2 s
+   beyond the child's own limits.
+
+Run: PYTHONPATH=$PWD python bench/bench_sandbox.py [--baseline DIR] [--repeat N]   (about 60 s on 2 cores)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import statistics
 import subprocess
 import sys
-import types
+import time
+from collections.abc import Callable
+from pathlib import Path
 
-import numpy as np
 from measure import machine_line, median_s
 
 from engine.sandbox import judge_solve, probe_tier, run_generate
+from engine.sandbox.lint import SubmissionRefused, detect_kind
 
-GENERATE = "def generate():\n    return '1,2;mul 3,1,2;3'\n"
-GENERATE_NUMPY = "import numpy as np\n" + GENERATE  # numpy is preloaded only for code that imports it
-OPS_SOLVE = """import numpy as np
-def solve(x, y, n_bits, k_sparse):
-    best = []
-    for i in range(1000):
-        col = x[:, i % n_bits]
-        score = (col * y).sum()
-    return best
-"""  # 3 remote requests per iteration: index, multiply, sum -> 3,000 ops
+REPO = Path(__file__).resolve().parents[1]
+SUBMISSIONS = REPO / "tests" / "engine" / "sandbox" / "submissions"
+GENERATE_NUMPY = "import numpy as np\ndef generate():\n    return '1,2;mul 3,1,2;3'\n"
+RSS_BUDGET_MIB, CPU_BUDGET_S = 256, 2.0
+
+# One fixed instance for both checkouts: the judge's fresh-secret draw replaced by a seeded one.
+_HONEST = """
+import json, sys, time
+import numpy as np
+from engine.sandbox import judge as j
+def fixed(n_bits, k_sparse, n_train, n_test):
+    rng = np.random.default_rng(20261123)
+    secret = sorted(rng.choice(n_bits, k_sparse, replace=False).tolist())
+    x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(n_train + n_test, n_bits))
+    y = np.prod(x[:, secret], axis=1)
+    return {"secret": secret, "x_train": x[:n_train], "y_train": y[:n_train], "x_test": x[n_train:],
+            "y_test": y[n_train:]}
+j.hidden_instance = fixed
+code = sys.stdin.read()
+start, cpu = time.perf_counter(), time.process_time()
+result = j.judge_solve(code, instances=1)
+print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "s": time.perf_counter() - start,
+                  "cpu": time.process_time() - cpu, "ops": result.counts["numpy_ops"]}))
+"""
+
+
+def _honest_run(root: Path, code: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(root))
+    out = subprocess.run(
+        [sys.executable, "-c", _HONEST], input=code, capture_output=True, text=True, env=env, cwd=root, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def honest(roots: dict[str, Path], repeat: int) -> None:
+    for name in ("brute_force_solve", "gf2_solve"):
+        code = (SUBMISSIONS / f"{name}.py").read_text()
+        runs: dict[str, list[dict]] = {label: [] for label in roots}
+        for _ in range(repeat):  # interleaved, so that a load change on the machine hits both alike
+            for label, root in roots.items():
+                runs[label].append(_honest_run(root, code))
+        seen = {
+            label: (
+                got[0]["dmc"],
+                statistics.median(r["s"] for r in got),
+                statistics.median(r["cpu"] for r in got) / got[0]["ops"] * 1e6,
+                all(r["ok"] for r in got),
+            )
+            for label, got in runs.items()
+        }
+        line = ", ".join(
+            f"{label}: ok={ok} dmc@1={dmc:,.0f} median {s:.3f} s, parent {us:.0f} us CPU per request"
+            for label, (dmc, s, us, ok) in seen.items()
+        )
+        if "baseline" in seen:
+            (d0, s0, u0, _), (d1, s1, u1, _) = seen["baseline"], seen["this"]
+            line += f"; score x{d1 / d0:.4f}, wall {100 * (s1 / s0 - 1):+.1f} %"
+            line += f", parent CPU {100 * (u1 / u0 - 1):+.1f} %"
+        print(f"honest {name} (1 instance): {line}")
+
+
+def _solve(body: str) -> str:
+    lines = "\n".join("    " + ln for ln in body.splitlines())
+    return f"import numpy as np\ndef solve(x, y, n_bits, k_sparse):\n{lines}\n    return []\n"
+
+
+ATTACKS: dict[str, Callable[[], object]] = {
+    "outer-product matmul": lambda: judge_solve(_solve("a = np.ones((40000, 1))\nc = a @ a.T"), instances=1),
+    "broadcast via np.maximum": lambda: judge_solve(
+        _solve("c = np.maximum(np.ones((20000, 1)), np.ones((1, 20000)))"), instances=1
+    ),
+    "batched matmul": lambda: judge_solve(
+        _solve("c = np.matmul(np.ones((2000, 1, 40, 1)), np.ones((1, 2000, 1, 40)))"), instances=1
+    ),
+    "broadcast fancy index": lambda: judge_solve(
+        _solve("t = np.zeros((200, 200))\nr = (np.arange(20000) % 200).reshape(-1, 1)\nv = t[r, r.T]"), instances=1
+    ),
+    "positional random size": lambda: judge_solve(_solve("v = np.random.normal(0, 1, 10**10)"), instances=1),
+    "parent CPU burner (sorts)": lambda: judge_solve(
+        _solve("a = np.random.random(1000000)\nwhile True:\n    b = np.sort(a)\n    del b"), instances=3
+    ),
+    "unread replies": lambda: judge_solve(
+        "import os\ndef solve(x, y, n_bits, k_sparse):\n    for fd in range(3, 64):\n        try:\n"
+        "            for _ in range(20000):\n"
+        '                os.write(fd, b\'{"op":"meth","t":0,"a":["tolist"]}\\n\')\n'
+        "        except OSError:\n            pass\n    return []\n",
+        instances=1,
+        check_imports=False,
+    ),
+    "2 MB source": lambda: _refused(lambda: judge_solve("def solve(x, y, n_bits, k_sparse):\n" + "#\n" * 10**6)),
+    "240 KiB chain to parse": lambda: _refused(
+        lambda: detect_kind("def solve(x, y, n_bits, k_sparse):\n    return [" + "+".join(["1"] * 120_000) + "]\n")
+    ),
+}
+
+
+def _refused(call: Callable[[], object]) -> object:
+    try:
+        return call()
+    except SubmissionRefused as exc:
+        return exc.one_line()
+
+
+def _status_kib(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def attacks() -> None:
+    worst_rss = worst_cpu = 0.0
+    for name, attack in ATTACKS.items():
+        Path("/proc/self/clear_refs").write_text("5")
+        rss0, cpu0, wall0 = _status_kib("VmRSS"), time.process_time(), time.perf_counter()
+        outcome = attack()
+        growth = (_status_kib("VmHWM") - rss0) / 1024
+        cpu = time.process_time() - cpu0
+        worst_rss, worst_cpu = max(worst_rss, growth), max(worst_cpu, cpu)
+        verdict = getattr(outcome, "failure", outcome)
+        print(
+            f"attack {name}: parent peak RSS +{growth:.1f} MiB, CPU {cpu:.2f} s, wall {time.perf_counter() - wall0:.1f}"
+            f" s -> {str(verdict)[:90]}"
+        )
+    ok = worst_rss <= RSS_BUDGET_MIB and worst_cpu <= CPU_BUDGET_S
+    print(
+        f"parent budget (<= {RSS_BUDGET_MIB} MiB, <= {CPU_BUDGET_S:g} s per submission): worst +{worst_rss:.1f} MiB, "
+        f"{worst_cpu:.2f} s CPU -> {'met' if ok else 'NOT MET'}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=15)
-    repeat = parser.parse_args().repeat
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, help="an older checkout's root (holding engine/) to compare with")
+    args = parser.parse_args()
     tier = probe_tier()
     print(machine_line())
     print(tier.description)
-
-    bare = median_s(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), repeat)
-    with_numpy = median_s(lambda: run_generate(GENERATE_NUMPY), repeat)
-    start = median_s(lambda: run_generate(GENERATE), repeat)
-    print(f"baseline: bare child `python -I -c 'import numpy'`: median {bare * 1000:.1f} ms")
-    print(
-        f"sandboxed generate() that imports numpy, end to end: median {with_numpy * 1000:.1f} ms "
-        f"(target <= 150 ms; {with_numpy / bare:.2f}x the bare child; sandbox overhead "
-        f"{(with_numpy - bare) * 1000:+.1f} ms)"
-    )
-    print(f"sandboxed generate() without numpy: median {start * 1000:.1f} ms ({start / bare:.2f}x the bare child)")
-
-    result = judge_solve(OPS_SOLVE, instances=1)
-    ops = result.counts["numpy_ops"]
-    remote = median_s(lambda: judge_solve(OPS_SOLVE, instances=1), max(3, repeat // 3))
-    module = types.ModuleType("local_solve")
-    exec(compile(OPS_SOLVE, "local_solve", "exec"), module.__dict__)
-    x = np.random.default_rng(0).choice(np.array([-1, 1]), size=(200, 20))
-    y = np.prod(x[:, [1, 2, 3]], axis=1)
-    local = median_s(lambda: module.solve(x, y, 20, 3), repeat)
-    print(
-        f"remote-arrays solve(), {ops:,} numpy ops incl. sandbox start: median {remote:.3f} s "
-        f"(target <= 0.5 s; {(remote - start) / ops * 1e6:.0f} us per op after start-up)"
-    )
-    print(f"same solve() on local numpy in-process: median {local * 1000:.1f} ms ({remote / local:.0f}x)")
+    bare = median_s(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), args.repeat)
+    start = median_s(lambda: run_generate(GENERATE_NUMPY), args.repeat)
+    print(f"start-up: bare child {bare * 1000:.1f} ms, sandboxed generate() with numpy {start * 1000:.1f} ms")
+    roots = {"this": REPO}
+    if args.baseline:
+        roots = {"baseline": args.baseline.resolve(), "this": REPO}
+    honest(roots, args.repeat)
+    attacks()
 
 
 if __name__ == "__main__":

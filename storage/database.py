@@ -8,6 +8,7 @@ transaction opened with ``BEGIN IMMEDIATE`` so that a read-then-write transactio
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,25 @@ SessionFactory = Callable[[], Session]
 
 
 def database_url_for(setting: str, data_dir: Path) -> str:
-    """The URL to use: ``setting`` when given, else a SQLite file in ``data_dir`` (created if missing)."""
+    """The URL to use: ``setting`` when given, else a SQLite file in ``data_dir`` (created if missing).
+
+    The directory is created 0700 and the database file 0600 (SQLite gives its -wal/-shm files the database's
+    mode); an existing database readable by others is narrowed to 0600."""
     if setting:
         return setting
-    data_dir.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{data_dir / DATABASE_FILE}"
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = data_dir / DATABASE_FILE
+    private_file(path)
+    return f"sqlite:///{path}"
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 if missing; narrow an existing one that others can read to 0600."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -12,6 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from storage.digests import WeekRun
+from tools.user_text import chart
 
 CHART_SIZE_IN = (8.0, 4.5)
 CHART_DPI = 100
@@ -29,11 +30,11 @@ def activity_chart_png(runs: Sequence[WeekRun], *, week: str) -> bytes:
         positions = list(range(len(members)))
         axes.bar(positions, valid, color="tab:blue", label="valid")
         axes.bar(positions, failed, bottom=valid, color="tab:red", label="failed")
-        axes.set_xticks(positions, members, rotation=30, ha="right")
+        axes.set_xticks(positions, [chart(m) for m in members], rotation=30, ha="right")  # names as typed
         axes.legend()
     else:
         axes.text(0.5, 0.5, "no runs this week", ha="center", va="center", transform=axes.transAxes)
-    axes.set_title(f"Runs per member, {week}")
+    axes.set_title(chart(f"Runs per member, {week}"))
     axes.set_ylabel("runs")
     axes.grid(True, axis="y", alpha=0.3)
     figure.tight_layout()

@@ -13,6 +13,7 @@ from matplotlib.dates import date2num
 from matplotlib.figure import Figure
 
 from tools.records import RecordChange
+from tools.user_text import chart, one_line
 
 CHART_SIZE_IN = (8.0, 4.5)
 CHART_DPI = 100
@@ -30,15 +31,17 @@ def progression_chart_png(history: Sequence[RecordChange], *, challenge: str, me
         axes.plot(times, values, "o", color="tab:blue")
         for change in history:
             axes.annotate(
-                change.record.member,
+                one_line(change.record.member),  # a member's name, shown as typed: mathtext and TeX off
                 (float(date2num(change.record.created_at)), change.record.value),
                 textcoords="offset points",
                 xytext=(4, 4),
                 fontsize=8,
+                parse_math=False,
+                usetex=False,
             )
     axes.xaxis_date()
-    axes.set_title(f"{challenge}: record {metric} over time")
-    axes.set_ylabel(metric)
+    axes.set_title(chart(f"{challenge}: record {metric} over time"))
+    axes.set_ylabel(chart(metric))
     axes.set_xlabel("time (UTC)")
     axes.grid(True, alpha=0.3)
     figure.autofmt_xdate()

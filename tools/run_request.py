@@ -1,12 +1,12 @@
 """The normalised request behind "the same submission is not run twice": code, parameters and metric versions.
 
-Python code is normalised by its AST (comments, blank lines and formatting do not change the key); code that is not
-Python (IR programs) by trimming trailing whitespace and blank lines. The key is SHA-256 over canonical JSON.
+Python code is normalised by its AST (comments, blank lines and formatting do not change the key; sources over 16 KiB
+are parsed in a resource-limited child, never in this process); code that is not Python (IR programs) by trimming
+trailing whitespace and blank lines. The key is SHA-256 over canonical JSON.
 """
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -15,11 +15,13 @@ from typing import Any
 
 def normalise_code(code: str) -> str:
     """A canonical form of ``code``: the AST dump for Python, whitespace-trimmed text otherwise."""
-    try:
-        return ast.dump(ast.parse(code))
-    except (SyntaxError, ValueError):
+    from engine.sandbox.lint import python_normal_form  # large sources are parsed in a limited child
+
+    dump = python_normal_form(code)
+    if dump is None:
         lines = [line.rstrip() for line in code.replace("\r\n", "\n").split("\n")]
         return "\n".join(lines).strip("\n")
+    return dump
 
 
 def code_hash(code: str) -> str:

@@ -28,7 +28,7 @@ from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
-from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
+from engine.sandbox.lint import SubmissionRefused, check_source_size, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
 from engine.scoring.ir import infer_challenges, ir_challenge, ir_names
@@ -77,7 +77,12 @@ def judge(
     code = submission.code
     if not code.strip():
         raise UsageError("the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)")
-    kind = "ir" if submission.kinds == ("ir",) else detect_kind(code)
+    max_bytes = services.run_policy().sandbox_limits().source_bytes  # size-capped before anything parses it
+    if submission.kinds == ("ir",):
+        check_source_size(code, max_bytes)
+        kind = "ir"
+    else:
+        kind = detect_kind(code, max_bytes)
     if kind not in submission.kinds:
         raise UsageError(f"a {kind} submission is not accepted here", hint="use submit for generate() and solve()")
     judge_kind = {"ir": _judge_ir, "generate": _judge_generate, "solve": _judge_solve}[kind]
@@ -133,6 +138,9 @@ def _output_mismatch(challenge: str, text: str) -> str | None:
 def _checked_tier(services: Services) -> TierReport:
     """The probed sandbox tier; refuses at tier D unless ``dev_allow_unsandboxed`` is set."""
     report = probe_tier()
+    if not report.runs_submissions and not services.settings.dev_allow_unsandboxed and report.tier != "D":
+        message, hint = report.refusal  # tier B/C sharing the bot's uid, without SUTRO_ALLOW_WEAK_SANDBOX
+        raise SubmissionRefused(message, hint=hint)
     if not report.runs_submissions and not services.settings.dev_allow_unsandboxed:
         raise SubmissionRefused(
             "this machine offers no sandbox (tier D), so submitted code is not run",

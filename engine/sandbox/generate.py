@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from engine.result import FailureKind
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
-from engine.sandbox.lint import lint
+from engine.sandbox.lint import check_source_size, lint
 from engine.sandbox.results import BadResult, check_text
 from engine.sandbox.tier import TierReport, probe_tier
 
@@ -51,7 +51,8 @@ def run_generate(
     show that the OS layers hold on their own.
     """
     report = tier or probe_tier()
-    report_l0 = lint(code, "generate") if check_imports else None
+    check_source_size(code, limits.source_bytes)
+    report_l0 = lint(code, "generate", limits.source_bytes) if check_imports else None
     flags = report_l0.flags if report_l0 else []
     # numpy costs ~0.1 s to import: preload it (before the uid drop) only for code that imports it
     numpy = report_l0 is None or "numpy" in report_l0.imports

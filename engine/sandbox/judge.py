@@ -21,14 +21,15 @@ from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
-from engine.sandbox.lint import lint
+from engine.sandbox.lint import check_source_size, lint
 from engine.sandbox.remote import allowlist
 from engine.sandbox.remote.budget import LimitRefused
 from engine.sandbox.remote.session import Refused, Session
-from engine.sandbox.results import BadResult, check_answer
+from engine.sandbox.results import BadResult, check_answer, one_line
 from engine.sandbox.tier import TierReport, probe_tier
 
 PASS_ACCURACY = 0.95
+PER_REQUEST_ALLOWANCE_S = 0.001  # an honest request costs the parent ~0.1-0.2 ms; numpy work beyond 1 ms is charged
 SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over hidden instances"
 
 
@@ -57,19 +58,35 @@ def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float
 class _Meter:
     """Answers the child's requests from a Session; a refusal ends the run with its message."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, limits: Limits = DEFAULT_LIMITS, spent: list[float] | None = None) -> None:
         self.session = session
         self.refusal: str | None = None
         self.refusal_kind = FailureKind.REJECTED
+        self.limits = limits
+        self.spent = spent if spent is not None else [0.0]  # CPU seconds of work done for this submission so far
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
-            return self.session.handle(request)
+            start = time.thread_time()
+            try:
+                return self.session.handle(request)
+            finally:  # the first ms of each request is the protocol's own cost (bounded by max_ops): not charged
+                self.spent[0] += max(0.0, time.thread_time() - start - PER_REQUEST_ALLOWANCE_S)
+                if self.spent[0] > self.limits.parent_cpu_s and self.refusal is None:
+                    self.refusal = self.limits.parent_cpu_message()
+                    self.refusal_kind = FailureKind.LIMIT
+                    raise BadResult(self.refusal)
+        except BadResult:
+            raise
         except (Refused, ValueError) as exc:
-            self.refusal = str(exc)
+            self.refusal = one_line(str(exc))
             if isinstance(exc, LimitRefused):
                 self.refusal_kind = FailureKind.LIMIT
-            raise BadResult(str(exc)) from exc
+        except RecursionError:
+            self.refusal = "your code sent a request nested too deeply"
+        except Exception as exc:  # noqa: BLE001 — the child's bytes must end in a verdict, never a crash
+            self.refusal = f"your code sent a request the judge could not carry out ({type(exc).__name__})"
+        raise BadResult(self.refusal)
 
 
 def _one_instance(
@@ -81,9 +98,10 @@ def _one_instance(
     report: TierReport,
     dev_override: bool,
     check_imports: bool,
+    spent: list[float],
 ) -> tuple[float | None, tuple[str, FailureKind] | None, Session]:
     session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops)
-    meter = _Meter(session)
+    meter = _Meter(session, limits, spent)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
         "mode": "solve",
@@ -131,7 +149,9 @@ def judge_solve(
     the OS layers).
     """
     start = time.monotonic()
-    flags = lint(code, "solve").flags if check_imports else []
+    spent = [0.0]  # CPU seconds the parent spent executing this submission's requests (all instances)
+    check_source_size(code, limits.source_bytes)
+    flags = lint(code, "solve", limits.source_bytes).flags if check_imports else []
     report = tier or probe_tier()
     params = {
         "n_bits": n_bits,
@@ -146,7 +166,9 @@ def judge_solve(
     failed: tuple[str, FailureKind] | None = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
-        acc, failed, session = _one_instance(code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports)
+        acc, failed, session = _one_instance(
+            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent
+        )
         ops += session.ops
         events += len(session.sizes)
         if failed is not None:

@@ -26,10 +26,8 @@ def run_submission(
     """Run submitted code (``config`` names the mode and carries the code) with every layer the tier has."""
     report = tier or probe_tier()
     if not report.runs_submissions and not dev_override:
-        raise SubmissionRefused(
-            "this machine cannot sandbox submitted code (tier D), so it was not run",
-            hint="install bubblewrap and libseccomp (pyseccomp), or pass the development override",
-        )
+        message, hint = report.refusal
+        raise SubmissionRefused(message, hint=hint)
     cfg = dict(
         config,
         read_only=read_only_prefixes(),

@@ -36,7 +36,12 @@ class Limits:
     processes: RLIMIT_NPROC for the sandbox uid (threads count too).
     open_files: RLIMIT_NOFILE.
     max_ops: remote-array requests a solve() may make (parent-side budget).
-    max_elements: elements the parent holds for one solve() at a time (parent-side memory budget).
+    max_elements: elements the parent holds for one solve() at a time (parent-side memory budget; 4 Mi elements
+      = 32 MiB of float64, far above what a 200-row instance needs).
+    parent_cpu_s: CPU seconds the parent may spend executing one submission's requests, all instances together,
+      counting what each request takes beyond its first millisecond (the numpy work run on its behalf). The
+      per-request cost below that (~0.1-0.2 ms: parsing, checks, small ops, the reply) is bounded by ``max_ops``.
+    source_bytes: largest submission source accepted; checked before anything parses it.
     """
 
     cpu_s: float = 5.0
@@ -46,8 +51,10 @@ class Limits:
     file_bytes: int = 16 * MIB
     processes: int = 64
     open_files: int = 64
-    max_ops: int = 200_000
-    max_elements: int = 32 * 1024 * 1024
+    max_ops: int = 50_000
+    max_elements: int = 4 * 1024 * 1024
+    parent_cpu_s: float = 1.5
+    source_bytes: int = 256 * KIB
 
     def cpu_message(self) -> str:
         return f"CPU time limit ({_seconds_label(self.cpu_s)}) exceeded"
@@ -63,6 +70,12 @@ class Limits:
 
     def ops_message(self) -> str:
         return f"operation limit ({self.max_ops:,} numpy operations) exceeded"
+
+    def parent_cpu_message(self) -> str:
+        return f"judge CPU time limit ({_seconds_label(self.parent_cpu_s)} of numpy work run for your code) exceeded"
+
+    def source_message(self, size: int) -> str:
+        return f"source size limit ({_bytes_label(self.source_bytes)}) exceeded: your code is {size:,} bytes"
 
     def elements_message(self) -> str:
         return f"array memory limit ({self.max_elements:,} elements held at once) exceeded"

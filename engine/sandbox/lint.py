@@ -1,5 +1,11 @@
 """What a submission is (IR text, a Python ``generate()``, or a numpy ``solve()``) and the L0 lint.
 
+Untrusted text is bounded before anything parses it: a source over ``Limits.source_bytes`` (admin key
+``limits.source_kib``, default 256 KiB) is refused by size alone, and text over ``IN_PROCESS_BYTES`` is parsed
+(``ast.parse``, the walk below, the normal form used for "seen before") in a resource-limited child, never in
+the bot's or worker's process — a pathological program of a few hundred KiB can take a minute and a gigabyte to
+parse. Small sources (where parsing is measured in milliseconds) are parsed in-process.
+
 The lint is for the member's experience, not security (the OS layers are the boundary): it parses the code,
 requires the entry point, refuses imports outside numpy/math/itertools/functools/collections with a clear
 message, and flags constructs for human review (escapes like ``view``/``asarray``/``.base``, dunder access,
@@ -13,6 +19,11 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
+from engine.sandbox.limits import DEFAULT_LIMITS, KIB, Limits
+
+IN_PROCESS_BYTES = 16 * KIB
+# The limited child that parses large sources: our own code on hostile input, so rlimits only.
+PARSE_LIMITS = Limits(cpu_s=5, wall_s=15, memory_bytes=768 * 1024 * KIB, output_bytes=64 * KIB)
 
 ALLOWED_IMPORTS = ("numpy", "math", "itertools", "functools", "collections")
 _ALLOWED_TEXT = "numpy, math, itertools, functools or collections"
@@ -64,8 +75,85 @@ def _defined_functions(tree: ast.Module) -> set[str]:
     return {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
-def detect_kind(text: str) -> str:
-    """``ir``, ``generate`` or ``solve`` from the content; SubmissionRefused when it cannot tell."""
+def check_source_size(text: str, max_bytes: int = DEFAULT_LIMITS.source_bytes) -> None:
+    """SubmissionRefused when ``text`` is over ``max_bytes`` (checked before anything parses it)."""
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > max_bytes:
+        limits = Limits(source_bytes=max_bytes)
+        raise SubmissionRefused(
+            limits.source_message(size), hint="send a smaller program (an admin sets limits.source_kib)"
+        )
+
+
+def _in_child(function: str, args: list[object]) -> dict:
+    """Run ``engine.sandbox.lint:<function>(*args)`` in a resource-limited child; a limit is a refusal."""
+    from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
+
+    try:
+        value = run_trusted_limited(f"engine.sandbox.lint:{function}", args, PARSE_LIMITS)
+    except LimitExceeded as exc:
+        raise SubmissionRefused(f"your code could not be parsed within the parser's limits ({exc})") from None
+    if not isinstance(value, dict):
+        raise SubmissionRefused("your code could not be parsed")
+    if "refused" in value:
+        raise SubmissionRefused(str(value["refused"]), hint=str(value.get("hint") or ""))
+    return value
+
+
+def _refusal_as_value(fn, *args):  # type: ignore[no-untyped-def]
+    try:
+        return fn(*args)
+    except SubmissionRefused as exc:
+        return {"refused": exc.message, "hint": exc.hint}
+
+
+def detect_kind_here(text: str) -> dict:
+    """detect_kind's parse, as a JSON value (runs in the limited child)."""
+    return _refusal_as_value(lambda t: {"kind": _detect_kind(t)}, text)
+
+
+def lint_here(code: str, kind: str) -> dict:
+    """lint's parse, as a JSON value (runs in the limited child)."""
+
+    def run(c: str, k: str) -> dict:
+        report = _lint(c, k)
+        return {"kind": report.kind, "flags": report.flags, "imports": sorted(report.imports)}
+
+    return _refusal_as_value(run, code, kind)
+
+
+def normal_form_here(code: str) -> dict:
+    """The AST dump of ``code`` (None when it is not Python), as a JSON value (runs in the limited child)."""
+    try:
+        return {"dump": ast.dump(ast.parse(code))}
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"dump": None}
+
+
+def python_normal_form(code: str) -> str | None:
+    """``ast.dump(ast.parse(code))`` or None when ``code`` is not Python; large sources are parsed in a limited
+    child (over the size cap, or over the child's limits: None, i.e. compared as text)."""
+    if len(code.encode("utf-8", errors="replace")) <= IN_PROCESS_BYTES:
+        return normal_form_here(code)["dump"]
+    if len(code.encode("utf-8", errors="replace")) > DEFAULT_LIMITS.source_bytes * 4:
+        return None
+    try:
+        dump = _in_child("normal_form_here", [code]).get("dump")
+    except SubmissionRefused:
+        return None
+    return dump if isinstance(dump, str) else None
+
+
+def detect_kind(text: str, max_bytes: int = DEFAULT_LIMITS.source_bytes) -> str:
+    """``ir``, ``generate`` or ``solve`` from the content; SubmissionRefused when it cannot tell or when the text
+    is over ``max_bytes``."""
+    check_source_size(text, max_bytes)
+    if len(text.encode("utf-8", errors="replace")) > IN_PROCESS_BYTES:
+        return str(_in_child("detect_kind_here", [text])["kind"])
+    return _detect_kind(text)
+
+
+def _detect_kind(text: str) -> str:
     first = next((ln for ln in re.split(r"[;\n]", text) if ln.strip()), "")
     if _IR_FIRST_LINE.match(first):
         return "ir"
@@ -91,8 +179,17 @@ def _import_names(node: ast.AST) -> list[str]:
     return []
 
 
-def lint(code: str, kind: str) -> LintReport:
-    """L0 checks for a ``generate`` or ``solve`` submission; SubmissionRefused on a blocking problem."""
+def lint(code: str, kind: str, max_bytes: int = DEFAULT_LIMITS.source_bytes) -> LintReport:
+    """L0 checks for a ``generate`` or ``solve`` submission; SubmissionRefused on a blocking problem (a source
+    over ``max_bytes`` included)."""
+    check_source_size(code, max_bytes)
+    if len(code.encode("utf-8", errors="replace")) > IN_PROCESS_BYTES:
+        value = _in_child("lint_here", [code, kind])
+        return LintReport(str(value["kind"]), [str(f) for f in value["flags"]], frozenset(value["imports"]))
+    return _lint(code, kind)
+
+
+def _lint(code: str, kind: str) -> LintReport:
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:

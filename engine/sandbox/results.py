@@ -17,6 +17,12 @@ def _reject_constant(name: str) -> Any:
     raise BadResult(f"the result contains {name}, which is not a number")
 
 
+def one_line(text: str, limit: int = 400) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (control characters become spaces)."""
+    flat = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(flat.split())[:limit]
+
+
 def parse_strict(data: bytes, cap: int) -> dict[str, Any]:
     """One JSON object from ``data`` (at most ``cap`` bytes); BadResult otherwise."""
     if len(data) > cap:
@@ -25,8 +31,10 @@ def parse_strict(data: bytes, cap: int) -> dict[str, Any]:
         value = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
     except BadResult:
         raise
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadResult(f"the result is not valid JSON ({exc.__class__.__name__})") from exc
+    except RecursionError:
+        raise BadResult("the result is nested too deeply") from None
+    except ValueError as exc:  # bad UTF-8, bad JSON, or an integer over Python's 4,300-digit limit
+        raise BadResult(f"the result is not valid JSON ({exc.__class__.__name__})") from None
     if not isinstance(value, dict):
         raise BadResult("the result is not a JSON object")
     return value

@@ -6,11 +6,19 @@ refused unless a development override is passed. The probe starts one real child
 checks that a socket, a fork and a read of a planted file outside scratch are refused; a layer that fails the
 check is dropped and the tier lowered. When the engine runs as root the child drops to uid 65534 (``nobody``)
 after its imports; the interpreter and numpy need not be readable by that uid.
+
+Isolation from the bot: submitted code runs only where it cannot act as the bot — under bubblewrap (its own
+mount, pid and user namespaces: the bot's files, /proc and processes are not there) or under a separate uid
+(the engine runs as root and drops to 65534). Tiers B and C started by a non-root bot would run submissions
+with the bot's own uid (its /proc/<pid>/environ, open files, signals); they are refused with a one-line reason
+naming what to install or enable, unless an admin sets ``SUTRO_ALLOW_WEAK_SANDBOX=1`` (logged at the probe and
+shown in the tier's description, hence in /status).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import shutil
 import sys
@@ -27,6 +35,13 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # Only the engine package is visible to a child — never the repository root with its .git, settings or data.
 ENGINE_DIR = REPO_ROOT / "engine"
 SCRATCH_IN_BWRAP = "/scratch"
+WEAK_OPT_IN = "SUTRO_ALLOW_WEAK_SANDBOX"
+_log = logging.getLogger(__name__)
+
+
+def weak_sandbox_allowed() -> bool:
+    """Whether an admin opted in to running submissions at a tier that shares the bot's uid."""
+    return os.environ.get(WEAK_OPT_IN, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 @dataclass(frozen=True)
@@ -39,6 +54,7 @@ class TierReport:
     seccomp: bool
     uid: int | None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    weak_allowed: bool = False
 
     @property
     def description(self) -> str:
@@ -58,11 +74,38 @@ class TierReport:
             text += " (no Landlock: world-readable files are readable by submissions)"
         if self.tier == "D":
             text += " (no seccomp: submitted code is refused without a development override)"
+        elif self.tier == "B":
+            text += " (no mount namespace: scratch is on the host's /tmp; paths readable under Landlock stay visible)"
+        if self.tier in ("B", "C") and not self.isolated:
+            text += (
+                f" — WEAK: submissions would share the bot's uid; allowed by {WEAK_OPT_IN}"
+                if self.weak_allowed
+                else " — submissions refused: they would share the bot's uid"
+            )
         return text + (f"; {'; '.join(self.notes)}" if self.notes else "")
 
     @property
+    def isolated(self) -> bool:
+        """Submissions cannot act as the bot: bubblewrap namespaces, or a separate uid."""
+        return self.bubblewrap or self.uid is not None
+
+    @property
     def runs_submissions(self) -> bool:
-        return self.tier in ("A", "B", "C")
+        return self.tier in ("A", "B", "C") and (self.isolated or self.weak_allowed)
+
+    @property
+    def refusal(self) -> tuple[str, str]:
+        """Why submissions are not run here and what would fix it (message, hint); for tiers that refuse."""
+        if self.tier == "D":
+            return (
+                "this machine cannot sandbox submitted code (tier D: no seccomp), so it was not run",
+                "install libseccomp and pyseccomp, and bubblewrap (or pass the development override)",
+            )
+        return (
+            f"submitted code is not run here: at tier {self.tier} it would run with the bot's own uid",
+            "install bubblewrap and allow unprivileged user namespaces (tier A), or run the engine as root so "
+            f"submissions drop to uid {SANDBOX_UID}; an admin may accept the risk with {WEAK_OPT_IN}=1",
+        )
 
 
 def _library_dirs() -> set[str]:
@@ -77,6 +120,11 @@ def read_only_prefixes() -> list[str]:
     """Directories a child may read beneath: the interpreter, the venv, the engine and system libraries."""
     paths = {*_library_dirs(), "/usr", "/lib", "/lib64"}
     return sorted(p for p in paths if os.path.exists(p))
+
+
+def scratch_bytes(limits: Limits) -> int:
+    """Size of the child's private scratch filesystem at tier A (four of its largest files, at most 256 MiB)."""
+    return min(limits.file_bytes * 4, 256 * MIB)
 
 
 def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
@@ -103,8 +151,9 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
     argv = [bwrap, *ns, "--die-with-parent", "--new-session", "--clearenv"]
     for key, value in (("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"), ("MKL_NUM_THREADS", "1")):
         argv += ["--setenv", key, value]
-    # /tmp first: a tmpfs mounted after the prefix binds would hide a venv or checkout that lives under /tmp.
-    argv += ["--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
+    # /tmp first: a tmpfs mounted after the prefix binds would hide a venv or checkout that lives under /tmp. It is
+    # a small private tmpfs (never the host's /tmp), not writable by the child; scratch below is its only space.
+    argv += ["--perms", "0755", "--size", str(MIB), "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
     for link in ("lib", "lib64", "bin"):
         target = Path("/" + link)
         if target.is_symlink():
@@ -128,7 +177,7 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
         "--perms",
         "1777",
         "--size",
-        str(min(limits.file_bytes * 4, 256 * MIB)),
+        str(scratch_bytes(limits)),
         "--tmpfs",
         SCRATCH_IN_BWRAP,
         "--chdir",
@@ -208,8 +257,17 @@ def probe_tier() -> TierReport:
             break
         ok, why = _verify(report)
         if ok:
-            return TierReport(
-                report.tier, report.bubblewrap, report.landlock_abi, report.seccomp, report.uid, tuple(notes)
+            found = TierReport(
+                report.tier,
+                report.bubblewrap,
+                report.landlock_abi,
+                report.seccomp,
+                report.uid,
+                tuple(notes),
+                weak_allowed=weak_sandbox_allowed(),
             )
+            if not found.isolated:
+                _log.warning("sandbox: %s", found.description)
+            return found
         notes.append(f"tier {report.tier} failed its check ({why})")
     return TierReport("D", False, 0, seccomp, None, tuple(notes))

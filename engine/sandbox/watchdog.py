@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -25,11 +26,12 @@ from typing import Any
 
 from engine.result import FailureKind
 from engine.sandbox.limits import Limits
-from engine.sandbox.results import BadResult, parse_strict
+from engine.sandbox.results import BadResult, one_line, parse_strict
 
 BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
 CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "LC_ALL": "C.UTF-8"}
 _CPU_SIGNALS = (signal.SIGXCPU, signal.SIGKILL)
+MAX_UNREAD = 1 << 20  # bytes of replies a child may leave unread before it is stopped
 
 
 @dataclass
@@ -101,6 +103,7 @@ def run_child(
             result_cap,
             on_request,
             start,
+            measure_cpu=not argv_prefix,
         )
     finally:
         _kill_group(proc)
@@ -131,6 +134,8 @@ def _watch(
     result_cap: int,
     on_request: Requests | None,
     start: float,
+    *,
+    measure_cpu: bool,
 ) -> ChildOutcome:
     assert proc.stdin is not None and proc.stdout is not None
     sel = selectors.DefaultSelector()
@@ -176,7 +181,9 @@ def _watch(
                         if "op" in msg and on_request is not None and final is None:
                             requests += 1
                             had = bool(pending)
-                            pending += (json.dumps(on_request(msg), allow_nan=False) + "\n").encode()
+                            pending += _reply_line(on_request(msg))
+                            if len(pending) > max(4 * result_cap, MAX_UNREAD):
+                                raise _Stop("your code stopped reading the judge's replies")
                             if not had:  # try at once; wait for writability only if the pipe is full
                                 with contextlib.suppress(BlockingIOError, BrokenPipeError):
                                     del pending[: os.write(in_fd, pending)]
@@ -205,8 +212,8 @@ def _watch(
         )
     finally:
         sel.close()
-    rc = _wait(proc, deadline)
-    if rc is None:
+    waited = _wait(proc, deadline)
+    if waited is None:
         _kill_group(proc)
         return ChildOutcome(
             None,
@@ -216,29 +223,64 @@ def _watch(
             requests=requests,
             failure_kind=FailureKind.LIMIT,
         )
-    failure, kind = _exit_failure(final, rc, limits)
+    rc, cpu_s = waited
+    if not measure_cpu:  # bubblewrap exits before reaping the child, so its CPU is not in bwrap's usage: the
+        # wall time bounds it (one thread; imports that start threads are refused), else it is unknown
+        elapsed = time.monotonic() - start
+        cpu_s = elapsed if elapsed < limits.cpu_s else -1.0
+    failure, kind = _exit_failure(final, rc, limits, cpu_s)
     return ChildOutcome(final, failure, bytes(output), rc, requests=requests, failure_kind=kind)
 
 
-def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
+def _reply_line(reply: dict[str, Any]) -> bytes:
     try:
-        return proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return None
+        return (json.dumps(reply, allow_nan=False) + "\n").encode()
+    except (TypeError, ValueError) as exc:  # e.g. an integer over Python's 4,300-digit str() limit
+        raise BadResult("a reply could not be encoded") from exc
 
 
-def _exit_failure(final: dict[str, Any] | None, rc: int, limits: Limits) -> tuple[str | None, FailureKind | None]:
+def _wait(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int, float] | None:
+    """The child's exit status and the CPU seconds it (and the descendants it reaped) used; None at the deadline.
+    Reaped with wait4 for its resource usage, then handed to Popen."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:  # already reaped, or no pidfd support: no CPU figure
+        try:
+            return proc.wait(timeout=max(0.0, deadline - time.monotonic())), -1.0
+        except subprocess.TimeoutExpired:
+            return None
+    try:
+        ready, _, _ = select.select([pidfd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return None
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        os.close(pidfd)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def _exit_failure(
+    final: dict[str, Any] | None, rc: int, limits: Limits, cpu_s: float = -1.0
+) -> tuple[str | None, FailureKind | None]:
     """A one-line reason and its kind from the final message and the exit status (signals: plain or bwrap's
-    128+n)."""
+    128+n). A kill is called the CPU limit only when the child really used its CPU seconds (``cpu_s`` < 0: not
+    known)."""
     if final is not None and final.get("type") == "error":
         if final.get("kind") == "memory":
             return limits.memory_message(), FailureKind.LIMIT
-        return str(final.get("message") or "your code raised an error")[:400], FailureKind.ERROR
+        message = final.get("message")
+        line = one_line(message) if isinstance(message, str) and message.strip() else "your code raised an error"
+        return line, FailureKind.ERROR
     if final is not None:
         return None, None
     sig = -rc if rc < 0 else (rc - 128 if rc > 128 else 0)
-    if sig in _CPU_SIGNALS:
+    if sig in _CPU_SIGNALS and (cpu_s < 0 or cpu_s >= limits.cpu_s - 0.05):
         return limits.cpu_message(), FailureKind.LIMIT
     if sig:
-        return f"your code was stopped by signal {signal.Signals(sig).name}", FailureKind.ERROR
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"number {sig}"
+        return f"your code was stopped by signal {name} (not by a limit of this run)", FailureKind.ERROR
     return f"your code exited (status {rc}) without a result", FailureKind.ERROR

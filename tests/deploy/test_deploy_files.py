@@ -115,6 +115,8 @@ def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: P
     for name in ("bot", "worker-1", "worker-2"):
         assert "postgresql+psycopg://" in services[name]["environment"]["SUTRO_DATABASE_URL"], name
     assert services["bot"]["environment"]["SUTRO_DASK_SCHEDULER"] == "tcp://scheduler:8786"
+    for name in ("bot", "worker-1", "worker-2"):  # they run submissions: bubblewrap must be able to start
+        assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(services[name].get("security_opt", [])), name
     for worker in ("worker-1", "worker-2"):
         assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__DAEMON"] == "False"
         assert services[worker]["entrypoint"] == ["dask", "worker"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine.ir.scoring import ir_challenge, score_ir
 
 from engine.challenges import CHALLENGES, matmul
 from engine.challenges.matmul import MATMUL_4X4
 from engine.errors import BadParameter, UnknownName
+from engine.scoring.ir import ir_challenge, score_ir
 
 
 def test_listed_sizes_are_the_listed_entries_with_published_baselines():

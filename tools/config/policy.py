@@ -3,7 +3,8 @@
 Read fresh from :class:`~tools.config.store.ToolConfig` for each request, so a ``/config set`` (in this process
 or another) applies to the next run without a restart. Keys used: ``challenges.enabled``, ``methods.enabled``,
 ``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
-docs/sandbox.md#l2-rlimits), ``limits.job_wall_s`` and ``limits.queue_per_member`` (the bot's job queue).
+docs/sandbox.md#l2-rlimits), ``limits.source_kib`` (largest source, checked before parsing), ``limits.job_wall_s``
+and ``limits.queue_per_member`` (the bot's job queue).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.challenges import CHALLENGES
-from engine.sandbox.limits import DEFAULT_LIMITS, MIB, Limits
+from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB, Limits
 from tools.config.store import ToolConfig
 from tools.errors import ToolError
 
@@ -27,10 +28,17 @@ class RunPolicy:
     memory_mib: int
     job_wall_s: float
     queue_per_member: int
+    source_kib: int = DEFAULT_LIMITS.source_bytes // KIB
 
     def sandbox_limits(self, base: Limits = DEFAULT_LIMITS) -> Limits:
         """``base`` with the admins' CPU, wall-clock and memory caps for one sandboxed process."""
-        return replace(base, cpu_s=self.cpu_s, wall_s=self.wall_s, memory_bytes=self.memory_mib * MIB)
+        return replace(
+            base,
+            cpu_s=self.cpu_s,
+            wall_s=self.wall_s,
+            memory_bytes=self.memory_mib * MIB,
+            source_bytes=self.source_kib * KIB,
+        )
 
     def check_challenge(self, name: str) -> None:
         """Raise a one-line :class:`ToolError` when ``name`` is not among the enabled challenges.
@@ -65,4 +73,5 @@ def run_policy(config: ToolConfig) -> RunPolicy:
         memory_mib=int(values["limits.memory_mib"]),
         job_wall_s=float(values["limits.job_wall_s"]),
         queue_per_member=int(values["limits.queue_per_member"]),
+        source_kib=int(values["limits.source_kib"]),
     )

@@ -15,7 +15,7 @@ from typing import Any
 from engine.challenges import CHALLENGES
 from engine.methods import METHODS
 from engine.metrics.registry import track_metrics
-from engine.sandbox.limits import DEFAULT_LIMITS, MIB
+from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB
 from tools.config import defaults
 from tools.config import values as v
 
@@ -116,6 +116,13 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             DEFAULT_LIMITS.memory_bytes // MIB,
             v.number(minimum=256, maximum=65536, integer=True),
             "MiB",
+        ),
+        ConfigKey(
+            "limits.source_kib",
+            "Largest submission source accepted (KiB); larger ones are refused before anything parses them.",
+            DEFAULT_LIMITS.source_bytes // KIB,
+            v.number(minimum=1, maximum=4096, integer=True),
+            "KiB",
         ),
         ConfigKey(
             "limits.job_wall_s",

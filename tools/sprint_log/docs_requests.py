@@ -21,12 +21,15 @@ from tools.sprint_log.docs_text import docs_text
 from tools.sprint_log.entry import (
     RESULT_HEADERS,
     LogEntry,
+    body_text,
     entry_heading,
     marker,
     meta_line,
+    neutral,
     utf16_len,
     week_heading,
 )
+from tools.user_text import one_line
 
 Request = dict[str, Any]
 
@@ -96,7 +99,7 @@ def _text_style(start: int, end: int, style: dict[str, Any]) -> Request:
 
 def table_cells(entry: LogEntry) -> list[list[str]]:
     """The results table as rows of cell texts, header row first."""
-    return [list(RESULT_HEADERS), *[[_one_line(cell) for cell in row] for row in entry.results]]
+    return [list(RESULT_HEADERS), *[[_one_line(neutral(one_line(cell))) for cell in row] for row in entry.results]]
 
 
 def cell_paragraph_index(table_start: int, columns: int, row: int, column: int) -> int:
@@ -119,7 +122,7 @@ def entry_requests(document: dict[str, Any], entry: LogEntry) -> list[Request]:
     paragraphs.append((_one_line(entry_heading(entry)), "HEADING_2"))
     meta_at = len(paragraphs)
     paragraphs.append((_one_line(meta_line(entry)), "NORMAL_TEXT"))
-    paragraphs += [(line, "NORMAL_TEXT") for line in docs_text(entry.body).split("\n") if line.strip()]
+    paragraphs += [(line, "NORMAL_TEXT") for line in docs_text(body_text(entry)).split("\n") if line.strip()]
     text = prefix + "".join(p + "\n" for p, _ in paragraphs)
 
     requests: list[Request] = [{"insertText": {"location": {"index": insert_at}, "text": text}}]

@@ -7,10 +7,14 @@ the entry is already in the document (exactly-once delivery after a crash, see t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from tools.user_text import one_line, plain_body
+
 KINDS = ("run", "score", "note", "idea")
+_MARKER_LIKE = re.compile(r"sutro#", re.IGNORECASE)
 RESULT_HEADERS = ("metric", "value", "vs baseline", "vs record")
 
 
@@ -35,7 +39,7 @@ def week_heading(when: datetime) -> str:
 
 def entry_heading(entry: LogEntry) -> str:
     """``2026-11-22 18:30 UTC — <title>`` (plain ISO text: deterministic length for index arithmetic)."""
-    return f"{entry.created_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC — {entry.title}"
+    return f"{entry.created_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC — {neutral(one_line(entry.title))}"
 
 
 def marker(uid: str) -> str:
@@ -45,7 +49,18 @@ def marker(uid: str) -> str:
 
 def meta_line(entry: LogEntry) -> str:
     """``note by alice · sutro#1a2b3c``."""
-    return f"{entry.kind} by {entry.author} · {marker(entry.uid)}"
+    return f"{one_line(entry.kind)} by {neutral(one_line(entry.author))} · {marker(entry.uid)}"
+
+
+def body_text(entry: LogEntry) -> str:
+    """The entry's body as every sink writes it: control characters removed, and any marker-like text
+    (``sutro#…``) broken up, so that content can never make a sink believe another entry is present."""
+    return neutral(plain_body(entry.body))
+
+
+def neutral(text: str) -> str:
+    """``text`` with the marker prefix ``sutro#`` (any case) broken into ``sutro #``."""
+    return _MARKER_LIKE.sub(lambda m: m.group(0)[:-1] + " #", text)
 
 
 def utf16_len(text: str) -> int:

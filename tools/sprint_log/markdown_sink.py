@@ -17,7 +17,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from tools.sprint_log.entry import RESULT_HEADERS, LogEntry, entry_heading, marker, meta_line, week_heading
+from tools.sprint_log.entry import (
+    RESULT_HEADERS,
+    LogEntry,
+    body_text,
+    entry_heading,
+    marker,
+    meta_line,
+    neutral,
+    week_heading,
+)
+from tools.user_text import markdown, one_line
 
 SPRINT_LOG_FILE = "sprint-log.md"
 RECENT_UIDS = 128
@@ -25,7 +35,7 @@ RECENT_UIDS = 128
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return markdown(neutral(one_line(text)), lines_start_blocks=False)
 
 
 def render_markdown(entry: LogEntry, *, needs_week_heading: bool) -> str:
@@ -33,9 +43,14 @@ def render_markdown(entry: LogEntry, *, needs_week_heading: bool) -> str:
     lines: list[str] = []
     if needs_week_heading:
         lines += [f"## {week_heading(entry.created_at)}", ""]
-    lines += [f"### {entry_heading(entry)}", "", f"*{meta_line(entry)}*", ""]
-    if entry.body:
-        lines += [entry.body, ""]
+    # member text is escaped: a title, name or note cannot start a heading, table, link or raw HTML. The marker
+    # is written unescaped (it is ours), after the escaped author.
+    heading = entry_heading(LogEntry(entry.uid, entry.created_at, "", "", markdown(neutral(one_line(entry.title)))))
+    meta = meta_line(LogEntry(entry.uid, entry.created_at, markdown(neutral(one_line(entry.author))), entry.kind, ""))
+    lines += [f"### {heading}", "", f"*{meta}*", ""]
+    body = body_text(entry)
+    if body.strip():
+        lines += ["  \n".join(markdown(line) for line in body.split("\n")), ""]
     if entry.results:
         lines.append("| " + " | ".join(RESULT_HEADERS) + " |")
         lines.append("|" + "---|" * len(RESULT_HEADERS))
@@ -83,8 +98,9 @@ class MarkdownSink:
         """How many appends had to read the whole file (a stale or missing state): for tests and the bench."""
 
     def deliver(self, entry: LogEntry) -> bool:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a+b") as fh:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)  # members' notes: not world-readable
+        with os.fdopen(fd, "a+b") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)  # two processes delivering at once: check-then-append stays atomic
             state = self._state(fh, entry.uid)
             if entry.uid in state.recent_uids:
@@ -118,7 +134,9 @@ class MarkdownSink:
 
     def _save(self, state: LogFileState) -> None:
         temporary = self.state_path.with_name(self.state_path.name + ".tmp")
-        temporary.write_text(json.dumps(asdict(state)), encoding="utf-8")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it names entry uids: keep it private
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(asdict(state)))
         os.replace(temporary, self.state_path)
 
     def close(self) -> None:

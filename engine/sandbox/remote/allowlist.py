@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+
+class Refused(Exception):
+    """A request outside the allow-list or over a budget; ends the run with this one-line message."""
+
+
 VIEW = "view"
 CREATE = "create"
 COMPUTE = "compute"
@@ -133,9 +138,9 @@ KEYWORDS = frozenset(
 
 
 def resolve_dtype(name: str) -> np.dtype:
-    """An allow-listed numeric dtype by name; ValueError otherwise (no object, string or void dtypes)."""
+    """An allow-listed numeric dtype by name; Refused otherwise (no object, string or void dtypes)."""
     if name in DTYPES:
         return DTYPES[name]
     if name in DTYPE_ALIASES:
         return DTYPE_ALIASES[name]
-    raise ValueError(f"dtype '{name}' is not allowed; use one of: {', '.join(DTYPES)}")
+    raise Refused(f"dtype '{name}' is not allowed; use one of: {', '.join(DTYPES)}")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.sandbox.remote.budget import Refused, check_size
+from engine.sandbox.remote.budget import Refused, check_size, draw_size
 
 DRAWS = (
     "integers",
@@ -42,23 +42,15 @@ def _size(value: Any) -> int:
 
 
 def draw(rng: np.random.Generator, name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> Any:
-    """One allow-listed draw; legacy names (randint/rand/randn) map onto the Generator API."""
+    """One allow-listed draw; legacy names (randint/rand/randn) map onto the Generator API. The result size is
+    bounded before drawing, whether ``size`` comes by keyword or by position."""
     if name not in DRAWS:
         raise Refused(f"np.random.{name} is not supported in solve()")
-    if name == "rand":
+    if name in ("rand", "randn"):
         check_size(_size(tuple(args)), max_elements)
-        return rng.random(tuple(args))
-    if name == "randn":
-        check_size(_size(tuple(args)), max_elements)
-        return rng.standard_normal(tuple(args))
-    size = kwargs.get("size", args[-1] if name in ("integers", "randint") and len(args) == 3 else None)
-    if name in ("random", "standard_normal") and args:
-        size = args[0]
-    if name == "permutation" and args:
-        n = args[0] if isinstance(args[0], int) else np.size(args[0])
-        check_size(n, max_elements)
-    check_size(_size(size), max_elements)
-    if name == "randint":
-        name = "integers"
-    allowed = {k: v for k, v in kwargs.items() if k in ("size", "replace", "endpoint", "loc", "scale", "dtype")}
-    return getattr(rng, name)(*args, **allowed)
+        return rng.random(tuple(args)) if name == "rand" else rng.standard_normal(tuple(args))
+    name = "integers" if name == "randint" else name
+    allowed = {k: v for k, v in kwargs.items() if k in ("size", "replace", "endpoint", "loc", "scale", "dtype", "p")}
+    method = getattr(rng, name)
+    check_size(draw_size(method, name, args, allowed), max_elements)
+    return method(*args, **allowed)

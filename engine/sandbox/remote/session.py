@@ -1,12 +1,32 @@
 """The parent side of remote arrays: holds the data, executes allow-listed requests, records buffer events.
 
-Events follow docs/metrics.md#trackedarray-convention (the TrackedArray convention): operators, numpy functions and
-methods read every array argument in full and write a fresh buffer for an array result; ``a[idx]`` reads the result's
-size (1 for a scalar) plus any index arrays and writes a fresh buffer for an array result; ``a[idx] = v`` reads ``v``
-then writes the region's size into ``a``'s buffer; in-place operators read both operands and write the target;
-views (``.T``, reshape) are free; zeros/ones/… write a fresh buffer. Conversions (int/float/bool/tolist) read
-what they convert. The inputs x and y are written once when the session opens, so reading them is counted.
-Shape, ndim, dtype and len travel with each handle as metadata and cost nothing.
+Clock semantics of every operation (docs/metrics.md#trackedarray-convention, the TrackedArray convention, made safe
+against gaming):
+
+- operators, numpy functions and methods read every array argument in full and write a fresh buffer for an
+  array result; zeros/ones/… and random draws only write a fresh buffer;
+- ``a[idx]`` reads the result's size (1 for a scalar) from ``a``'s buffer plus every index array in full, and
+  writes a fresh buffer for an array result;
+- ``a[idx] = v`` reads ``v`` and the index arrays in full, reads the target region from ``a``'s buffer into a
+  temporary (numpy's own step, as the in-process tracer records it), then writes the region into ``a``;
+- in-place operators read both operands in full and write the target in full;
+- view methods (``.T``, ``.reshape``, ``.ravel``, ``.squeeze``, ``.transpose``, ``.swapaxes``) and
+  ``np.asarray`` of a handle share their base's buffer and cost nothing; the function forms (``np.reshape(a)``)
+  are numpy functions like any other (read, fresh write), as in the in-process tracer; shape, ndim, dtype and
+  len are metadata and cost nothing;
+- conversions (int/float/bool/index/tolist) read what they convert;
+- **a write moves a buffer's clock only when it covers the whole buffer.** A partial write (``a[:1] = v``)
+  advances the clock by its size but leaves ``a``'s last write where it was: the buffer's other elements are as
+  old as before, so later reads of ``a`` are charged from the older write. This makes the buffer-level metric an
+  upper bound of the element-level one; a zero-size or one-element write cannot make later reads free;
+- events of size zero touch nothing and are not recorded;
+- **a failed operation is metered and returns no data**: it reads every array it was given in full (the
+  target too), and the child gets only a fixed category (``IndexError: index out of range`` …), never numpy's
+  text, which can quote array values.
+
+The inputs x and y are written once when the session opens, so reading them is counted. Consequence (tested
+as a property): for any program, the cost metered here is never below the cost of the same program traced
+in-process with ``engine.tracing.TrackedArray``.
 """
 
 from __future__ import annotations
@@ -22,7 +42,24 @@ from engine.sandbox.remote import budget, randomness
 from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
-_ERROR_TYPES = (IndexError, TypeError, ValueError, ZeroDivisionError, ArithmeticError)
+_ERROR_TYPES = (IndexError, TypeError, ValueError, ArithmeticError)
+# What a failed operation tells the child: a fixed category per exception type, never numpy's message.
+FAILURE_CATEGORIES = {
+    "IndexError": "index out of range",
+    "TypeError": "unsupported argument types",
+    "ValueError": "invalid value, shape or dtype",
+}
+
+
+def _check_shape(request: Any) -> None:
+    """The envelope of a request: an object with a text ``op``, list ``a``/``rel``, object ``k``, integer ``t``."""
+    if not isinstance(request, dict) or not isinstance(request.get("op"), str):
+        raise ProtocolError("malformed request")
+    for key, kind in (("a", list), ("rel", list), ("k", dict)):
+        if key in request and not isinstance(request[key], kind):
+            raise ProtocolError("malformed request")
+    if "t" in request and type(request["t"]) is not int:
+        raise ProtocolError("malformed request")
 
 
 class Session:
@@ -31,6 +68,8 @@ class Session:
     def __init__(self, arrays: list[np.ndarray], *, max_elements: int, max_ops: int) -> None:
         self._arrays: dict[int, np.ndarray] = {}
         self._buffer: dict[int, int] = {}
+        self._buffer_size: dict[int, int] = {}
+        self._touched: list[int] = []  # handles the current request named (metered in full if it fails)
         self._next_id = 0
         self._rng = randomness.new_generator()
         self._next_buffer = 0
@@ -45,6 +84,8 @@ class Session:
 
     # ---- bookkeeping -------------------------------------------------------------------------------------
     def _event(self, write: bool, buffer: int, size: int) -> None:
+        if size == 0:
+            return  # touches nothing: no event (a zero-size write must not reset a buffer's clock)
         self.is_write.append(write)
         self.buffers.append(buffer)
         self.sizes.append(int(size))
@@ -57,18 +98,32 @@ class Session:
         hid = self._next_id
         self._next_id += 1
         if fresh or buffer is None:
-            buffer = self._next_buffer
-            self._next_buffer += 1
+            buffer = self._new_buffer(arr.size)
             self._event(True, buffer, arr.size)
         self._arrays[hid] = arr
         self._buffer[hid] = buffer
         self._live += arr.size
         return hid
 
+    def _new_buffer(self, size: int) -> int:
+        buffer = self._next_buffer
+        self._next_buffer += 1
+        self._buffer_size[buffer] = int(size)
+        return buffer
+
+    def _write_into(self, hid: int, region: int) -> None:
+        """A write of ``region`` elements into handle ``hid``'s buffer: resets its clock only when it covers the
+        whole buffer; a partial write advances the clock on a buffer of its own that is never read."""
+        buffer = self._buffer[hid]
+        if region >= self._buffer_size[buffer]:
+            self._event(True, buffer, region)
+        else:
+            self._event(True, self._new_buffer(region), region)
+
     def release(self, ids: list[Any]) -> None:
         """Forget handles the child dropped (they stop counting against the memory budget)."""
         for hid in ids:
-            if isinstance(hid, int) and hid in self._arrays and hid not in self.input_ids:
+            if type(hid) is int and hid in self._arrays and hid not in self.input_ids:
                 self._live -= self._arrays.pop(hid).size
                 del self._buffer[hid]
 
@@ -90,9 +145,12 @@ class Session:
         if isinstance(value, Handle):
             self._array(value)
             reads.append(value.id)
+            self._touched.append(value.id)
             return self._arrays[value.id]
         if isinstance(value, DType):
             return al.resolve_dtype(value.name)
+        if type(value) is int and not -budget.INT64 <= value < 2 * budget.INT64:
+            raise Refused("integers beyond 64 bits are not supported in solve()")
         if isinstance(value, list):
             return [self._resolve(v, reads) for v in value]
         if isinstance(value, tuple):
@@ -138,7 +196,10 @@ class Session:
         self.ops += 1
         if self.ops > self.max_ops:
             raise LimitRefused(f"operation limit ({self.max_ops:,} numpy operations) exceeded")
+        _check_shape(request)
         self.release(request.get("rel") or [])
+        self._touched = []
+        events = len(self.sizes)
         try:
             return {"r": self._dispatch(request)}
         except (Refused, ProtocolError):
@@ -146,8 +207,17 @@ class Session:
         except MemoryError as exc:
             raise LimitRefused("array memory limit exceeded") from exc
         except _ERROR_TYPES as exc:
-            kind = type(exc).__name__ if type(exc) in (IndexError, TypeError, ValueError) else "ValueError"
-            return {"err": str(exc).splitlines()[0][:300] if str(exc) else kind, "type": kind}
+            return self._failed(exc, events)
+
+    def _failed(self, exc: BaseException, events: int) -> dict[str, Any]:
+        """Meter a failed operation as reading every array it named in full (replacing any partial events), and
+        answer with its fixed category only."""
+        for column in (self.is_write, self.buffers, self.sizes):
+            del column[events:]
+        self._read_all([hid for hid in self._touched if hid in self._arrays])
+        kind = type(exc).__name__
+        kind = kind if kind in FAILURE_CATEGORIES else "ValueError"
+        return {"err": FAILURE_CATEGORIES[kind], "type": kind}
 
     def _dispatch(self, req: dict[str, Any]) -> Any:
         op = req.get("op")
@@ -168,6 +238,7 @@ class Session:
             name = args.pop(0)
             if name not in al.UNARY_OPERATORS or len(args) != 1:
                 raise Refused(f"operator '{name}' is not supported")
+            budget.check_size(np.size(args[0]), self.max_elements)
             result = al.UNARY_OPERATORS[name](args[0])
             self._read_all(reads)
             return self._result(result)
@@ -190,8 +261,9 @@ class Session:
 
     def _target(self, req: dict[str, Any]) -> int:
         hid = req.get("t")
-        if not isinstance(hid, int) or hid not in self._arrays:
+        if type(hid) is not int or hid not in self._arrays:
             raise Refused("unknown array handle (forged or released)")
+        self._touched.append(hid)
         return hid
 
     def _inplace(self, hid: int, args: list[Any], reads: list[int]) -> Any:
@@ -199,9 +271,10 @@ class Session:
         if name not in al.BINARY_OPERATORS or name == "matmul":
             raise Refused(f"in-place operator '{name}=' is not supported")
         target = self._arrays[hid]
+        budget.check_binary(name, target, other, self.max_elements)
         al.BINARY_OPERATORS[name](target, other, out=target)
         self._read_all([hid, *reads])
-        self._event(True, self._buffer[hid], target.size)
+        self._write_into(hid, target.size)
         return self.describe(hid)
 
     def _getitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
@@ -215,10 +288,12 @@ class Session:
         index, value = args
         target = self._arrays[hid]
         budget.check_index(target, index, self.max_elements)
-        region = np.size(target[index])
+        region = int(np.size(target[index]))
         target[index] = value
         self._read_all(reads)
-        self._event(True, self._buffer[hid], region)
+        self._event(False, self._buffer[hid], region)  # numpy takes the target region first …
+        self._event(True, self._new_buffer(region), region)  # … into a temporary (as the tracer records it)
+        self._write_into(hid, region)
         return None
 
     def _convert(self, op: str, hid: int) -> Any:
@@ -237,8 +312,7 @@ class Session:
         if name == "astype" and args:
             args[0] = al.resolve_dtype(args[0].name if isinstance(args[0], np.dtype) else str(args[0]))
         args = budget.plain_arguments(args)
-        if name == "dot" and args:
-            budget.check_matmul(arr.shape, np.shape(args[0]))
+        budget.check_method(name, arr, args, kwargs, self.max_elements)
         result = arr.T if name == "T" else getattr(arr, name)(*args, **kwargs)
         if kind == al.VIEW:
             self._read_all(reads)
@@ -259,6 +333,4 @@ class Session:
         budget.check_function(name, args, kwargs, self.max_elements)
         result = getattr(np, name)(*args, **kwargs)
         self._read_all(reads)
-        if kind == al.VIEW and reads:
-            return self._result(result, view_of=reads[0])
-        return self._result(result)
+        return self._result(result)  # np.reshape(a) etc. read a and write a fresh buffer, as any np function

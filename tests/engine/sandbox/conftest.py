@@ -4,6 +4,9 @@ honest submissions under ``submissions/``."""
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -45,5 +48,42 @@ def tier(record_property: pytest.RecordProperty, monkeypatch: pytest.MonkeyPatch
     return report
 
 
+@dataclass
+class ParentUsage:
+    """What the test process (the parent side of a submission) spent during one test: the growth of its peak
+    resident set over the RSS it had at the start (the kernel's VmHWM, reset per test through clear_refs),
+    and its CPU seconds."""
+
+    peak_rss_growth_mib: float = 0.0
+    cpu_s: float = 0.0
+
+
+_USAGE: dict[str, ParentUsage] = {}
+
+
+def _status_kib(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+@pytest.fixture
+def parent_usage(request: pytest.FixtureRequest) -> Iterator[ParentUsage]:
+    """Measure the parent's peak RSS growth and CPU over one test (printed in the summary per attack)."""
+    Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM to the current RSS
+    rss0 = _status_kib("VmRSS")
+    cpu0 = time.process_time()
+    usage = ParentUsage()
+    yield usage
+    usage.peak_rss_growth_mib = (_status_kib("VmHWM") - rss0) / 1024
+    usage.cpu_s = time.process_time() - cpu0
+    _USAGE[request.node.name] = usage
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.write_line(f"sandbox tests ran on: {_report().description}")
+    for name, usage in sorted(_USAGE.items()):
+        terminalreporter.write_line(
+            f"  parent during {name}: peak RSS +{usage.peak_rss_growth_mib:.1f} MiB, CPU {usage.cpu_s:.2f} s"
+        )
