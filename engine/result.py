@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.attribution.run_attribution import Attribution
 from engine.version import __version__
 
 
@@ -28,6 +29,8 @@ class RunResult:
     wall_s: wall-clock seconds for the whole run, tracing included.
     counts: sizes of the work (instructions, reads, events, steps …).
     attribution: optional per-buffer / per-address-range cost, for comparing runs.
+    buffer_attribution: a traced run's per-buffer tables by scope, reuse histograms and ByteDMD split by argument
+        (:class:`engine.attribution.Attribution`); a dict of its ``to_dict`` form is read back into one.
     """
 
     challenge: str
@@ -44,9 +47,16 @@ class RunResult:
     counts: dict[str, int] = field(default_factory=dict)
     engine_version: str = __version__
     code_hash: str | None = None
+    buffer_attribution: Attribution | None = None
     attribution: dict[str, dict[str, float]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if isinstance(self.buffer_attribution, dict):
+            self.buffer_attribution = Attribution.from_dict(self.buffer_attribution)
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (all values are plain Python types)."""
-        return asdict(self)
+        """A JSON-ready dict (all values are plain Python types; the buffer attribution in its compact form)."""
+        data = asdict(self)
+        data["buffer_attribution"] = None if self.buffer_attribution is None else self.buffer_attribution.to_dict()
+        return data
