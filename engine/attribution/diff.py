@@ -101,7 +101,7 @@ def _number(value: float) -> str:
 
 
 def mover_lines(diff: AttributionDiff, top: int = 3) -> list[str]:
-    """One plain line per top mover: ``dw2: distance 16,005 → 3,002; ard@1 +-684 (-44 % of the change)``."""
+    """One plain line per top mover: ``dW2: distance 16,005 → 3,002; ard@1 -683.9 (162% of the change)``."""
     lines = []
     for r in diff.rows[:top]:
         if r.a is not None and r.b is not None:
@@ -113,16 +113,19 @@ def mover_lines(diff: AttributionDiff, top: int = 3) -> list[str]:
     return lines
 
 
-def explain(diff: AttributionDiff) -> str:
-    """One sentence on what moved: the moved buffers' distances and their share of the baseline's floats read."""
-    moved = [r for r in diff.moved() if r.a is not None and r.b is not None]
+def explain(diff: AttributionDiff, top: int = 3) -> str:
+    """One sentence on what moved: the ``top`` movers' distances (A → B), then the share of A's floats read and of
+    A's total that all the moved buffers carried."""
+    moved = diff.moved()
     if not moved:
         return f"no buffer moved by {MOVED_SHARE:.0%} of {diff.metric} or more"
     parts = ", ".join(
-        f"{r.name} {_number(r.a.mean_distance)} → {_number(r.b.mean_distance)}"  # type: ignore[union-attr]
-        for r in moved
+        f"{r.name} {_number(r.a.mean_distance)} → {_number(r.b.mean_distance)}"
+        for r in moved[:top]
+        if r.a is not None and r.b is not None
     )
+    more = f" and {len(moved) - top} more" if len(moved) > top else ""
     return (
-        f"{parts}: the buffers that moved read {diff.moved_floats_share:.0%} of the floats and carried "
-        f"{diff.moved_contribution_share:.0%} of {diff.metric} before"
+        f"{parts}{more}: the {len(moved)} buffers that moved read {diff.moved_floats_share:.0%} of the floats "
+        f"and carried {diff.moved_contribution_share:.0%} of {diff.metric} before"
     )
