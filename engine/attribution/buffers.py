@@ -118,19 +118,14 @@ def _row_tuple(r: BufferAttribution) -> tuple[Any, ...]:
     )
 
 
-def _group_sums(groups: npt.NDArray[np.int64], values: npt.NDArray[np.int64], n: int) -> list[int]:
-    """Exact integer Σ of ``values`` per group (Python ints: no float rounding, no int64 overflow)."""
-    out = [0] * n
+def _group_sums(values: npt.NDArray[np.int64], order: npt.NDArray[np.intp], starts: npt.NDArray[np.intp]) -> list[int]:
+    """Exact integer Σ of ``values`` per run of equal groups (``order`` sorts by group, ``starts`` opens each run);
+    Python ints where an int64 sum could overflow."""
     if values.size == 0:
-        return out
-    order = np.argsort(groups, kind="stable")
-    g, v = groups[order], values[order]
-    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+        return []
+    v = values[order]
     big = int(np.abs(v).max()) * v.size >= 2**62
-    sums = np.add.reduceat(v.astype(object) if big else v, starts)
-    for group, total in zip(g[starts].tolist(), sums.tolist(), strict=True):
-        out[group] = int(total)
-    return out
+    return [int(x) for x in np.add.reduceat(v.astype(object) if big else v, starts).tolist()]
 
 
 def attribute_events(
@@ -150,15 +145,23 @@ def attribute_events(
     n = len(names)
     rd = read_distances(w, b, s)
     g = name_of_buffer[rd.buffer]
-    sd = rd.size * rd.distance
-    reads = np.bincount(g, minlength=n)
-    floats = _group_sums(g, rd.size, n)
-    dist = _group_sums(g, sd, n)
-    read_dist = _group_sums(g, rd.distance, n)
+    order = np.argsort(g, kind="stable")
+    g_sorted = g[order]
+    starts = np.flatnonzero(np.concatenate(([True], g_sorted[1:] != g_sorted[:-1]))) if g.size else g
+    present = g_sorted[starts].tolist()
+    reads, floats, dist, read_dist, max_d = ([0] * n for _ in range(5))
+    if g.size:
+        for column, values in (
+            (floats, _group_sums(rd.size, order, starts)),
+            (dist, _group_sums(rd.size * rd.distance, order, starts)),
+            (read_dist, _group_sums(rd.distance, order, starts)),
+            (max_d, np.maximum.reduceat(rd.distance[order], starts).tolist()),
+            (reads, np.diff(np.append(starts, g.size)).tolist()),
+        ):
+            for group, value in zip(present, values, strict=True):
+                column[group] = int(value)
     root_d = np.sqrt(rd.distance.astype(np.float64))
     dmc = np.bincount(g, weights=rd.size * root_d, minlength=n)
-    max_d = np.full(n, -1, dtype=np.int64)
-    np.maximum.at(max_d, g, rd.distance)
     written = b[w]
     wg = name_of_buffer[written]
     largest = np.zeros(n, dtype=np.int64)
@@ -176,7 +179,7 @@ def attribute_events(
             distance_sum=dist[i],
             read_distance_sum=read_dist[i],
             mean_distance=dist[i] / floats[i] if floats[i] else 0.0,
-            max_distance=max(int(max_d[i]), 0),
+            max_distance=max_d[i],
             ard=dist[i] / total_floats if total_floats else 0.0,
             ard_per_read=read_dist[i] / total_reads if total_reads else 0.0,
             dmc=float(dmc[i]),

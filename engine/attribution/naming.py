@@ -45,6 +45,7 @@ _TRACER_FILES = frozenset(os.path.realpath(m.__file__ or "") for m in (_event_lo
 _NUMPY_DIR = os.path.realpath(os.path.dirname(np.__file__)) + os.sep
 _VIEWS = frozenset({"reshape", "ravel", "view", "squeeze", "transpose", "T"})
 _MAX_TEXT = 28
+_getframe = sys._getframe
 UNNAMED = "(unnamed)"
 
 
@@ -61,26 +62,35 @@ class NamingEventLog(EventLog):
         super().__init__()
         self.site_of = array("q", [-1])  # index 0: buffer id 0 is "untracked"
         self.sites: list[Site | None] = []
-        self._index: dict[Site | None, int] = {}
+        self._index: dict[int, int] = {}
         self._file_ok: dict[str, bool] = {}
 
     def new_buffer(self, label: str = "") -> int:
-        buf = super().new_buffer(label)
-        frame = sys._getframe(1)
+        buf = EventLog.new_buffer(self, label)
+        # Every tracer path reaches here through exactly two tracer frames (fresh() or TrackedArray.__new__, then
+        # the operator, track(), constructor or random draw that called it), so the walk starts three frames up:
+        # each frame object Python has to materialise costs about as much as recording the event itself. (Code
+        # that called fresh() or TrackedArray() itself would be named after its own caller.)
+        frame = _getframe(3)
         ok = self._file_ok
         while frame is not None:
-            filename = frame.f_code.co_filename
-            good = ok.get(filename)
+            code = frame.f_code
+            good = ok.get(code.co_filename)
             if good is None:
-                good = ok[filename] = _outside_tracer(filename)
+                good = ok[code.co_filename] = _outside_tracer(code.co_filename)
             if good:
                 break
             frame = frame.f_back  # type: ignore[assignment]
-        site = (frame.f_code, frame.f_lasti) if frame is not None else None
-        index = self._index.get(site)
+        if frame is None:
+            code, offset = None, 0
+        else:
+            code, offset = frame.f_code, frame.f_lasti
+        # one int per site, from the code object's id (a code object hashes its whole content) and the offset
+        key = id(code) | offset << 64
+        index = self._index.get(key)
         if index is None:
-            index = self._index[site] = len(self.sites)
-            self.sites.append(site)
+            index = self._index[key] = len(self.sites)
+            self.sites.append((code, offset) if code is not None else None)  # keeps the code object alive
         self.site_of.append(index)
         return buf
 
