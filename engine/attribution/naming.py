@@ -160,11 +160,16 @@ def _bound_name(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str:
     return ""
 
 
-@functools.lru_cache(maxsize=512)
 def _parsed(filename: str) -> tuple[ast.Module, dict[tuple[int, int, int, int], ast.expr], dict[ast.AST, ast.AST]]:
-    """A source file's tree, its expressions by position and every node's parent (empty when unreadable)."""
+    """A source file's tree, its expressions by position and every node's parent (empty when unreadable); cached by
+    the text, as two submissions may share a file name."""
+    return _parsed_text("".join(linecache.getlines(filename)))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_text(text: str) -> tuple[ast.Module, dict[tuple[int, int, int, int], ast.expr], dict[ast.AST, ast.AST]]:
     try:
-        tree = ast.parse("".join(linecache.getlines(filename)))
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         tree = ast.Module(body=[], type_ignores=[])
     by_span: dict[tuple[int, int, int, int], ast.expr] = {}

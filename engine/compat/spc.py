@@ -7,10 +7,13 @@ TrackedArray event mapping of docs/metrics.md#trackedarray-convention, ``np.zero
 per seed is rounded to 0.1 as the leaderboard prints it, and the mean is taken over seeds that did not raise.
 
 The file is run in-process: this is for a member's own code on their own machine, not for untrusted submissions.
+Each seed also says where its cost went: the per-buffer table of :mod:`engine.attribution`, buffers named after the
+variables of the member's file (its source is registered with ``linecache`` under the file's name for that).
 """
 
 from __future__ import annotations
 
+import linecache
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from engine.attribution import WHOLE_RUN, NamingEventLog, ScopeAttribution, attribute_log
 from engine.challenges.sparse_parity import make_rows, subset_accuracy
 from engine.errors import EngineError
 from engine.metrics.clock import clock_metrics
-from engine.tracing import EventLog, tracing, track
+from engine.tracing import tracing, track
 
 SEEDS = (42, 123, 456)
 N_BITS, K_SPARSE, N_TRAIN, N_TEST = 20, 3, 500, 500
@@ -40,11 +44,13 @@ class SeedResult:
     reads: int = 0
     writes: int = 0
     error: str | None = None
+    attribution: ScopeAttribution | None = None
 
 
 def load_solve(source: str, name: str = "solve.py") -> Callable[..., Any]:
     """Execute ``source`` (with ``np``/``numpy`` predefined, as the evaluator does) and return its ``solve``."""
     namespace: dict[str, Any] = {"np": np, "numpy": np, "__name__": "submission"}
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)  # names for attribution
     try:
         exec(compile(source, name, "exec"), namespace)  # noqa: S102 - the member's own file, run locally
     except Exception as exc:  # noqa: BLE001 - any failure of their file is reported in one line
@@ -61,7 +67,7 @@ def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
     x_train, y_train, secret = make_rows(N_BITS, K_SPARSE, N_TRAIN, seed)
     x_test, _, _ = make_rows(N_BITS, K_SPARSE, N_TEST, seed + 1000)
     y_test = np.prod(x_test[:, secret], axis=1)
-    log = EventLog()
+    log = NamingEventLog()
     start = time.perf_counter()
     try:
         with tracing(log):
@@ -84,6 +90,7 @@ def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
         wall_s=wall,
         reads=counts["reads"],
         writes=counts["writes"],
+        attribution=attribute_log(log, WHOLE_RUN),
     )
 
 

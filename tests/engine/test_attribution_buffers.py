@@ -156,3 +156,18 @@ def test_whole_run_table_matches_clock_metrics_of_the_same_events() -> None:
     log = NamingEventLog()
     numpy_example(log)
     assert attribute_log(log, WHOLE_RUN).metrics == pytest.approx(clock_metrics(*log.arrays()), rel=1e-15)
+
+
+def test_two_files_of_the_same_name_are_named_from_their_own_text() -> None:
+    import linecache
+
+    names = []
+    for source in ("def f(a):\n    first = a * 2.0\n    return first\n", "def f(a):\n    second = a + 1.0\n"):
+        linecache.cache["same_name.py"] = (len(source), None, source.splitlines(keepends=True), "same_name.py")
+        namespace: dict[str, Any] = {}
+        exec(compile(source, "same_name.py", "exec"), namespace)
+        log = NamingEventLog()
+        with tracing(log):
+            namespace["f"](track(np.ones(2), log, "a"))
+        names.append(set(log.buffer_names()))
+    assert "first" in names[0] and "second" in names[1] and "first" not in names[1]
