@@ -76,9 +76,15 @@ class ScopeAttribution:
         return next((r for r in self.rows if r.name == name), None)
 
     def to_dict(self) -> dict[str, Any]:
+        """Compact form: per row only what cannot be recomputed (the integers and ``dmc``); the float columns
+        are derived again, by the same divisions, in :meth:`from_dict`."""
         return {
             "scope": self.scope,
-            "rows": [list(_row_tuple(r)) for r in self.rows],
+            "rows": [
+                [r.name, r.buffers, r.size, r.reads, r.floats_read, r.distance_sum, r.read_distance_sum]
+                + [r.max_distance, r.dmc]
+                for r in self.rows
+            ],
             "reads": self.reads,
             "floats_read": self.floats_read,
             "distance_sum": self.distance_sum,
@@ -89,11 +95,16 @@ class ScopeAttribution:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScopeAttribution:
+        floats, reads = int(data["floats_read"]), int(data["reads"])
+        rows = tuple(
+            _row(str(name), *(int(v) for v in ints), total_floats=floats, total_reads=reads, dmc=float(dmc))
+            for name, *ints, dmc in data["rows"]
+        )
         return cls(
             scope=str(data["scope"]),
-            rows=tuple(BufferAttribution(*row) for row in data["rows"]),
-            reads=int(data["reads"]),
-            floats_read=int(data["floats_read"]),
+            rows=rows,
+            reads=reads,
+            floats_read=floats,
             distance_sum=int(data["distance_sum"]),
             read_distance_sum=int(data["read_distance_sum"]),
             metrics={k: float(v) for k, v in data["metrics"].items()},
@@ -101,20 +112,34 @@ class ScopeAttribution:
         )
 
 
-def _row_tuple(r: BufferAttribution) -> tuple[Any, ...]:
-    return (
-        r.name,
-        r.buffers,
-        r.size,
-        r.reads,
-        r.floats_read,
-        r.distance_sum,
-        r.read_distance_sum,
-        r.mean_distance,
-        r.max_distance,
-        r.ard,
-        r.ard_per_read,
-        r.dmc,
+def _row(
+    name: str,
+    buffers: int,
+    size: int,
+    reads: int,
+    floats: int,
+    dist: int,
+    read_dist: int,
+    max_distance: int,
+    *,
+    total_floats: int,
+    total_reads: int,
+    dmc: float,
+) -> BufferAttribution:
+    """A row from its integers; the float columns by the divisions the module docstring defines."""
+    return BufferAttribution(
+        name=name,
+        buffers=buffers,
+        size=size,
+        reads=reads,
+        floats_read=floats,
+        distance_sum=dist,
+        read_distance_sum=read_dist,
+        mean_distance=dist / floats if floats else 0.0,
+        max_distance=max_distance,
+        ard=dist / total_floats if total_floats else 0.0,
+        ard_per_read=read_dist / total_reads if total_reads else 0.0,
+        dmc=dmc,
     )
 
 
@@ -170,18 +195,17 @@ def attribute_events(
     total_floats, total_reads = sum(floats), int(rd.size.size)
     total_dist, total_read_dist = sum(dist), sum(read_dist)
     rows = [
-        BufferAttribution(
-            name=names[i],
-            buffers=int(count[i]),
-            size=int(largest[i]),
-            reads=int(reads[i]),
-            floats_read=floats[i],
-            distance_sum=dist[i],
-            read_distance_sum=read_dist[i],
-            mean_distance=dist[i] / floats[i] if floats[i] else 0.0,
-            max_distance=max_d[i],
-            ard=dist[i] / total_floats if total_floats else 0.0,
-            ard_per_read=read_dist[i] / total_reads if total_reads else 0.0,
+        _row(
+            names[i],
+            int(count[i]),
+            int(largest[i]),
+            reads[i],
+            floats[i],
+            dist[i],
+            read_dist[i],
+            max_d[i],
+            total_floats=total_floats,
+            total_reads=total_reads,
             dmc=float(dmc[i]),
         )
         for i in range(n)
