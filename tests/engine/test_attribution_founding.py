@@ -1,7 +1,8 @@
 """The founding sprint's per-buffer analysis, reproduced (issue 15 point 5).
 
-Setting (SutroYaro docs/findings/sprint-1-findings.md; cybertronai/sutro sparse_parity_benchmark.py): a 3-bit
-parity MLP with 1000 hidden units, one example, one step, standard backprop against the fused layer-wise update.
+Setting (cybertronai/SutroYaro, sprint-1 findings page and Yaroslav's sprint-1 log; cybertronai/sutro
+sparse_parity_benchmark.py): a 3-bit parity MLP with 1000 hidden units, one example, one step, standard backprop
+against the fused layer-wise update.
 Published: per-read ARD 9,715.92 → 8,174.38; "W1 alone accounts for 6,000 of the 19,013 total floats read (32 %)
 … b1 (2,000 floats, 11 %) … dW2: 16,005 → 3,002, db2: 18,005 → 5,002 … 1,001 floats out of 19,013 — 5 %".
 
