@@ -15,6 +15,7 @@ integers; the float contributions add up to the run's ``ard``/``ard_per_read``/`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,12 +162,24 @@ def attribute_events(
     scope: str,
 ) -> ScopeAttribution:
     """Per-name attribution of one event sequence; ``buffer_names[b]`` names buffer id b (see module docstring)."""
-    w = np.asarray(is_write, dtype=bool)
-    b = np.asarray(buffer, dtype=np.int64)
-    s = np.asarray(size, dtype=np.int64)
     names = sorted(set(buffer_names))
     index_of = {name: i for i, name in enumerate(names)}
     name_of_buffer = np.fromiter((index_of[n] for n in buffer_names), dtype=np.int64, count=len(buffer_names))
+    return attribute_indexed(is_write, buffer, size, names, name_of_buffer, scope)
+
+
+def attribute_indexed(
+    is_write: npt.ArrayLike,
+    buffer: npt.ArrayLike,
+    size: npt.ArrayLike,
+    names: Sequence[str],
+    name_of_buffer: npt.NDArray[np.int64],
+    scope: str,
+) -> ScopeAttribution:
+    """:func:`attribute_events` with the names given as a table: ``names[name_of_buffer[b]]`` names buffer id b."""
+    w = np.asarray(is_write, dtype=bool)
+    b = np.asarray(buffer, dtype=np.int64)
+    s = np.asarray(size, dtype=np.int64)
     n = len(names)
     rd = read_distances(w, b, s)
     g = name_of_buffer[rd.buffer]
@@ -225,5 +238,5 @@ def attribute_events(
         distance_sum=total_dist,
         read_distance_sum=total_read_dist,
         metrics=metrics,
-        histogram=reuse_histogram(g, names, rd.size, rd.distance),
+        histogram=reuse_histogram(g, list(names), rd.size, rd.distance),
     )

@@ -30,6 +30,7 @@ from types import CodeType
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 import engine.tracing.event_log as _event_log
 import engine.tracing.tracked_array as _tracked_array
@@ -94,19 +95,36 @@ class NamingEventLog(EventLog):
         self.site_of.append(index)
         return buf
 
-    def buffer_names(self) -> list[str]:
-        """Name of every buffer id (index 0 unused), resolved once per distinct site and label."""
-        site_names: dict[tuple[int, str], str] = {}
+    def name_table(self) -> tuple[list[str], npt.NDArray[np.int64]]:
+        """``(names, name_of_buffer)``: the distinct names, and for every buffer id the index of its name (id 0,
+        "untracked", is :data:`UNNAMED`). Each site and label is resolved once; buffers are mapped in bulk."""
         names = [UNNAMED]
-        labels = self.labels
-        for buf in range(1, len(self.site_of)):
-            label = labels.get(buf, "")
-            key = (self.site_of[buf], label)
-            name = site_names.get(key)
-            if name is None:
-                name = site_names[key] = site_name(self.sites[key[0]], label)
-            names.append(name)
-        return names
+        index_of = {UNNAMED: 0}
+
+        def intern(name: str) -> int:
+            if name not in index_of:
+                index_of[name] = len(names)
+                names.append(name)
+            return index_of[name]
+
+        site_index = np.fromiter(
+            (intern(site_name(site)) for site in self.sites), dtype=np.int64, count=len(self.sites)
+        )
+        site_of = np.frombuffer(self.site_of, dtype=np.int64)
+        name_of_buffer = np.zeros(site_of.size, dtype=np.int64)
+        name_of_buffer[1:] = site_index[site_of[1:]]
+        resolved: dict[tuple[int, str], int] = {}
+        for buf, label in self.labels.items():  # a label can change the name only where the site gives none
+            key = (int(site_of[buf]), label)
+            if key not in resolved:
+                resolved[key] = intern(site_name(self.sites[key[0]], label))
+            name_of_buffer[buf] = resolved[key]
+        return names, name_of_buffer
+
+    def buffer_names(self) -> list[str]:
+        """Name of every buffer id (index 0 unused)."""
+        names, name_of_buffer = self.name_table()
+        return [names[i] for i in name_of_buffer.tolist()]
 
 
 def site_name(site: Site | None, label: str = "") -> str:
@@ -183,8 +201,13 @@ def _parsed_text(text: str) -> tuple[ast.Module, dict[tuple[int, int, int, int],
     return tree, by_span, parents
 
 
+@functools.lru_cache(maxsize=1024)
+def _positions(code: CodeType) -> list[tuple[int | None, int | None, int | None, int | None]]:
+    return list(code.co_positions())
+
+
 def _expression_at(code: CodeType, offset: int) -> tuple[ast.expr, dict[ast.AST, ast.AST]] | None:
-    positions = list(code.co_positions())
+    positions = _positions(code)
     index = offset // 2
     if not 0 <= index < len(positions):
         return None

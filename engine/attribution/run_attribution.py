@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from engine.attribution.buffers import BufferAttribution, ScopeAttribution, attribute_events
+from engine.attribution.buffers import BufferAttribution, ScopeAttribution, attribute_indexed
 from engine.attribution.elements import ElementAttribution, ElementScope
 from engine.attribution.histogram import ReuseHistogram
 from engine.attribution.naming import NamingEventLog
@@ -84,4 +84,5 @@ def _elements(data: dict[str, Any]) -> ElementScope:
 
 def attribute_log(log: NamingEventLog, scope: str) -> ScopeAttribution:
     """The per-buffer table of everything ``log`` recorded, names resolved from the creation sites."""
-    return attribute_events(*log.arrays(), log.buffer_names(), scope)
+    names, name_of_buffer = log.name_table()
+    return attribute_indexed(*log.arrays(), names, name_of_buffer, scope)
