@@ -127,6 +127,7 @@ class NamingEventLog(EventLog):
         return [names[i] for i in name_of_buffer.tolist()]
 
 
+@functools.lru_cache(maxsize=8192)
 def site_name(site: Site | None, label: str = "") -> str:
     """The readable name of a buffer created at ``site`` (see module docstring)."""
     if site is None:
