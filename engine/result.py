@@ -8,10 +8,12 @@ docs/challenges.md#run-results).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.attribution.run_attribution import Attribution
 from engine.version import __version__
+
+if TYPE_CHECKING:  # imported when needed: a result must stay cheap to import (the IR scorer's child imports it)
+    from engine.attribution.run_attribution import Attribution
 
 
 @dataclass
@@ -53,6 +55,8 @@ class RunResult:
 
     def __post_init__(self) -> None:
         if isinstance(self.buffer_attribution, dict):
+            from engine.attribution.run_attribution import Attribution
+
             self.buffer_attribution = Attribution.from_dict(self.buffer_attribution)
 
     def to_dict(self) -> dict[str, Any]:
