@@ -7,8 +7,9 @@ TrackedArray event mapping of docs/metrics.md#trackedarray-convention, ``np.zero
 per seed is rounded to 0.1 as the leaderboard prints it, and the mean is taken over seeds that did not raise.
 
 The file is run in-process: this is for a member's own code on their own machine, not for untrusted submissions.
-Each seed also says where its cost went: the per-buffer table of :mod:`engine.attribution`, buffers named after the
-variables of the member's file (its source is registered with ``linecache`` under the file's name for that).
+Asked with ``attribute=True``, each seed also says where its cost went: the per-buffer table of
+:mod:`engine.attribution`, buffers named after the variables of the member's file (its source is registered with
+``linecache`` under the file's name for that).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.attribution import WHOLE_RUN, NamingEventLog, ScopeAttribution, attr
 from engine.challenges.sparse_parity import make_rows, subset_accuracy
 from engine.errors import EngineError
 from engine.metrics.clock import clock_metrics
-from engine.tracing import tracing, track
+from engine.tracing import EventLog, tracing, track
 
 SEEDS = (42, 123, 456)
 N_BITS, K_SPARSE, N_TRAIN, N_TEST = 20, 3, 500, 500
@@ -63,11 +64,11 @@ def load_solve(source: str, name: str = "solve.py") -> Callable[..., Any]:
     return solve
 
 
-def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
+def evaluate_seed(solve: Callable[..., Any], seed: int, *, attribute: bool = False) -> SeedResult:
     x_train, y_train, secret = make_rows(N_BITS, K_SPARSE, N_TRAIN, seed)
     x_test, _, _ = make_rows(N_BITS, K_SPARSE, N_TEST, seed + 1000)
     y_test = np.prod(x_test[:, secret], axis=1)
-    log = NamingEventLog()
+    log = NamingEventLog() if attribute else EventLog()
     start = time.perf_counter()
     try:
         with tracing(log):
@@ -90,13 +91,13 @@ def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
         wall_s=wall,
         reads=counts["reads"],
         writes=counts["writes"],
-        attribution=attribute_log(log, WHOLE_RUN),
+        attribution=attribute_log(log, WHOLE_RUN) if isinstance(log, NamingEventLog) else None,
     )
 
 
-def evaluate(solve: Callable[..., Any]) -> tuple[list[SeedResult], dict[str, Any]]:
-    """Per-seed results and the summary (mean accuracy, mean dmc, mean wall, passed)."""
-    results = [evaluate_seed(solve, seed) for seed in SEEDS]
+def evaluate(solve: Callable[..., Any], *, attribute: bool = False) -> tuple[list[SeedResult], dict[str, Any]]:
+    """Per-seed results and the summary (mean accuracy, mean dmc, mean wall, passed); ``attribute``: see above."""
+    results = [evaluate_seed(solve, seed, attribute=attribute) for seed in SEEDS]
     dmcs = [r.dmc for r in results if r.dmc is not None]
     walls = [r.wall_s for r in results if r.error is None]
     mean_acc = float(np.mean([r.accuracy for r in results]))

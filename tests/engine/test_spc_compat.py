@@ -73,7 +73,8 @@ def test_load_errors_are_one_line():
 
 
 def test_each_seed_says_where_its_cost_went_by_the_files_own_names():
-    results, _ = spc.evaluate(spc.load_solve(GF2_SOLVE, "gf2_solve.py"))
+    results, _ = spc.evaluate(spc.load_solve(GF2_SOLVE, "gf2_solve.py"), attribute=True)
+    assert spc.evaluate_seed(spc.load_solve(GF2_SOLVE), 42).attribution is None  # only when asked
     for r in results:
         table = r.attribution
         assert table is not None
