@@ -17,9 +17,12 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.version import __version__
+
+if TYPE_CHECKING:  # imported when needed: a result must stay cheap to import (the IR scorer's child imports it)
+    from engine.attribution.run_attribution import Attribution
 
 
 class FailureKind(enum.StrEnum):
@@ -78,6 +81,8 @@ class RunResult:
     dialect: the IR dialect a program was parsed in.
     per_instance_metrics: a solve() judgement's metrics on each hidden instance.
     provenance: which path judged it (see :class:`Provenance`).
+    buffer_attribution: a traced run's per-buffer tables by scope, reuse histograms and ByteDMD split by argument
+        (:class:`engine.attribution.Attribution`); a dict of its ``to_dict`` form is read back into one.
     """
 
     challenge: str
@@ -95,6 +100,7 @@ class RunResult:
     counts: dict[str, int] = field(default_factory=dict)
     engine_version: str = __version__
     code_hash: str | None = None
+    buffer_attribution: Attribution | None = None
     attribution: dict[str, dict[str, float]] | None = None
     per_step: dict[str, float] = field(default_factory=dict)
     secret: list[int] | None = None
@@ -105,10 +111,17 @@ class RunResult:
     per_instance_metrics: list[dict[str, float]] = field(default_factory=list)
     provenance: Provenance | None = None
 
+    def __post_init__(self) -> None:
+        if isinstance(self.buffer_attribution, dict):
+            from engine.attribution.run_attribution import Attribution
+
+            self.buffer_attribution = Attribution.from_dict(self.buffer_attribution)
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (all values are plain Python types; the failure kind as its string)."""
+        """A JSON-ready dict (plain Python types; the failure kind as its string, the buffer attribution compact)."""
         data = asdict(self)
         data["failure_kind"] = None if self.failure_kind is None else self.failure_kind.value
+        data["buffer_attribution"] = None if self.buffer_attribution is None else self.buffer_attribution.to_dict()
         return data
 
     @classmethod

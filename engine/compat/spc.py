@@ -7,10 +7,14 @@ TrackedArray event mapping of docs/metrics.md#trackedarray-convention, ``np.zero
 per seed is rounded to 0.1 as the leaderboard prints it, and the mean is taken over seeds that did not raise.
 
 The file is run in-process: this is for a member's own code on their own machine, not for untrusted submissions.
+Asked with ``attribute=True``, each seed also says where its cost went: the per-buffer table of
+:mod:`engine.attribution`, buffers named after the variables of the member's file (its source is registered with
+``linecache`` under the file's name for that).
 """
 
 from __future__ import annotations
 
+import linecache
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.attribution import WHOLE_RUN, NamingEventLog, ScopeAttribution, attribute_log
 from engine.challenges.sparse_parity import make_rows, subset_accuracy
 from engine.errors import EngineError
 from engine.metrics.clock import clock_metrics
@@ -40,11 +45,13 @@ class SeedResult:
     reads: int = 0
     writes: int = 0
     error: str | None = None
+    attribution: ScopeAttribution | None = None
 
 
 def load_solve(source: str, name: str = "solve.py") -> Callable[..., Any]:
     """Execute ``source`` (with ``np``/``numpy`` predefined, as the evaluator does) and return its ``solve``."""
     namespace: dict[str, Any] = {"np": np, "numpy": np, "__name__": "submission"}
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)  # names for attribution
     try:
         exec(compile(source, name, "exec"), namespace)  # noqa: S102 - the member's own file, run locally
     except Exception as exc:  # noqa: BLE001 - any failure of their file is reported in one line
@@ -57,11 +64,11 @@ def load_solve(source: str, name: str = "solve.py") -> Callable[..., Any]:
     return solve
 
 
-def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
+def evaluate_seed(solve: Callable[..., Any], seed: int, *, attribute: bool = False) -> SeedResult:
     x_train, y_train, secret = make_rows(N_BITS, K_SPARSE, N_TRAIN, seed)
     x_test, _, _ = make_rows(N_BITS, K_SPARSE, N_TEST, seed + 1000)
     y_test = np.prod(x_test[:, secret], axis=1)
-    log = EventLog()
+    log = NamingEventLog() if attribute else EventLog()
     start = time.perf_counter()
     try:
         with tracing(log):
@@ -84,12 +91,13 @@ def evaluate_seed(solve: Callable[..., Any], seed: int) -> SeedResult:
         wall_s=wall,
         reads=counts["reads"],
         writes=counts["writes"],
+        attribution=attribute_log(log, WHOLE_RUN) if isinstance(log, NamingEventLog) else None,
     )
 
 
-def evaluate(solve: Callable[..., Any]) -> tuple[list[SeedResult], dict[str, Any]]:
-    """Per-seed results and the summary (mean accuracy, mean dmc, mean wall, passed)."""
-    results = [evaluate_seed(solve, seed) for seed in SEEDS]
+def evaluate(solve: Callable[..., Any], *, attribute: bool = False) -> tuple[list[SeedResult], dict[str, Any]]:
+    """Per-seed results and the summary (mean accuracy, mean dmc, mean wall, passed); ``attribute``: see above."""
+    results = [evaluate_seed(solve, seed, attribute=attribute) for seed in SEEDS]
     dmcs = [r.dmc for r in results if r.dmc is not None]
     walls = [r.wall_s for r in results if r.error is None]
     mean_acc = float(np.mean([r.accuracy for r in results]))

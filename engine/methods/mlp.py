@@ -30,7 +30,9 @@ Step = Callable[[Any, Any, Params, float, float], None]
 def init(n: int, hidden: int, rng: Any) -> Params:
     w1 = rng.randn(hidden, n) * np.sqrt(2.0 / n)
     w2 = rng.randn(1, hidden) * np.sqrt(2.0 / hidden)
-    return [w1, np.zeros(hidden), w2, np.zeros(1)]
+    b1 = np.zeros(hidden)  # bound to names so that attribution can call these buffers b1 and b2
+    b2 = np.zeros(1)
+    return [w1, b1, w2, b2]
 
 
 def forward(x: Any, p: Params) -> tuple[Any, Any, Any]:

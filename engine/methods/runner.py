@@ -5,6 +5,9 @@ The whole run (training included) is traced once at buffer level; ``ard@1``, ``a
 computed from that trace (scope "whole run"; training methods also get per-step means). For training methods the
 element-level ``bytedmd@1`` is measured on one representative step — the first step's starting weights on a single
 training row, as the group's tracked step does — and labelled scope "one step".
+
+Unless asked not to, the run also says where its cost went (:mod:`engine.attribution`): the per-buffer table of each
+scope and ``bytedmd@1`` split by argument, in ``RunResult.buffer_attribution``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from engine.attribution import ONE_STEP, WHOLE_RUN, Attribution, NamingEventLog, attribute_log, bytedmd_by_argument
+from engine.attribution.naming import argument_names
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS, SparseTask
 from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
@@ -30,16 +35,20 @@ DEFAULT_ROWS = 100
 
 
 def run_traced(
-    method: Method, values: Mapping[str, int | float], task: SparseTask = SPARSE_PARITY_TASK
+    method: Method,
+    values: Mapping[str, int | float],
+    task: SparseTask = SPARSE_PARITY_TASK,
+    log: EventLog | None = None,
 ) -> tuple[Outcome, EventLog, float, float, list[int]]:
-    """Trace ``method`` on the instance of ``task`` that ``values`` describes.
+    """Trace ``method`` on the instance of ``task`` that ``values`` describes, on ``log`` (default: a new
+    :class:`EventLog`).
 
     Returns the outcome, the trace, the traced wall seconds, the test accuracy and the true secret.
     """
     n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
     rows = {"m": DEFAULT_ROWS, **values}
     data = method.instance(values) if method.instance is not None else task.instance(rows)
-    log = EventLog()
+    log = EventLog() if log is None else log
     start = time.perf_counter()
     with tracing(log):
         problem = Problem(
@@ -64,15 +73,20 @@ def run_traced(
     return outcome, log, wall, accuracy, data.secret
 
 
-def one_step_clock(step: Callable[..., object], args: tuple[object, ...]) -> dict[str, float]:
+def one_step_clock(
+    step: Callable[..., object], args: tuple[object, ...], log: EventLog | None = None
+) -> dict[str, float]:
     """Clock metrics of one step traced alone, its arrays placed as written buffers first (as the group's
-    hand-instrumented step does), so the step's own data movement is not drowned by the age of the data set."""
-    log = EventLog()
+    hand-instrumented step does), so the step's own data movement is not drowned by the age of the data set.
+    The placed arrays are labelled with the step's parameter names (and the names a list parameter is unpacked
+    into), so a :class:`NamingEventLog` passed as ``log`` can name them."""
+    log = EventLog() if log is None else log
+    names = argument_names(step, args)
     placed = [
-        [track(np.array(a), log) for a in arg]
+        [track(np.array(a), log, part) for a, part in zip(arg, name, strict=True)]
         if isinstance(arg, list)
-        else (track(np.array(arg), log) if isinstance(arg, np.ndarray) else arg)
-        for arg in args
+        else (track(np.array(arg), log, str(name)) if isinstance(arg, np.ndarray) else arg)
+        for arg, name in zip(args, names, strict=True)
     ]
     with tracing(log):
         step(*placed)
@@ -103,18 +117,24 @@ def run_with(
     name: str,
     params: Mapping[str, str | int | float],
     progress: Progress | None = None,
+    *,
+    attribution: bool = True,
 ) -> RunResult:
-    """See :func:`engine.methods.run_method`."""
+    """See :func:`engine.methods.run_method`; ``attribution=False`` skips :mod:`engine.attribution` (for timing)."""
     method = methods.get(name)
     task, values = resolve(methods, name, params)
     say: Progress = progress or no_progress
     say(f"running {name} (n={values['n']}, k={values['k']}, seed={values['seed']}), traced", 0.0)
     start = time.perf_counter()
-    outcome, log, _, accuracy, secret = run_traced(method, values, task)
+    outcome, log, _, accuracy, secret = run_traced(
+        method, values, task, NamingEventLog() if attribution else EventLog()
+    )
     say("computing metrics", 0.7)
     is_write, buffer, size = log.arrays()
     metrics = clock_metrics(is_write, buffer, size)
-    scopes = {key: "whole run" for key in metrics}
+    scopes = {key: WHOLE_RUN for key in metrics}
+    tables = [attribute_log(log, WHOLE_RUN)] if isinstance(log, NamingEventLog) else []
+    splits = []
     counts = {**log.counts()}
     per_step: dict[str, float] = {}
     if method.kind == "training" and outcome.steps:
@@ -125,12 +145,21 @@ def run_with(
             "events (run mean)": len(log) / outcome.steps,
         }
         if outcome.one_step is not None:
-            per_step.update({f"{key} (one step)": value for key, value in one_step_clock(*outcome.one_step).items()})
+            step_log = NamingEventLog() if attribution else EventLog()
+            step_metrics = one_step_clock(*outcome.one_step, log=step_log)
+            per_step.update({f"{key} (one step)": value for key, value in step_metrics.items()})
+            if isinstance(step_log, NamingEventLog):
+                tables.append(attribute_log(step_log, ONE_STEP))
     if outcome.one_step is not None:
         say("element-level trace of one step", 0.8)
         step, args = outcome.one_step
-        metrics[BYTEDMD] = float(bytedmd(step, args))
-        scopes[BYTEDMD] = "one step"
+        if attribution:
+            split = bytedmd_by_argument(step, args, argument_names(step, args), ONE_STEP)
+            splits.append(split)
+            metrics[BYTEDMD] = float(split.total)
+        else:
+            metrics[BYTEDMD] = float(bytedmd(step, args))
+        scopes[BYTEDMD] = ONE_STEP
     wall = time.perf_counter() - start
     ok = accuracy >= 0.95
     return RunResult(
@@ -152,4 +181,5 @@ def run_with(
         found=None if outcome.secret is None else [int(b) for b in outcome.secret],
         method_kind=method.kind,
         note=outcome.note or None,
+        buffer_attribution=Attribution(tuple(tables), tuple(splits)) if attribution else None,
     )

@@ -70,3 +70,15 @@ def test_load_errors_are_one_line():
     with pytest.raises(EngineError) as err:
         spc.load_solve("x = 1\n")
     assert "no solve() function" in err.value.one_line()
+
+
+def test_each_seed_says_where_its_cost_went_by_the_files_own_names():
+    results, _ = spc.evaluate(spc.load_solve(GF2_SOLVE, "gf2_solve.py"), attribute=True)
+    assert spc.evaluate_seed(spc.load_solve(GF2_SOLVE), 42).attribution is None  # only when asked
+    for r in results:
+        table = r.attribution
+        assert table is not None
+        assert sum(row.distance_sum for row in table.rows) == table.distance_sum
+        assert abs(sum(row.dmc for row in table.rows) - r.dmc) <= 0.05 + 1e-9 * r.dmc  # r.dmc is rounded to 0.1
+        names = {row.name for row in table.rows}
+        assert {"x_train", "y_train", "aug", "A", "b"} <= names, names
