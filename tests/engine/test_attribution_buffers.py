@@ -113,7 +113,7 @@ def test_every_method_attribution_adds_up_to_its_metrics(name: str) -> None:
     result = run_with(METHODS, name, small_params(method))
     attribution = result.buffer_attribution
     assert attribution is not None
-    per_step = result.extra.get("per_step", {})
+    per_step = result.per_step
     expected = {WHOLE_RUN: result.metrics}
     if method.kind == "training":
         expected[ONE_STEP] = {k.removesuffix(" (one step)"): v for k, v in per_step.items() if "(one step)" in k}
