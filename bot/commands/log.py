@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, UsageError
 from bot.context import AppContext
 
-USAGE = "TEXT"
+USAGE = usage_of("log")
 
 
 def add_note(ctx: AppContext, inv: Invocation) -> Reply:
@@ -33,14 +34,3 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
             "sink": log.sink_name,
         },
     )
-
-
-COMMAND = Command(
-    name="log",
-    summary="Add a note to the sprint log",
-    usage=USAGE,
-    handler=add_note,
-    details="The note is stored first and then written to the sprint log (Markdown file or Google Doc). "
-    "The text is kept as typed (key=value words included); a first line becomes the title, the rest the body.",
-    free_text=True,
-)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Progress, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Progress, Reply, Table, UsageError
 from bot.commands.result_card import comparison_table, record_line, stored_rows
 from bot.commands.run_generator import is_ir_challenge, run_generator_reply, unknown_subject
 from bot.context import AppContext
@@ -28,7 +29,7 @@ from engine.result import RunResult
 from engine.version import __version__
 from tools.run_request import NormalisedRequest
 
-USAGE = "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc"
+USAGE = usage_of("run")
 METHOD_METRICS = (ARD, ARD_PER_READ, DMC, BYTEDMD)
 """The metric versions a traced method run computes (part of its stored request)."""
 COMPAT_MODES = ("spc",)
@@ -237,23 +238,3 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
     if name not in METHODS:
         raise unknown_subject(name, METHODS.names())
     return run_method_reply(ctx, inv)
-
-
-COMMAND = Command(
-    name="run",
-    summary=(
-        "Run a sparse-parity method fully traced (accuracy, wall time, ard/dmc/bytedmd), a challenge's "
-        "built-in IR generator, or check a solve() file; stored and logged"
-    ),
-    usage=USAGE,
-    handler=run,
-    details=(
-        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m. "
-        "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
-        "Every run is stored and logged; the same request returns its stored result unless --force. "
-        "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
-        "does."
-    ),
-    value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
-    flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
-)

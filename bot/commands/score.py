@@ -7,7 +7,8 @@ text, broken rule, wrong answer) answers ok=False, exit status 1, JSON ``{"ok": 
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.recording import provenance_line, record_once
 from engine.errors import EngineError, UnknownName
@@ -15,7 +16,7 @@ from engine.ir.scoring import METRIC, infer_challenges, ir_challenge, ir_names, 
 from engine.result import RunResult
 from tools.run_request import NormalisedRequest
 
-USAGE = "PATH [--challenge NAME] [--name LABEL] [--force] [--json]"
+USAGE = usage_of("score")
 
 
 def _rejected(message: str, challenge: str | None) -> Reply:
@@ -116,21 +117,3 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     )
     text = f"{name}: correct, {METRIC} = {cost:,}\n{provenance_line(recorded)}"
     return Reply(text=text, tables=[table], data=data)
-
-
-COMMAND = Command(
-    name="score",
-    summary="Score an IR program under the Dally model (dally@1) and check it on the challenge's test instances",
-    usage=USAGE,
-    handler=score,
-    details=(
-        "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
-        "inputs and outputs. A rejected program exits with status 1."
-    ),
-    value_options={
-        "challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)",
-        "name": "label for the leaderboard (default: the file name)",
-    },
-    flag_options={"force": "score again even if this exact program was scored before"},
-    file_arg=True,
-)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply
+from bot.commands.base import Invocation, Reply
 from bot.context import AppContext
 
 
@@ -14,13 +14,3 @@ def serve(ctx: AppContext, inv: Invocation) -> Reply:
     bot = build_bot(ctx)
     asyncio.run(bot.run_until_signalled())
     return Reply(text="bot stopped", data={"stopped": True})
-
-
-COMMAND = Command(
-    name="serve",
-    summary="Run the Telegram bot (long polling) until stopped",
-    usage="",
-    handler=serve,
-    cli=True,
-    telegram=False,
-)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Caller, Invocation
-from bot.commands.score import COMMAND as SCORE
 from bot.executors.dask_cluster import DaskExecutor
 from bot.jobs.process import JobKilled
 from bot.settings import Settings
@@ -18,6 +18,8 @@ from engine.ir.scoring import score_ir
 from storage.jobs import get_job
 from storage.tables import JobRecord, Run
 from tests.bot.fixture_commands import SLEEPY
+
+SCORE = next(c for c in COMMANDS if c.name == "score")
 
 pytestmark = pytest.mark.slow
 
