@@ -23,7 +23,8 @@ from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
 from engine.sandbox.lint import lint
 from engine.sandbox.remote import allowlist
-from engine.sandbox.remote.session import Refused, Session
+from engine.sandbox.remote.budget import Refused
+from engine.sandbox.remote.session import Session
 from engine.sandbox.results import BadResult, check_answer
 from engine.sandbox.tier import TierReport, probe_tier
 
