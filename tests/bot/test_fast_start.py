@@ -70,6 +70,7 @@ def test_start_loads_no_heavy_library(argv: tuple[str, ...], tmp_path: Path) -> 
     assert sorted(loaded & set(HEAVY)) == []
 
 
+@pytest.mark.slow
 def test_a_command_still_loads_what_it_needs(tmp_path: Path) -> None:
     # the other side of the rule: the probe sees imports when a command runs (`challenges` reads the engine's
     # challenge registry, which is numpy-based), so an empty intersection above is not a blind probe

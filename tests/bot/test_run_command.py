@@ -34,6 +34,7 @@ def test_run_gf2_json():
     assert data["wall_s"] > 0
 
 
+@pytest.mark.slow
 def test_training_method_card_compares_with_sgd():
     result = CliRunner().invoke(main, ["run", "local_update", "epochs=2", "--json"])
     data = json.loads(result.output)

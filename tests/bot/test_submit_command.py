@@ -66,6 +66,7 @@ def test_ir_file_is_scored_stored_once_and_logged(tmp_path: Path) -> None:
     assert f"(#{first['run_id']})" in log_text and f"(#{forced['run_id']})" in log_text
 
 
+@pytest.mark.slow
 def test_ir_card_shows_metric_version_and_change_against_the_record() -> None:
     submit(str(IR / "matmul__baseline_16x16.ir"))
     code, out = submit(str(IR / "matmul__tiled_16x16.ir"))

@@ -84,6 +84,7 @@ def test_shipped_head_is_alembics_head() -> None:
     assert shipped_head() == ScriptDirectory.from_config(config).get_current_head()
 
 
+@pytest.mark.slow
 def test_a_database_behind_head_is_upgraded_and_one_at_head_opens_without_alembic(tmp_path: Path) -> None:
     import subprocess
     import sys

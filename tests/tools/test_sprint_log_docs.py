@@ -180,6 +180,7 @@ OutboxDelivery(session_factory(make_engine(url)), sink).deliver_pending()
 """
 
 
+@pytest.mark.slow
 def test_crash_between_docs_write_and_outbox_update_no_duplicate(
     db_sessions: SessionFactory, docs: FakeDocsServer, tmp_path: Path
 ) -> None:
