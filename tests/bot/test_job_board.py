@@ -119,6 +119,7 @@ async def test_a_worker_never_receives_the_bot_token() -> None:
     assert status == 0 and reply.data == {"token": None, "pid": reply.data["pid"]}
 
 
+@pytest.mark.slow
 async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> None:
     import asyncio
 

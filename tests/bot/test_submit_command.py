@@ -153,6 +153,7 @@ def test_challenge_mismatches_are_one_line() -> None:
     assert code == 2 and "judged on sparse_parity, not matmul_4x4" in one_json(out)["error"]
 
 
+@pytest.mark.slow
 def test_tier_d_refuses_code_but_still_scores_ir(monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.submissions
 

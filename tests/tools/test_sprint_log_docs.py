@@ -246,6 +246,7 @@ def test_unknown_sink_name(tmp_path: Path) -> None:
     assert "markdown or gdocs" in err.value.one_line()
 
 
+@pytest.mark.slow
 def test_entries_from_several_threads_each_land_once(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     """Commands run on several threads; the sink funnels every Docs call through its one worker thread."""
     import threading

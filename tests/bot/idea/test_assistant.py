@@ -120,6 +120,7 @@ def test_overload_after_the_last_retry_is_one_clear_line(anthropic_fake: FakeAnt
         assert get_idea(session, idea_id=1).status == "failed"
 
 
+@pytest.mark.slow
 def test_a_request_that_times_out_is_one_clear_line(anthropic_fake: FakeAnthropic) -> None:
     fake = anthropic_fake
     fake.script += [Slow(3.0, tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE)))]
