@@ -24,8 +24,10 @@ sys.path.insert(0, str(ROOT))
 from measure import machine_line  # noqa: E402
 
 from bot.app import build_context  # noqa: E402
+from bot.commands import COMMANDS  # noqa: E402
 from bot.commands.base import Attachment, Caller, Invocation  # noqa: E402
-from bot.commands.score import COMMAND as SCORE  # noqa: E402
+
+SCORE = next(c for c in COMMANDS if c.name == "score")
 from bot.dispatch import execute  # noqa: E402
 from bot.executors.base import Executor  # noqa: E402
 from bot.jobs.board import JobBoard  # noqa: E402

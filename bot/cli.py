@@ -2,6 +2,10 @@
 
 Each subcommand is generated from the command registry; arguments pass through the shared token grammar
 (``bot.commands.tokens``), so ``sutro run local_update n=20`` and ``/run local_update n=20`` mean the same.
+
+Importing this module builds only the click commands from the registry's light table: the application context,
+rich and each command's module are imported when a command actually runs, so ``sutro --version`` and
+``sutro --help`` cost little more than starting Python (tests/bot/test_fast_start.py, bench/bench_startup.py).
 """
 
 from __future__ import annotations
@@ -10,17 +14,17 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
 
-from bot.app import build_context
 from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
 from bot.commands.tokens import parse_tokens
-from bot.dispatch import execute
 from engine.version import __version__
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Largest file the CLI reads for a command (a 50 MB IR file still gets a proper answer)."""
@@ -46,6 +50,8 @@ def _read_input(path: str) -> Attachment:
 
 
 def _render(console: Console, reply: Reply) -> None:
+    from rich.table import Table as RichTable
+
     if reply.text:
         console.print(reply.text, markup=False, highlight=False)
     for table in reply.tables:
@@ -59,6 +65,9 @@ def _render(console: Console, reply: Reply) -> None:
 
 def _execute_with_progress(command: Command, inv: Invocation, console: Console, *, show: bool) -> tuple[Reply, int]:
     """Run the command; on a terminal, a spinner on stderr shows its progress lines (and percent when known)."""
+    from bot.app import build_context
+    from bot.dispatch import execute
+
     ctx = build_context()
     try:
         if not show:
@@ -90,6 +99,8 @@ def _make_click_command(command: Command) -> click.Command:
 
     @click.pass_context
     def callback(click_ctx: click.Context, tokens: tuple[str, ...]) -> None:
+        from rich.console import Console
+
         console = Console()
         err_console = Console(stderr=True)
         as_json = False

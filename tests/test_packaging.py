@@ -1,7 +1,12 @@
-"""The built wheel holds all four packages (setuptools silently skips a folder named ``tools`` otherwise)."""
+"""The built wheel holds all four packages (setuptools silently skips a folder named ``tools`` otherwise).
+
+The wheel is built from a copy of the project in a temporary directory: setuptools writes ``build/lib`` and an
+``.egg-info`` next to ``pyproject.toml``, which must not land in the checkout.
+"""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -14,12 +19,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_wheel_contains_all_four_packages(tmp_path: Path) -> None:
+    source, dist = tmp_path / "source", tmp_path / "dist"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for package in ("bot", "tools", "engine", "storage"):
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    checkout_before = sorted(p.name for p in ROOT.iterdir())
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
         check=True,
         capture_output=True,
     )
-    (wheel,) = tmp_path.glob("*.whl")
+    assert sorted(p.name for p in ROOT.iterdir()) == checkout_before  # nothing written into the checkout
+    (wheel,) = dist.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     for package in ("bot", "tools", "engine", "storage"):
         assert f"{package}/__init__.py" in names, f"{package} missing from the wheel"

@@ -17,6 +17,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+ANSI_ESCAPE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: window titles, hyperlinks (BEL or ST terminated)
+    r"|\x1b[@-Z\\-_]"  # other two-character escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # the 8-bit CSI form
+)
+"""Terminal escape sequences pasted with a note (colours, titles): removed whole, so no ``[31m`` residue stays."""
+
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _MARKDOWN_INLINE = re.compile(r"[\\`*\[\]|~]")
 _UNDERSCORES = re.compile(r"_+")
@@ -36,12 +44,13 @@ def _clean(ch: str, keep_newlines: bool) -> str:
 
 def one_line(text: str) -> str:
     """``text`` on one line: control and line-separator characters become spaces, bidi controls are dropped."""
-    return "".join(_clean(ch, False) for ch in str(text)).strip()
+    return "".join(_clean(ch, False) for ch in ANSI_ESCAPE.sub("", str(text))).strip()
 
 
 def plain_body(text: str) -> str:
     """Multi-line ``text`` with new lines kept (``\\r\\n`` normalised) and every other control character removed."""
-    return "".join(_clean(ch, True) for ch in str(text).replace("\r\n", "\n").replace("\r", "\n"))
+    text = ANSI_ESCAPE.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n")
+    return "".join(_clean(ch, True) for ch in text)
 
 
 def markdown(text: str, *, lines_start_blocks: bool = True) -> str:

@@ -1,55 +1,295 @@
-"""The command registry: one module per command, collected here in menu order.
+"""The command registry: a light table of every command, in menu order.
 
-This list drives the CLI, Telegram dispatch and menu, ``/help`` and the README command table.
+This table drives the CLI, Telegram dispatch and menu, ``/help`` and the README command table. It holds what
+those need to know about a command (name, summary, usage, options, where it exists) and *where* its handler
+lives; the handler's module is imported on the command's first call (:class:`Deferred`). So ``sutro --version``,
+``sutro --help`` and the Telegram menu never import the command bodies and what they pull in (numpy,
+SQLAlchemy, anthropic, matplotlib …): a command-line start pays only for the command it runs.
 """
 
 from __future__ import annotations
 
-from bot.commands import (
-    challenges,
-    compare,
-    config,
-    db,
-    digest,
-    guide,
-    idea,
-    leaderboard,
-    log,
-    queue,
-    records,
-    rescore,
-    run,
-    runs,
-    score,
-    serve,
-    show,
-    status,
-    submit,
-)
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
 from bot.commands.base import Command
 
+
+@dataclass(frozen=True)
+class Deferred:
+    """A function named by module and attribute, imported on first call (picklable: worker processes
+    receive commands by value and import the module themselves)."""
+
+    module: str
+    name: str
+
+    def resolve(self) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.resolve()(*args)
+
+
+def _in(module: str, name: str) -> Deferred:
+    return Deferred(f"bot.commands.{module}", name)
+
+
+RUN_METHODS = (
+    "sgd",
+    "local_update",
+    "perlayer",
+    "random_proj",
+    "sign_sgd",
+    "curriculum",
+    "evolutionary",
+    "forward_forward",
+    "gf2",
+    "km",
+    "km_min",
+    "lasso",
+    "fourier",
+    "smt",
+    "mutual_info",
+    "mdl",
+)
+"""The sparse-parity methods ``/run`` takes, as named in ``/help run`` (tests/bot/test_registry_menu.py checks this
+against engine.methods.METHODS, which is not imported here: it loads numpy)."""
+
+USAGES = {
+    "run": "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
+    "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
+    "score": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
+    "compare": "ID ID",
+    "show": "ID",
+    "idea": "TEXT [--revise ID] [--yes] / --run ID / --discard ID",
+    "log": "TEXT | retry ID | drop ID",
+    "db": "move --to URL [--force | --resume]",
+    "config": "list | get KEY | set KEY VALUE | reset KEY | history [KEY]",
+    "rescore": "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)",
+}
+"""Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
+
+
+def usage_of(name: str) -> str:
+    """The usage line of command ``name`` (for a command body's "usage: …" hints)."""
+    return USAGES[name]
+
+
 COMMANDS: tuple[Command, ...] = (
-    guide.START,
-    guide.HELP,
-    run.COMMAND,
-    submit.COMMAND,
-    score.COMMAND,
-    challenges.COMMAND,
-    leaderboard.COMMAND,
-    records.COMMAND,
-    runs.COMMAND,
-    show.COMMAND,
-    compare.COMMAND,
-    idea.COMMAND,
-    queue.QUEUE,
-    queue.CANCEL,
-    log.COMMAND,
-    digest.COMMAND,
-    config.COMMAND,
-    rescore.COMMAND,
-    status.COMMAND,
-    serve.COMMAND,
-    db.COMMAND,
+    Command(
+        name="start",
+        summary="What this bot does",
+        usage="",
+        handler=_in("guide", "start_reply"),
+        cli=False,
+        background=False,
+    ),
+    Command(
+        name="help",
+        summary="List the commands, or show one command's usage",
+        usage="[COMMAND]",
+        handler=_in("guide", "help_reply"),
+        cli=False,
+        background=False,
+    ),
+    Command(
+        name="run",
+        summary=(
+            "Run a sparse-parity method fully traced (accuracy, wall time, ard/dmc/bytedmd), a challenge's "
+            "built-in IR generator, or check a solve() file; stored and logged"
+        ),
+        usage=USAGES["run"],
+        handler=_in("run", "run"),
+        details=(
+            "Methods: " + ", ".join(RUN_METHODS) + ". Keys: n k seed hidden lr wd batch epochs m. "
+            "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
+            "Every run is stored and logged; the same request returns its stored result unless --force. "
+            "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
+            "does."
+        ),
+        value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
+        flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
+    ),
+    Command(
+        name="submit",
+        summary="Judge your IR program, generate() or solve() in the sandbox; stored once and logged",
+        usage=USAGES["submit"],
+        handler=_in("submit", "submit"),
+        details=(
+            "PATH is a file (or - for stdin) holding IR text, Python defining generate() -> IR text, or Python "
+            "defining solve(x, y, n_bits, k_sparse). In the chat: /submit [challenge] [name=LABEL] with the file "
+            "attached or the code pasted. The same code is judged once; --force judges it again."
+        ),
+        value_options={
+            "challenge": "challenge name (inferred from the IR's input/output counts when left out)",
+            "name": "label for the leaderboard (default: the file name)",
+        },
+        flag_options={"force": "judge again even if this exact code was judged before"},
+        file_arg=True,
+    ),
+    Command(
+        name="score",
+        summary="Score an IR program under the Dally model (dally@1) and check it on the challenge's test instances",
+        usage=USAGES["score"],
+        handler=_in("score", "score"),
+        details=(
+            "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
+            "inputs and outputs. A rejected program exits with status 1."
+        ),
+        value_options={
+            "challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)",
+            "name": "label for the leaderboard (default: the file name)",
+        },
+        flag_options={"force": "score again even if this exact program was scored before"},
+        file_arg=True,
+    ),
+    Command(
+        name="challenges",
+        summary="List the challenges with their track and primary metric",
+        usage="",
+        handler=_in("challenges", "list_challenges"),
+        background=False,
+    ),
+    Command(
+        name="leaderboard",
+        summary="Best valid result per member and method, with rank, metric name and version",
+        usage="[CHALLENGE] [--metric NAME@VERSION]",
+        handler=_in("leaderboard", "show_leaderboard"),
+        value_options={"metric": "metric and version to rank by (default: the challenge's primary metric)"},
+        background=False,
+    ),
+    Command(
+        name="records",
+        summary="Record history: who beat whom, by how much, with a progression chart",
+        usage="[CHALLENGE] [--metric NAME@VERSION]",
+        handler=_in("records", "show_records"),
+        value_options={"metric": "metric and version (default: the challenge's primary metric)"},
+    ),
+    Command(
+        name="runs",
+        summary="Recent runs (yours only with 'mine')",
+        usage="[mine]",
+        handler=_in("runs", "list_runs"),
+        background=False,
+    ),
+    Command(
+        name="show",
+        summary="One run in full: parameters, code, provenance, metrics",
+        usage=USAGES["show"],
+        handler=_in("show", "show_run"),
+        background=False,
+    ),
+    Command(
+        name="compare",
+        summary="Metric deltas of two runs and where the cost moved",
+        usage=USAGES["compare"],
+        handler=_in("compare", "compare"),
+        background=False,
+    ),
+    Command(
+        name="idea",
+        needs_assistant=True,
+        summary="Claude turns your idea into an experiment card with runnable code; it runs only after approval",
+        usage=USAGES["idea"],
+        handler=_in("idea", "idea"),
+        details=(
+            "The assistant (needs SUTRO_ANTHROPIC_API_KEY) reads the challenges, methods, leaderboards and past "
+            "runs, dry-runs its code in the sandbox, and answers with a card. Nothing runs until someone presses "
+            "Run it (terminal: --run ID, or --yes). A monthly token budget and a per-member hourly limit apply."
+        ),
+        value_options={
+            "run": "approve and run idea ID (once; a second approval does nothing)",
+            "discard": "discard idea ID",
+            "revise": "draft a new card from idea ID with the change described in TEXT",
+        },
+        flag_options={"yes": "approve the new card at once and run it (terminal)"},
+        on_stopped=Deferred("bot.commands.ideas.approval", "release_stopped"),
+        free_text=True,
+    ),
+    Command(
+        name="queue",
+        summary="Pending and running jobs",
+        usage="",
+        handler=_in("queue", "show_queue"),
+        cli=False,
+        background=False,
+    ),
+    Command(
+        name="cancel",
+        summary="Cancel one of your jobs (admins: any job)",
+        usage="ID",
+        handler=_in("queue", "cancel_job"),
+        cli=False,
+        background=False,
+    ),
+    Command(
+        name="log",
+        summary="Add a note to the sprint log",
+        usage=USAGES["log"],
+        handler=_in("log", "add_note"),
+        details="The note is stored first and then written to the sprint log (Markdown file or Google Doc). "
+        "The text is kept as typed (key=value words included); a first line becomes the title, the rest the body. "
+        "An entry the sink refused for good is parked (see status); admins send it again with 'log retry ID' or "
+        "give up on it with 'log drop ID'.",
+        free_text=True,
+    ),
+    Command(
+        name="digest",
+        summary="Preview the weekly digest; admins can post it now",
+        usage="[post]",
+        handler=_in("digest", "show_digest"),
+        details="Records with who beat whom, leaderboards, most active members, failures, the sprint-log link, "
+        "and a chart. Posted weekly by the bot as configured (/config get digest.day).",
+        flag_options={"post": "post it to the configured chat now (admins)"},
+        background=False,
+    ),
+    Command(
+        name="config",
+        summary="Admin tool settings: list, get, set, reset, history (audited)",
+        usage=USAGES["config"],
+        handler=_in("config", "run_config"),
+        details="Keys: sprint_log.*, digest.*, metric.primary.<challenge>, limits.*, challenges.enabled, "
+        "methods.enabled, chats.allowed, assistant.*. Every change records who, when, old and new.",
+        admin_only=True,
+        background=False,
+    ),
+    Command(
+        name="rescore",
+        summary="Re-score stored runs for a new metric version and report re-ranking",
+        usage=USAGES["rescore"],
+        handler=_in("rescore", "rescore_runs"),
+        admin_only=True,
+    ),
+    Command(
+        name="status",
+        summary="Versions, sandbox tier, queue depth, Docs backlog, next digest",
+        usage="",
+        handler=_in("status", "show_status"),
+        background=False,
+    ),
+    Command(
+        name="serve",
+        summary="Run the Telegram bot (long polling) until stopped",
+        usage="",
+        handler=_in("serve", "serve"),
+        cli=True,
+        telegram=False,
+    ),
+    Command(
+        name="db",
+        summary="Move the database to another server (SQLite to PostgreSQL, or back)",
+        usage=USAGES["db"],
+        handler=_in("db", "database"),
+        details="Copies every table with its ids into the --to database (schema created if empty), resets its id "
+        "sequences and compares row counts and checksums. Refuses a target that holds rows unless --force (replace "
+        "them) or --resume (finish an interrupted move). Stop the bot and workers first.",
+        value_options={"to": "the target database URL (postgresql+psycopg://user:password@host/db or sqlite:///path)"},
+        flag_options={"force": "empty a non-empty target first", "resume": "keep rows already copied, copy the rest"},
+        admin_only=True,
+        telegram=False,
+        background=False,
+    ),
 )
 
 

@@ -4,7 +4,7 @@ summary). The metric and "enabled" are the admins' settings (``metric.primary.<c
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table
+from bot.commands.base import Invocation, Reply, Table
 from bot.context import AppContext
 from engine.challenges import CHALLENGES
 from storage.errors import StorageError
@@ -39,12 +39,3 @@ def list_challenges(ctx: AppContext, inv: Invocation) -> Reply:
         tables=[Table(headers=["challenge", "track", "metric", "enabled", "what"], rows=rows)],
         data=data,
     )
-
-
-COMMAND = Command(
-    name="challenges",
-    summary="List the challenges with their track and primary metric",
-    usage="",
-    handler=list_challenges,
-    background=False,
-)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from storage.runs import get_run
 from tools.compare import compare_runs, metric_cells, shift_cells
 
-USAGE = "ID ID"
+USAGE = usage_of("compare")
 
 
 def compare(ctx: AppContext, inv: Invocation) -> Reply:
@@ -39,12 +40,3 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
             ],
         },
     )
-
-
-COMMAND = Command(
-    name="compare",
-    summary="Metric deltas of two runs and where the cost moved",
-    usage=USAGE,
-    handler=compare,
-    background=False,
-)

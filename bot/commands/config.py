@@ -7,11 +7,12 @@ so a refused change is never stored nor recorded. Every change is stored with wh
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from tools.config.store import Change, describe
 
-USAGE = "list | get KEY | set KEY VALUE | reset KEY | history [KEY]"
+USAGE = usage_of("config")
 ACTIONS = ("list", "get", "set", "reset", "history")
 
 
@@ -90,15 +91,3 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
         text=f"{key} = {describe(change.new)} (was {describe(change.old)})",
         data={"ok": True, **_change_data(change)},
     )
-
-
-COMMAND = Command(
-    name="config",
-    summary="Admin tool settings: list, get, set, reset, history (audited)",
-    usage=USAGE,
-    handler=run_config,
-    details="Keys: sprint_log.*, digest.*, metric.primary.<challenge>, limits.*, challenges.enabled, "
-    "methods.enabled, chats.allowed, assistant.*. Every change records who, when, old and new.",
-    admin_only=True,
-    background=False,
-)

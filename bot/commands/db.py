@@ -7,12 +7,13 @@ bot and its workers first; afterwards point ``SUTRO_DATABASE_URL`` at the target
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from storage.database import database_url_for, make_engine, redact
 from storage.move import move_database
 
-USAGE = "move --to URL [--force | --resume]"
+USAGE = usage_of("db")
 
 
 def database(ctx: AppContext, inv: Invocation) -> Reply:
@@ -63,19 +64,3 @@ def database(ctx: AppContext, inv: Invocation) -> Reply:
             "sequences_reset": report.sequences_reset,
         },
     )
-
-
-COMMAND = Command(
-    name="db",
-    summary="Move the database to another server (SQLite to PostgreSQL, or back)",
-    usage=USAGE,
-    handler=database,
-    details="Copies every table with its ids into the --to database (schema created if empty), resets its id "
-    "sequences and compares row counts and checksums. Refuses a target that holds rows unless --force (replace "
-    "them) or --resume (finish an interrupted move). Stop the bot and workers first.",
-    value_options={"to": "the target database URL (postgresql+psycopg://user:password@host/db or sqlite:///path)"},
-    flag_options={"force": "empty a non-empty target first", "resume": "keep rows already copied, copy the rest"},
-    admin_only=True,
-    telegram=False,
-    background=False,
-)

@@ -8,7 +8,7 @@ digest: the scheduled one still follows (bot/telegram_app/digest_job.py records 
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands.base import Invocation, Reply, UsageError
 from bot.commands.digest_content import digest_reply
 from bot.context import AppContext
 from storage.timestamps import utcnow
@@ -36,15 +36,3 @@ def show_digest(ctx: AppContext, inv: Invocation) -> Reply:
     where = f"chat {chat_id}" + (f", topic {topic_id}" if topic_id is not None else "")
     week = (reply.data or {}).get("week", "")
     return Reply(text=f"posted the digest of {week} to {where}", data={"ok": True, "posted": True, "week": week})
-
-
-COMMAND = Command(
-    name="digest",
-    summary="Preview the weekly digest; admins can post it now",
-    usage="[post]",
-    handler=show_digest,
-    details="Records with who beat whom, leaderboards, most active members, failures, the sprint-log link, "
-    "and a chart. Posted weekly by the bot as configured (/config get digest.day).",
-    flag_options={"post": "post it to the configured chat now (admins)"},
-    background=False,
-)

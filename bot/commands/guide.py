@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING
 
+from bot.commands import COMMANDS
 from bot.commands.base import Command, Invocation, Reply, Table
-from bot.context import AppContext
 from engine.errors import UnknownName
+
+if TYPE_CHECKING:
+    from bot.context import AppContext
 
 INTRO = (
     "Sutro research assistant: scores IR programs and experiments on the group's data-movement energy metrics "
@@ -15,8 +19,6 @@ INTRO = (
 
 
 def _chat_commands() -> list[Command]:
-    from bot.commands import COMMANDS  # the registry imports this module: look it up at call time
-
     return [c for c in COMMANDS if c.telegram]
 
 
@@ -66,14 +68,3 @@ def help_reply(ctx: AppContext, inv: Invocation) -> Reply:
 
 def start_reply(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text=f"{INTRO}\nTry /challenges, or /help for every command.", data={"intro": INTRO})
-
-
-START = Command(name="start", summary="What this bot does", usage="", handler=start_reply, cli=False, background=False)
-HELP = Command(
-    name="help",
-    summary="List the commands, or show one command's usage",
-    usage="[COMMAND]",
-    handler=help_reply,
-    cli=False,
-    background=False,
-)

@@ -9,14 +9,15 @@ terminal: ``sutro idea --run ID`` (or ``--yes`` to approve the new card at once)
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, UsageError
 from bot.commands.ideas import approval, card, drafting, limits
 from bot.commands.ideas import config as assistant
 from bot.context import AppContext
 from storage.ideas import create_idea, fail, get_idea, propose
 from tools.assistant.toolbox import Toolbox
 
-USAGE = "TEXT [--revise ID] [--yes] / --run ID / --discard ID"
+USAGE = usage_of("idea")
 
 
 def _idea_id(inv: Invocation, key: str) -> int:
@@ -108,25 +109,3 @@ def idea(ctx: AppContext, inv: Invocation) -> Reply:
     outcome.text = f"{proposal.text}\n\napproved with --yes\n{outcome.text}"
     outcome.data = {**(outcome.data or {}), "proposal": proposal.data}
     return outcome
-
-
-COMMAND = Command(
-    name="idea",
-    needs_assistant=True,
-    summary="Claude turns your idea into an experiment card with runnable code; it runs only after approval",
-    usage=USAGE,
-    handler=idea,
-    details=(
-        "The assistant (needs SUTRO_ANTHROPIC_API_KEY) reads the challenges, methods, leaderboards and past runs, "
-        "dry-runs its code in the sandbox, and answers with a card. Nothing runs until someone presses Run it "
-        "(terminal: --run ID, or --yes). A monthly token budget and a per-member hourly limit apply."
-    ),
-    value_options={
-        "run": "approve and run idea ID (once; a second approval does nothing)",
-        "discard": "discard idea ID",
-        "revise": "draft a new card from idea ID with the change described in TEXT",
-    },
-    flag_options={"yes": "approve the new card at once and run it (terminal)"},
-    on_stopped=approval.release_stopped,
-    free_text=True,
-)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table
+from bot.commands.base import Invocation, Reply, Table
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from storage.scores import best_per_member_method
@@ -46,13 +46,3 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
         tables=tables,
         data={"ok": True, "boards": data},
     )
-
-
-COMMAND = Command(
-    name="leaderboard",
-    summary="Best valid result per member and method, with rank, metric name and version",
-    usage="[CHALLENGE] [--metric NAME@VERSION]",
-    handler=show_leaderboard,
-    value_options={"metric": "metric and version to rank by (default: the challenge's primary metric)"},
-    background=False,
-)

@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, UsageError
 from bot.context import AppContext
 from tools.sprint_log.log import NOTE_LIMIT, QUEUED_FOR_THE_BOT
 
-USAGE = "TEXT | retry ID | drop ID"
+USAGE = usage_of("log")
 
 
 def _parked_action(ctx: AppContext, inv: Invocation) -> Reply | None:
@@ -87,16 +88,3 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
             "sink": log.sink_name,
         },
     )
-
-
-COMMAND = Command(
-    name="log",
-    summary="Add a note to the sprint log",
-    usage=USAGE,
-    handler=add_note,
-    details="The note is stored first and then written to the sprint log (Markdown file or Google Doc). "
-    "The text is kept as typed (key=value words included); a first line becomes the title, the rest the body. "
-    "An entry the sink refused for good is parked (see status); admins send it again with 'log retry ID' or "
-    "give up on it with 'log drop ID'.",
-    free_text=True,
-)

@@ -59,14 +59,6 @@ def cancel_job(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text=f"cancelling #{job.id} {job.describe()}", data={"cancelled": job.id})
 
 
-QUEUE = Command(
-    name="queue",
-    summary="Pending and running jobs",
-    usage="",
-    handler=show_queue,
-    cli=False,
-    background=False,
-)
 CANCEL = Command(
     name="cancel",
     summary="Cancel one of your jobs (admins: any job)",

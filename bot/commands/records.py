@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, OutFile, Reply, Table
+from bot.commands.base import Invocation, OutFile, Reply, Table
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from storage.scores import scored_runs
@@ -52,12 +52,3 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
         files=files,
         data={"ok": True, "histories": data},
     )
-
-
-COMMAND = Command(
-    name="records",
-    summary="Record history: who beat whom, by how much, with a progression chart",
-    usage="[CHALLENGE] [--metric NAME@VERSION]",
-    handler=show_records,
-    value_options={"metric": "metric and version (default: the challenge's primary metric)"},
-)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.core.rescoring import rescore
 
-USAGE = "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)"
+USAGE = usage_of("rescore")
 
 
 def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
@@ -39,12 +40,3 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
             "rank_changes": [c.__dict__ for c in report.rank_changes],
         },
     )
-
-
-COMMAND = Command(
-    name="rescore",
-    summary="Re-score stored runs for a new metric version and report re-ranking",
-    usage=USAGE,
-    handler=rescore_runs,
-    admin_only=True,
-)

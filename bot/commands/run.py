@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.result_card import card_footer
 from bot.commands.run_generator import run_generator_reply, unknown_subject
 from bot.context import AppContext
@@ -27,7 +28,7 @@ from engine.methods import METHODS
 from engine.version import __version__
 from tools.metric_format import format_figure, format_relative
 
-USAGE = "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc"
+USAGE = usage_of("run")
 COMPAT_MODES = ("spc",)
 WHOLE_RUN_NOTE = (
     "whole-run ard/dmc are dominated by reads of the training set, written once at the start; "
@@ -175,26 +176,3 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
     if name not in METHODS:
         raise unknown_subject(name, METHODS.names())
     return run_method_reply(ctx, inv)
-
-
-COMMAND = Command(
-    name="run",
-    summary=(
-        "Run a sparse-parity method fully traced (accuracy, wall time, ard/dmc/bytedmd), a challenge's "
-        "built-in IR generator, or check a solve() file; stored and logged"
-    ),
-    usage=USAGE,
-    handler=run,
-    details=(
-        "Methods: " + ", ".join(METHODS.names()) + ". Keys: n k seed hidden lr wd batch epochs m (and a "
-        "method's own: n0 grow pop; a task's own: t noise_rate). Tasks: task=NAME or run NAME for "
-        + ", ".join(TASKS.names())
-        + ". "
-        "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
-        "Every run is stored and logged; the same request returns its stored result unless --force. "
-        "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
-        "does."
-    ),
-    value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
-    flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
-)

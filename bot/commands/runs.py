@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from storage.runs import recent_runs
 from tools.metric_format import format_value
@@ -52,12 +52,3 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
             ],
         },
     )
-
-
-COMMAND = Command(
-    name="runs",
-    summary="Recent runs (yours only with 'mine')",
-    usage="[mine]",
-    handler=list_runs,
-    background=False,
-)

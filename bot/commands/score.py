@@ -10,7 +10,8 @@ one fits. A rejected program (bad text, broken rule, wrong answer) answers ok=Fa
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.result_card import provenance_line
 from bot.commands.submission_card import submission_data, unjudged_data
 from bot.context import AppContext
@@ -19,7 +20,7 @@ from engine.errors import EngineError
 from engine.scoring.ir import METRIC
 from tools.metric_format import format_figure
 
-USAGE = "PATH [--challenge NAME] [--name LABEL] [--force] [--json]"
+USAGE = usage_of("score")
 
 
 def _decode(content: bytes) -> str:
@@ -62,21 +63,3 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     table = Table(headers=["challenge", METRIC, "instructions", "reads", "instances checked"], rows=[row])
     text = f"{result.challenge}: correct, {METRIC} = {format_figure(cost)}\n{provenance_line(recorded)}"
     return Reply(text=text, tables=[table], data=data)
-
-
-COMMAND = Command(
-    name="score",
-    summary="Score an IR program under the Dally model (dally@1) and check it on the challenge's test instances",
-    usage=USAGE,
-    handler=score,
-    details=(
-        "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
-        "inputs and outputs. A rejected program exits with status 1."
-    ),
-    value_options={
-        "challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)",
-        "name": "label for the leaderboard (default: the file name)",
-    },
-    flag_options={"force": "score again even if this exact program was scored before"},
-    file_arg=True,
-)

@@ -6,7 +6,7 @@ The bot is the Telegram edge (``bot.telegram_app``), above this layer: it is sta
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands.base import Invocation, Reply, UsageError
 from bot.context import AppContext
 
 
@@ -15,13 +15,3 @@ def serve(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError("this process cannot start the bot", hint="run `sutro serve`")
     ctx.serve_telegram(ctx)
     return Reply(text="bot stopped", data={"stopped": True})
-
-
-COMMAND = Command(
-    name="serve",
-    summary="Run the Telegram bot (long polling) until stopped",
-    usage="",
-    handler=serve,
-    cli=True,
-    telegram=False,
-)

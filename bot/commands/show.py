@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, OutFile, Reply, Table, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from storage.runs import get_run
 from tools.run_detail import run_detail
 
-USAGE = "ID"
+USAGE = usage_of("show")
 
 
 def show_run(ctx: AppContext, inv: Invocation) -> Reply:
@@ -43,12 +44,3 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
             },
         },
     )
-
-
-COMMAND = Command(
-    name="show",
-    summary="One run in full: parameters, code, provenance, metrics",
-    usage=USAGE,
-    handler=show_run,
-    background=False,
-)

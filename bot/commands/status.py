@@ -12,7 +12,7 @@ from importlib.metadata import version
 
 import numpy
 
-from bot.commands.base import Command, Invocation, Reply, Table
+from bot.commands.base import Invocation, Reply, Table
 from bot.commands.digest_content import schedule_of
 from bot.context import AppContext
 from engine.sandbox import probe_tier
@@ -77,12 +77,3 @@ def show_status(ctx: AppContext, inv: Invocation) -> Reply:
         rows.append(["job queue", "none (commands run directly)"])
     rows += _digest_rows(ctx, data)
     return Reply(text=f"sutro {__version__}", tables=[Table(headers=["what", "value"], rows=rows)], data=data)
-
-
-COMMAND = Command(
-    name="status",
-    summary="Versions, sandbox tier, queue depth, Docs backlog, next digest",
-    usage="",
-    handler=show_status,
-    background=False,
-)

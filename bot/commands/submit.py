@@ -9,13 +9,14 @@ id or stored-result note.
 
 from __future__ import annotations
 
-from bot.commands.base import Command, Invocation, Reply, UsageError
+from bot.commands import usage_of
+from bot.commands.base import Invocation, Reply, UsageError
 from bot.commands.submission_card import submission_card
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
 from engine.errors import EngineError
 
-USAGE = "PATH [--challenge NAME] [--name LABEL] [--force] [--json]"
+USAGE = usage_of("submit")
 _HINT = "send IR text, Python defining generate() -> str, or Python defining solve(x, y, n_bits, k_sparse)"
 
 
@@ -47,22 +48,3 @@ def submit(ctx: AppContext, inv: Invocation) -> Reply:
     submission = Submission(code=code, label=label, challenge=challenge)
     recorded = judge(ctx, submission, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
     return submission_card(recorded, label)
-
-
-COMMAND = Command(
-    name="submit",
-    summary="Judge your IR program, generate() or solve() in the sandbox; stored once and logged",
-    usage=USAGE,
-    handler=submit,
-    details=(
-        "PATH is a file (or - for stdin) holding IR text, Python defining generate() -> IR text, or Python "
-        "defining solve(x, y, n_bits, k_sparse). In the chat: /submit [challenge] [name=LABEL] with the file "
-        "attached or the code pasted. The same code is judged once; --force judges it again."
-    ),
-    value_options={
-        "challenge": "challenge name (inferred from the IR's input/output counts when left out)",
-        "name": "label for the leaderboard (default: the file name)",
-    },
-    flag_options={"force": "judge again even if this exact code was judged before"},
-    file_arg=True,
-)

@@ -9,7 +9,7 @@ with 8 distinct secrets); tests pass a fixed seed list. Outputs are the predicte
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
@@ -28,7 +28,9 @@ def _test_set(spec: Spec, count: int, seeds: Sequence[int] | None = None) -> Tes
     return TestSet(inputs=inputs, expected=expected, seeds=chosen, hidden=True)
 
 
-def _challenge(name: str, spec: Spec, count: int, threshold: float, generators: dict, note: str) -> IRChallenge:
+def _challenge(
+    name: str, spec: Spec, count: int, threshold: float, generators: dict[str, Callable[[], str]], note: str
+) -> IRChallenge:
     return IRChallenge(
         name=name,
         summary=f"sparse parity n={spec.n_bits} k={spec.k_secret} in v3 IR (8-bit), {count} hidden instances{note}",

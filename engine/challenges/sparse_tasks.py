@@ -39,11 +39,11 @@ NOISE_STREAM_OFFSET = 7
 
 
 def parity(bits: FloatArray, values: Mapping[str, int | float]) -> FloatArray:
-    return np.prod(bits, axis=1)
+    return np.asarray(np.prod(bits, axis=1), dtype=np.float64)
 
 
 def total(bits: FloatArray, values: Mapping[str, int | float]) -> FloatArray:
-    return np.sum(bits, axis=1)
+    return np.asarray(np.sum(bits, axis=1), dtype=np.float64)
 
 
 def conjunction(bits: FloatArray, values: Mapping[str, int | float]) -> FloatArray:

@@ -61,7 +61,8 @@ def load_solve(source: str, name: str = "solve.py") -> Callable[..., Any]:
     solve = namespace.get("solve")
     if not callable(solve):
         raise EngineError(f"{name} defines no solve() function", hint="define solve(x, y, n_bits, k_sparse)")
-    return solve
+    found: Callable[..., Any] = solve
+    return found
 
 
 def evaluate_seed(solve: Callable[..., Any], seed: int, *, attribute: bool = False) -> SeedResult:

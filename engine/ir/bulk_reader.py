@@ -131,7 +131,7 @@ def read_bulk(raw: bytes, lo: int, hi: int, n: int, dialect: Dialect) -> tuple[n
     # numbers, in order, by numpy's C text reader on the bytes with everything but signs and digits blanked
     n_numeric = count - is_cmp
     blanked = raw[lo:hi].translate(_BLANK_NON_NUMERIC)
-    values = np.fromstring(blanked, dtype=np.int64, sep=" ")  # type: ignore[call-overload]
+    values = np.fromstring(blanked, dtype=np.int64, sep=" ")
     if values.size != int(n_numeric.sum()):
         return None
     if int(values.max()) >= _INT64_MAX or int(values.min()) <= -_INT64_MAX:

@@ -74,7 +74,7 @@ class LazyLines(Sequence[str]):
     def __len__(self) -> int:
         return self._count
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
         return self._all()[index]
 
     def __iter__(self) -> Iterator[str]:

@@ -112,7 +112,8 @@ class ShortProgram:
                     m[d] = np.floor_divide(m[x], m[y])
                 else:
                     m[d] = _BINARY_UFUNCS[o](m[x], m[y])
-        return np.stack([m[a] for a in self.outputs], axis=1).tolist()
+        rows: list[list[int]] = np.stack([m[a] for a in self.outputs], axis=1).tolist()
+        return rows
 
     def _run_one(self, values: list[int]) -> list[int]:
         """v0 (add, sub, mul, copy) on exact integers, one instance."""

@@ -126,4 +126,5 @@ def _run_int8(program: Program, slots: Slots, inputs: np.ndarray) -> np.ndarray:
                 if not divisor.all():
                     raise RunFault(i, int(np.argmin(divisor != 0)), "division by zero")
                 np.floor_divide(rows[x], divisor, out=out)
-    return mem[slots.outputs].T
+    outputs: np.ndarray = mem[slots.outputs].T
+    return outputs

@@ -28,7 +28,8 @@ MUTATION_RATE = 0.5
 def fitness(x: Any, y: Any, population: np.ndarray) -> np.ndarray:
     """|mean(y·χ_S)| for each subset (row) of ``population``."""
     chi = np.prod(x[:, population], axis=2)
-    return np.abs(np.asarray((chi * y[:, None]).sum(axis=0), dtype=np.float64)) / y.shape[0]
+    scores: np.ndarray = np.abs(np.asarray((chi * y[:, None]).sum(axis=0), dtype=np.float64)) / y.shape[0]
+    return scores
 
 
 def child(a: np.ndarray, b: np.ndarray, n: int, rng: Any) -> np.ndarray:

@@ -17,20 +17,21 @@ import resource
 import signal
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 from typing import Any
 
 _MEMORY_ERROR = b'{"type":"error","kind":"memory"}\n'
 ALLOWED_IMPORTS = ("numpy", "math", "itertools", "functools", "collections")
 
 
-def _write(fd: int, message: dict) -> None:
+def _write(fd: int, message: dict[str, Any]) -> None:
     data = (json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n").encode()
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
 
 
-def _set_rlimits(lim: dict, as_root: bool) -> None:
+def _set_rlimits(lim: dict[str, Any], as_root: bool) -> None:
     cpu = max(1, int(lim["cpu_s"] + 0.999))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_AS, (lim["memory_bytes"], lim["memory_bytes"]))
@@ -50,7 +51,7 @@ def _drop_uid(uid: int) -> None:
         raise OSError("uid drop did not take effect")
 
 
-def _apply_layers(cfg: dict) -> None:
+def _apply_layers(cfg: dict[str, Any]) -> None:
     layers = cfg["layers"]
     from engine.sandbox import landlock, seccomp_filter  # imported while the files are still readable
 
@@ -64,8 +65,14 @@ def _apply_layers(cfg: dict) -> None:
         seccomp_filter.install()
 
 
-def _guarded_import(original):  # type: ignore[no-untyped-def]
-    def guarded(name, globals=None, locals=None, fromlist=(), level=0):  # type: ignore[no-untyped-def]
+def _guarded_import(original: Callable[..., Any]) -> Callable[..., Any]:
+    def guarded(
+        name: str,
+        globals: dict[str, Any] | None = None,
+        locals: dict[str, Any] | None = None,
+        fromlist: Sequence[str] = (),
+        level: int = 0,
+    ) -> Any:
         caller = sys._getframe(1).f_globals.get("__name__")  # the importing code, whatever it passes
         if caller == "__submission__" and name.split(".")[0] not in ALLOWED_IMPORTS:
             raise ImportError(
@@ -84,7 +91,7 @@ def _where(exc: BaseException) -> str:
     return f"{line}{type(exc).__name__}: {text}"[:400] if text else f"{line}{type(exc).__name__}"
 
 
-def _run_submission(cfg: dict, entry: str, ns: dict):  # type: ignore[no-untyped-def]
+def _run_submission(cfg: dict[str, Any], entry: str, ns: dict[str, Any]) -> Any:
     code = compile(cfg["code"], "<submission>", "exec")
     exec(code, ns)
     fn = ns.get(entry)

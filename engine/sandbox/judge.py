@@ -23,8 +23,8 @@ from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
 from engine.sandbox.lint import check_source_size, lint
 from engine.sandbox.remote import allowlist
-from engine.sandbox.remote.budget import LimitRefused
-from engine.sandbox.remote.session import Refused, Session
+from engine.sandbox.remote.budget import LimitRefused, Refused
+from engine.sandbox.remote.session import Session
 from engine.sandbox.results import BadResult, check_answer, one_line
 from engine.sandbox.tier import TierReport, probe_tier
 

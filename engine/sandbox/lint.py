@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import EngineError
 from engine.sandbox.limits import DEFAULT_LIMITS, KIB, Limits
@@ -85,7 +87,7 @@ def check_source_size(text: str, max_bytes: int = DEFAULT_LIMITS.source_bytes) -
         )
 
 
-def _in_child(function: str, args: list[object]) -> dict:
+def _in_child(function: str, args: list[object]) -> dict[str, Any]:
     """Run ``engine.sandbox.lint:<function>(*args)`` in a resource-limited child; a limit is a refusal."""
     from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
 
@@ -100,29 +102,29 @@ def _in_child(function: str, args: list[object]) -> dict:
     return value
 
 
-def _refusal_as_value(fn, *args):  # type: ignore[no-untyped-def]
+def _refusal_as_value(fn: Callable[..., dict[str, Any]], *args: str) -> dict[str, Any]:
     try:
         return fn(*args)
     except SubmissionRefused as exc:
         return {"refused": exc.message, "hint": exc.hint}
 
 
-def detect_kind_here(text: str) -> dict:
+def detect_kind_here(text: str) -> dict[str, Any]:
     """detect_kind's parse, as a JSON value (runs in the limited child)."""
     return _refusal_as_value(lambda t: {"kind": _detect_kind(t)}, text)
 
 
-def lint_here(code: str, kind: str) -> dict:
+def lint_here(code: str, kind: str) -> dict[str, Any]:
     """lint's parse, as a JSON value (runs in the limited child)."""
 
-    def run(c: str, k: str) -> dict:
+    def run(c: str, k: str) -> dict[str, Any]:
         report = _lint(c, k)
         return {"kind": report.kind, "flags": report.flags, "imports": sorted(report.imports)}
 
     return _refusal_as_value(run, code, kind)
 
 
-def normal_form_here(code: str) -> dict:
+def normal_form_here(code: str) -> dict[str, Any]:
     """The AST dump of ``code`` (None when it is not Python), as a JSON value (runs in the limited child)."""
     try:
         return {"dump": ast.dump(ast.parse(code))}
@@ -134,7 +136,8 @@ def python_normal_form(code: str) -> str | None:
     """``ast.dump(ast.parse(code))`` or None when ``code`` is not Python; large sources are parsed in a limited
     child (over the size cap, or over the child's limits: None, i.e. compared as text)."""
     if len(code.encode("utf-8", errors="replace")) <= IN_PROCESS_BYTES:
-        return normal_form_here(code)["dump"]
+        dump: str | None = normal_form_here(code)["dump"]
+        return dump
     if len(code.encode("utf-8", errors="replace")) > DEFAULT_LIMITS.source_bytes * 4:
         return None
     try:

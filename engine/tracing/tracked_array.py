@@ -128,17 +128,17 @@ class TrackedArray(np.ndarray):
             target = self.view(np.ndarray)[key]
             self._log.write(self._buf, target.size if isinstance(target, np.ndarray) else 1)
 
-    def copy(self, order: Any = "C") -> Any:  # type: ignore[override]
+    def copy(self, order: Any = "C") -> Any:
         self._read_all()
         result = np.array(self.view(np.ndarray), order=order, copy=True)
         return fresh(result, self._log) if self._log is not None else result
 
-    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Any:
         self._read_all()
         result = self.view(np.ndarray).astype(dtype, *args, **kwargs)
         return fresh(result, self._log) if self._log is not None else result
 
-    def sum(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def sum(self, *args: Any, **kwargs: Any) -> Any:
         self._read_all()
         result = self.view(np.ndarray).sum(*args, **kwargs)
         if self._log is not None and isinstance(result, np.ndarray):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import COMMANDS
+from bot.commands import COMMANDS, RUN_METHODS, Deferred
 from bot.commands.base import Command, Reply
 from bot.telegram_app.menu import MenuError, menu_entries
 
@@ -42,3 +42,20 @@ def test_menu_holds_at_most_100_commands() -> None:
     assert len(menu_entries(many[:100])) == 100
     with pytest.raises(MenuError):
         menu_entries(many)
+
+
+def test_every_registered_handler_resolves_to_a_function_of_its_module() -> None:
+    # The registry names handlers by module and attribute (imported on first use): a typo must fail here,
+    # not at a member's first /command.
+    for command in COMMANDS:
+        for deferred in (command.handler, command.on_stopped):
+            if deferred is None:
+                continue
+            assert isinstance(deferred, Deferred), command.name
+            assert callable(deferred.resolve()), f"{command.name}: {deferred.module}.{deferred.name}"
+
+
+def test_run_help_names_exactly_the_registered_methods() -> None:
+    from engine.methods import METHODS
+
+    assert list(RUN_METHODS) == list(METHODS.names())

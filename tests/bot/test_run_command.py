@@ -42,6 +42,7 @@ def test_run_a_task_by_name_uses_its_default_method():
     assert data["params"]["task"] == "sparse_sum"
 
 
+@pytest.mark.slow
 def test_training_method_card_compares_with_sgd():
     result = CliRunner().invoke(main, ["run", "local_update", "epochs=2", "--json"])
     data = json.loads(result.output)
@@ -154,6 +155,7 @@ def test_card_shows_the_run_id_and_the_change_against_the_record():
     assert expected in flat
 
 
+@pytest.mark.slow
 def test_generator_runs_reproduce_the_published_costs(tmp_path: Path):
     # reference/expected.tsv: matmul baselines 1,316 and 340,704, tiled 133,783; sparse-parity small 6,918;
     # symmetry baselines 20 and 29

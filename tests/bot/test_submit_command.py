@@ -66,6 +66,7 @@ def test_ir_file_is_scored_stored_once_and_logged(tmp_path: Path) -> None:
     assert f"(#{first['run_id']})" in log_text and f"(#{forced['run_id']})" in log_text
 
 
+@pytest.mark.slow
 def test_ir_card_shows_metric_version_and_change_against_the_record() -> None:
     submit(str(IR / "matmul__baseline_16x16.ir"))
     code, out = submit(str(IR / "matmul__tiled_16x16.ir"))
@@ -152,6 +153,7 @@ def test_challenge_mismatches_are_one_line() -> None:
     assert code == 2 and "judged on sparse_parity, not matmul_4x4" in one_json(out)["error"]
 
 
+@pytest.mark.slow
 def test_tier_d_refuses_code_but_still_scores_ir(monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.core.judging
 

@@ -103,6 +103,7 @@ def _compose_check(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: Path) -> None:
     compose = DEPLOY / "compose.yaml"
     result = _compose_check(compose)

@@ -129,6 +129,7 @@ def valid_instruction(draw: st.DrawFn) -> str:
     return f"{op} {sep.join(a[: draw(st.sampled_from([2, 3]))])}"
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(valid_instruction(), min_size=1, max_size=40))
 def test_bulk_reader_accepts_and_matches_canonical_programs(body: list[str]) -> None:

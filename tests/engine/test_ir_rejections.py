@@ -88,6 +88,7 @@ def test_v3_skips_empty_tokens_like_the_reference() -> None:
     assert score_ir("symmetry_six", text).metrics["dally@1"] == 20
 
 
+@pytest.mark.slow
 def test_line_cap_counts_input_and_output_lines() -> None:
     body = "\n".join(["copy 7,1"] * 99_998)
     assert score_ir("symmetry_six", f"{SYM6_HEAD}\n{body}\n7").counts["instructions"] == 99_998  # 100,000 lines

@@ -50,6 +50,7 @@ def engine_run(text: str, dialect, inputs: np.ndarray):  # type: ignore[no-untyp
     return run(prog, slots, dialect, inputs), cost
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     program(V3_OPS, 4, 12),

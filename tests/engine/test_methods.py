@@ -28,6 +28,7 @@ def test_training_methods_reach_full_accuracy(name):
         assert result.accuracy == 1.0, (name, seed)
 
 
+@pytest.mark.slow
 def test_local_update_moves_less_per_step_than_sgd_and_same_arithmetic():
     sgd = run_method("sgd", {"seed": 1, "epochs": 3})
     local = run_method("local_update", {"seed": 1, "epochs": 3})

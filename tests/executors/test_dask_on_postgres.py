@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import select
 
 from bot.app import run_in_worker
+from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Caller, Invocation
-from bot.commands.score import COMMAND as SCORE
 from bot.executors.base import JobKilled
 from bot.executors.dask_cluster import DaskExecutor
 from bot.settings import Settings
@@ -19,6 +19,8 @@ from engine.scoring.ir import score_ir
 from storage.jobs import get_job
 from storage.tables import JobRecord, Run
 from tests.bot.fixture_commands import SLEEPY
+
+SCORE = next(c for c in COMMANDS if c.name == "score")
 
 pytestmark = pytest.mark.slow
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Caller, Invocation
-from bot.commands.score import COMMAND as SCORE
 from bot.executors.keys import job_key
+
+SCORE = next(c for c in COMMANDS if c.name == "score")
 
 ANN = Caller(name="ann", user_id=1)
 

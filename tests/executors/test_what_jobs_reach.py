@@ -15,14 +15,16 @@ import pytest
 from pydantic import SecretStr
 
 from bot.app import build_context, run_in_worker
+from bot.commands import COMMANDS
 from bot.commands.base import Caller, Invocation
-from bot.commands.log import COMMAND as LOG
 from bot.executors.dask_cluster import DaskExecutor
 from bot.executors.job_settings import scrub_environment, secret_variable_names
 from bot.settings import Settings
 from bot.telegram_app.outbox_job import drain_outbox
 from tests.executors.env_report_command import ASSISTANT_ENV_REPORT, ENV_REPORT
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
+
+LOG = next(c for c in COMMANDS if c.name == "log")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +72,8 @@ from bot.settings import Settings
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
 from bot.app import build_context
 from bot.commands.base import Caller, Invocation
-from bot.commands.log import COMMAND as LOG
+from bot.commands import COMMANDS
+LOG = next(c for c in COMMANDS if c.name == "log")
 from tests.executors.env_report_command import ENV_REPORT
 tmp = Path(sys.argv[1])
 settings = Settings(_env_file=None, data_dir=tmp / "data", telegram_bot_token=SecretStr("123:bot-token"),

@@ -75,3 +75,40 @@ def test_postgres_round_trip_of_a_run(postgres_url: str) -> None:
         best = best_per_member_method(s, challenge="c", metric="dally@1")
     assert [(b.run_id, b.value) for b in best] == [(2, 3.0)]
     engine.dispose()
+
+
+def test_shipped_head_is_alembics_head() -> None:
+    from alembic.script import ScriptDirectory
+
+    from storage.migrate import shipped_head
+
+    config = alembic_config(make_engine("sqlite://"))
+    assert shipped_head() == ScriptDirectory.from_config(config).get_current_head()
+
+
+@pytest.mark.slow
+def test_a_database_behind_head_is_upgraded_and_one_at_head_opens_without_alembic(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from storage.migrate import database_revision, shipped_head
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = make_engine(url)
+    try:
+        upgrade_to_head(engine)
+        command.downgrade(alembic_config(engine), "-1")  # one revision behind, as an older release left it
+        tables_behind = set(inspect(engine).get_table_names())
+        upgrade_to_head(engine)
+        with engine.connect() as connection:
+            assert database_revision(connection) == shipped_head()
+        assert set(inspect(engine).get_table_names()) > tables_behind  # the last revision's table is back
+    finally:
+        engine.dispose()
+    # at head: a fresh process opens it and never imports Alembic (a command-line start does not pay for it)
+    probe = (
+        "import sys; from storage.database import make_engine; from storage.migrate import upgrade_to_head; "
+        f"upgrade_to_head(make_engine({url!r})); print('alembic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "False"

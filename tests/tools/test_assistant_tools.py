@@ -67,6 +67,7 @@ def test_bad_tool_input_is_answered_not_raised(box: Toolbox) -> None:
     assert not ok and "needs 'code'" in text
 
 
+@pytest.mark.slow
 def test_generate_is_dry_run_and_priced() -> None:
     # hand calculation (Dally spiral, docs/metrics.md#dally-ir-cost): reads of addresses 1 and 2 cost 1 and 2, the
     # output read of 3

@@ -180,6 +180,7 @@ OutboxDelivery(session_factory(make_engine(url)), sink).deliver_pending()
 """
 
 
+@pytest.mark.slow
 def test_crash_between_docs_write_and_outbox_update_no_duplicate(
     db_sessions: SessionFactory, docs: FakeDocsServer, tmp_path: Path
 ) -> None:
@@ -245,6 +246,7 @@ def test_unknown_sink_name(tmp_path: Path) -> None:
     assert "markdown or gdocs" in err.value.one_line()
 
 
+@pytest.mark.slow
 def test_entries_from_several_threads_each_land_once(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     """Commands run on several threads; the sink funnels every Docs call through its one worker thread."""
     import threading

@@ -20,12 +20,8 @@ from __future__ import annotations
 
 import re
 
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: window titles, hyperlinks (BEL or ST terminated)
-    r"|\x1b[@-Z\\-_]"  # other two-character escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"  # the 8-bit CSI form
-)
+from tools.user_text import ANSI_ESCAPE as _ANSI
+
 _DROPPED = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 except \t \n (\r is handled first), DEL, C1
     "\ue000-\uf8ff"  # BMP private use

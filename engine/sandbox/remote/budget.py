@@ -42,7 +42,7 @@ def check_size(n: float, max_elements: int) -> None:
 def _shape(value: Any) -> tuple[int, ...]:
     """Shape of an argument: an array's own, a nested list's (bounded by the request size), () for numbers."""
     if isinstance(value, np.ndarray):
-        return value.shape
+        return tuple(int(d) for d in value.shape)
     if isinstance(value, list | tuple):
         return np.shape(np.asarray(value, dtype=object)) if value else (0,)
     return ()

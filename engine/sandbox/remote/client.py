@@ -149,16 +149,20 @@ class RemoteArray:
         _call("set", index, value, target=self)
 
     def __int__(self) -> int:
-        return _call("int", target=self)
+        value: int = _call("int", target=self)
+        return value
 
     def __float__(self) -> float:
-        return _call("float", target=self)
+        value: float = _call("float", target=self)
+        return value
 
     def __bool__(self) -> bool:
-        return _call("bool", target=self)
+        value: bool = _call("bool", target=self)
+        return value
 
     def __index__(self) -> int:
-        return _call("index", target=self)
+        value: int = _call("index", target=self)
+        return value
 
     def __repr__(self) -> str:
         return f"RemoteArray(shape={self.shape}, dtype={self.dtype.name})"

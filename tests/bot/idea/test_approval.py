@@ -29,6 +29,7 @@ def _runs(ctx) -> list[Run]:  # noqa: ANN001
         return list(session.exec(select(Run)).all())
 
 
+@pytest.mark.slow
 def test_nothing_runs_until_approved_then_exactly_once(anthropic_fake: FakeAnthropic) -> None:
     ctx = _proposed(anthropic_fake, FLIP_EACH_BIT_ONCE)
     assert _runs(ctx) == []
@@ -41,6 +42,7 @@ def test_nothing_runs_until_approved_then_exactly_once(anthropic_fake: FakeAnthr
     assert [r.subject for r in _runs(ctx)] == ["km_min"]
 
 
+@pytest.mark.slow
 def test_racing_approvals_run_it_once(anthropic_fake: FakeAnthropic) -> None:
     ctx = _proposed(anthropic_fake, FLIP_EACH_BIT_ONCE)
     replies: list[dict] = []

@@ -62,6 +62,7 @@ def test_two_step_tool_use_ends_in_a_valid_card(anthropic_fake: FakeAnthropic) -
     assert IDEA in entries[0].body and "km_min" in entries[0].body
 
 
+@pytest.mark.slow
 def test_code_failing_the_contract_is_sent_back_and_fixed(anthropic_fake: FakeAnthropic) -> None:
     fake = anthropic_fake
     forbidden = "import os\n\ndef solve(x, y, n_bits, k_sparse):\n    return sorted(os.sched_getaffinity(0))[:3]\n"
@@ -119,6 +120,7 @@ def test_overload_after_the_last_retry_is_one_clear_line(anthropic_fake: FakeAnt
         assert get_idea(session, idea_id=1).status == "failed"
 
 
+@pytest.mark.slow
 def test_a_request_that_times_out_is_one_clear_line(anthropic_fake: FakeAnthropic) -> None:
     fake = anthropic_fake
     fake.script += [Slow(3.0, tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE)))]
