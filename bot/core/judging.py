@@ -28,7 +28,7 @@ from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
-from engine.sandbox.lint import SubmissionRefused, check_source_size, detect_kind, lint
+from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
 from engine.scoring.ir import infer_challenges, ir_challenge, ir_names
@@ -77,12 +77,9 @@ def judge(
     code = submission.code
     if not code.strip():
         raise UsageError("the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)")
-    max_bytes = services.run_policy().sandbox_limits().source_bytes  # size-capped before anything parses it
-    if submission.kinds == ("ir",):
-        check_source_size(code, max_bytes)
-        kind = "ir"
-    else:
-        kind = detect_kind(code, max_bytes)
+    # Python source is size-capped before anything parses it; IR is parsed only by the trusted scorer's limited child
+    max_bytes = services.run_policy().sandbox_limits().source_bytes
+    kind = "ir" if submission.kinds == ("ir",) else detect_kind(code, max_bytes)
     if kind not in submission.kinds:
         raise UsageError(f"a {kind} submission is not accepted here", hint="use submit for generate() and solve()")
     judge_kind = {"ir": _judge_ir, "generate": _judge_generate, "solve": _judge_solve}[kind]

@@ -1,10 +1,10 @@
 """Scaling sweeps: one method over a grid of n and k (and seeds), one typed row per run.
 
 The group's standing question is whether a method still works as n and k grow ("does it still work at n=50,
-k=5?"; SutroYaro SutroYaro:docs/findings/exp_d_scaling.md, exp_curriculum.md). :func:`sweep` runs the grid in order through
-:func:`engine.methods.run_method` (fully traced, so each row carries the primary metric), turns a refused point
-(over a method's n cap, k > n, a scan over the subset limit) into a row that says why instead of stopping the
-sweep, and :func:`largest_solved` reads off the largest n solved for every seed.
+k=5?"; cybertronai/SutroYaro:docs/findings/exp_d_scaling.md and exp_curriculum.md). :func:`sweep` runs the
+grid in order through :func:`engine.methods.run_method` (fully traced, so each row carries the primary metric),
+turns a refused point (over a method's n cap, k > n, a scan over the subset limit) into a row that says why
+instead of stopping the sweep, and :func:`largest_solved` reads off the largest n solved for every seed.
 """
 
 from __future__ import annotations

@@ -148,12 +148,23 @@ def python_normal_form(code: str) -> str | None:
 
 
 def detect_kind(text: str, max_bytes: int = DEFAULT_LIMITS.source_bytes) -> str:
-    """``ir``, ``generate`` or ``solve`` from the content; SubmissionRefused when it cannot tell or when the text
-    is over ``max_bytes``."""
+    """``ir``, ``generate`` or ``solve`` from the content; SubmissionRefused when it cannot tell or when Python
+    source is over ``max_bytes``.
+
+    IR is recognised by its first line alone and is not size-capped here: it is never parsed in this process (the
+    trusted scorer parses it in a resource-limited child, under the IR's own 100,000-line rule)."""
+    if _starts_like_ir(text):
+        return "ir"
     check_source_size(text, max_bytes)
     if len(text.encode("utf-8", errors="replace")) > IN_PROCESS_BYTES:
         return str(_in_child("detect_kind_here", [text])["kind"])
     return _detect_kind(text)
+
+
+def _starts_like_ir(text: str) -> bool:
+    """Whether the first non-blank line (looked for in the first 64 KiB only) is an IR input line (``1,2``)."""
+    first = next((ln for ln in re.split(r"[;\n]", text[: 64 * KIB]) if ln.strip()), "")
+    return bool(_IR_FIRST_LINE.match(first))
 
 
 def _detect_kind(text: str) -> str:
