@@ -35,6 +35,11 @@ def record_history(scores_oldest_first: Sequence[ScoredRun]) -> list[RecordChang
     return history
 
 
+def _where(score: ScoredRun) -> str:
+    """``#12`` for a stored run, ``published`` for one of the group's published records."""
+    return "published" if score.published else f"#{score.run_id}"
+
+
 RECORD_HEADERS = ["when (UTC)", "member", "method", "metric", "value", "beat", "change"]
 
 
@@ -43,7 +48,7 @@ def record_cells(history: Sequence[RecordChange]) -> list[list[str]]:
     cells = []
     for change in history:
         r, p = change.record, change.previous
-        beat = "—" if p is None else f"{p.member} ({p.subject}, {format_value(p.value)}, #{p.run_id})"
+        beat = "—" if p is None else f"{p.member} ({p.subject}, {format_value(p.value)}, {_where(p)})"
         cells.append(
             [
                 f"{r.created_at:%Y-%m-%d %H:%M}",

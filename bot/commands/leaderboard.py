@@ -1,11 +1,12 @@
-"""``leaderboard [CHALLENGE] [--metric M]``: best valid result per (member, method), ranked, per metric version."""
+"""``leaderboard [CHALLENGE] [n=… k=…] [--metric M]``: best valid result per (member, method), ranked, one table per
+board (instance, track, metric version — bot/core/board.py); the default instance is the group's standard."""
 
 from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, Table
+from bot.commands.boards import board_entries
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
-from storage.scores import best_per_member_method
 from tools.leaderboard import LEADERBOARD_HEADERS, leaderboard_cells, rank_best
 
 
@@ -19,26 +20,27 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
         ):
             if metric is None:
                 continue
-            rows = rank_best(best_per_member_method(session, challenge=challenge, metric=metric))
-            tables.append(
-                Table(headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=f"{challenge} — {metric}")
-            )
-            data.append(
-                {
-                    "challenge": challenge,
-                    "metric": metric,
-                    "rows": [
-                        {
-                            "rank": r.rank,
-                            "member": r.best.member,
-                            "method": r.best.subject,
-                            "value": r.best.value,
-                            "run": r.best.run_id,
-                        }
-                        for r in rows
-                    ],
-                }
-            )
+            for board, entries in board_entries(session, challenge, metric, inv.options, published=False).items():
+                rows = rank_best(entries)
+                tables.append(Table(headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=board.title))
+                data.append(
+                    {
+                        "challenge": challenge,
+                        "metric": metric,
+                        "instance": dict(board.instance),
+                        "track": board.track,
+                        "rows": [
+                            {
+                                "rank": r.rank,
+                                "member": r.best.member,
+                                "method": r.best.subject,
+                                "value": r.best.value,
+                                "run": r.best.run_id,
+                            }
+                            for r in rows
+                        ],
+                    }
+                )
     if not tables:
         return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []})
     return Reply(
@@ -51,8 +53,12 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
 COMMAND = Command(
     name="leaderboard",
     summary="Best valid result per member and method, with rank, metric name and version",
-    usage="[CHALLENGE] [--metric NAME@VERSION]",
+    usage="[CHALLENGE] [n=BITS k=SECRET] [--metric NAME@VERSION]",
     handler=show_leaderboard,
-    value_options={"metric": "metric and version to rank by (default: the challenge's primary metric)"},
+    value_options={
+        "metric": "metric and version to rank by (default: the challenge's primary metric)",
+        "n": "sparse parity: input bits of the instance (default 20)",
+        "k": "sparse parity: secret bits of the instance (default 3)",
+    },
     background=False,
 )

@@ -56,6 +56,10 @@ class VerdictRule:
             raise ValueError(f"spread_factor must be a finite number ≥ 0, not {self.spread_factor}")
 
 
+DEFAULT_RULE = VerdictRule()
+"""The rule with the default tolerances (the admins' settings override it: :func:`configured_rule`)."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The outcome with the figures that decided it (metric units; ``relative`` is a fraction of the reference)."""
@@ -84,7 +88,7 @@ def judge(
     reference: Sequence[float],
     *,
     candidate_passed: bool = True,
-    rule: VerdictRule = VerdictRule(),
+    rule: VerdictRule = DEFAULT_RULE,
 ) -> Verdict:
     """The verdict of ``candidate`` (per-seed values, or one deterministic value) against ``reference``."""
     if not candidate or not reference:

@@ -132,13 +132,18 @@ def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
     assert status == 2 and "unknown metric 'dally@9'" in reply.text and "dally@1" in reply.text
     reply, status = call(ctx, "records")
     assert status == 0
-    records = reply.data["histories"][0]["records"]  # type: ignore[index]
-    assert [(r["run"], r["beat_run"], r["improvement"]) for r in records] == [
-        (1, None, None),
-        (2, 1, 20.0),
-        (3, 2, 30.0),
+    histories = {h["challenge"]: h for h in reply.data["histories"]}  # type: ignore[index]
+    records = histories["matmul_4x4"]["records"]
+    # the group's published 4×4 history comes first (sutro-problems: 1,316 on 2026-04-29, then 800: −516), and
+    # alice's 200 beats the published 800 by 600
+    assert [(r["run"], r["published"] is not None, r["beat_run"], r["improvement"]) for r in records] == [
+        (None, True, None, None),
+        (None, True, None, 516.0),
+        (1, False, None, 600.0),
+        (2, False, 1, 20.0),
+        (3, False, 2, 30.0),
     ]
-    png = reply.files[0].content
+    png = reply.files[list(histories).index("matmul_4x4")].content
     assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)
 
 
