@@ -22,7 +22,7 @@ from storage.tables import RUN_ACTIVE, Member, MetricValue, Run
 class ScoredRun:
     """One valid run's value for one metric: the unit leaderboards and records are computed from.
 
-    ``kind`` and ``params`` place it on its board (bot/core/board.py); ``source`` is empty for stored runs and the
+    ``kind`` and ``params`` place it on its board (tools/board.py); ``source`` is empty for stored runs and the
     link of a published entry (tools/published, ``run_id`` 0).
     """
 

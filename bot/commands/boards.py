@@ -1,7 +1,7 @@
 """The entries of one challenge's boards for the leaderboard and records commands: the instance asked for
 (``n=30 k=4``; default the group's standard), split by track, with the group's published records where they apply.
 
-Boards are derived from the stored runs when read (bot/core/board.py); nothing is stored for them.
+Boards are derived from the stored runs when read (tools/board.py); nothing is stored for them.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 from sqlmodel import Session
 
-from bot.core.board import TRACKS, Board, board_of_score, instance_of, requested_instance
 from storage.scores import ScoredRun, scored_runs
+from tools.board import TRACKS, Board, board_of_score, instance_of, requested_instance
 from tools.published.records import published_scores
 
 
@@ -19,7 +19,7 @@ def board_entries(
     session: Session, challenge: str, metric: str, options: Mapping[str, str], *, published: bool
 ) -> dict[Board, list[ScoredRun]]:
     """Board -> its entries, oldest first, for the instance named in ``options`` (see
-    :func:`bot.core.board.requested_instance` for the errors); ``published`` adds the group's published records."""
+    :func:`tools.board.requested_instance` for the errors); ``published`` adds the group's published records."""
     stored = scored_runs(session, challenge=challenge, metric=metric)
     instance = requested_instance(challenge, options, (instance_of(challenge, s.params) for s in stored))
     entries = [*published_scores(challenge, metric), *stored] if published else stored

@@ -1,5 +1,5 @@
 """``leaderboard [CHALLENGE] [n=… k=…] [--metric M]``: best valid result per (member, method), ranked, one table per
-board (instance, track, metric version — bot/core/board.py); the default instance is the group's standard."""
+board (instance, track, metric version — tools/board.py); the default instance is the group's standard."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ every stored metric (energy and distance costs).
   record of the run's board (the best other valid stored run, earlier or later, or the group's published record),
   with its verdict (:mod:`bot.core.verdict`): "new record" only on a WIN.
 
-Records only come from the same board (:mod:`bot.core.board`: challenge, instance, track, metric), so a solver on
+Records only come from the same board (:mod:`tools.board`: challenge, instance, track, metric), so a solver on
 n=6 is never compared with training runs on n=20.
 """
 
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from bot.core.baselines import baseline_metrics
-from bot.core.board import Board, board_of, on_board
 from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule, judge
 from storage.scores import ScoredRun, scored_runs
 from storage.tables import Run
+from tools.board import Board, board_of, on_board
 from tools.metric_format import format_change, format_value
 from tools.published.records import published_scores
 

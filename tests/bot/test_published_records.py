@@ -15,10 +15,10 @@ from click.testing import CliRunner
 
 from bot.cli import main
 from bot.commands.result_card import standing_line
-from bot.core.board import Board
 from bot.core.comparison import Standing
 from engine.scoring.ir import score_ir
 from tests.reference_data import REFERENCE
+from tools.board import Board
 from tools.published.records import PublishedRecord, published_records
 
 EXPECTED = {

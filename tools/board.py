@@ -49,6 +49,13 @@ class Board:
         return instance_label(self.instance)
 
     @property
+    def name(self) -> str:
+        """``sparse_parity n=20 k=3 · solver`` — the board without its metric (``matmul_16x16`` for IR programs,
+        whose only track is ``program``)."""
+        where = " ".join(p for p in (self.challenge, self.instance_label) if p)
+        return where if self.track == "program" and not self.instance else f"{where} · {self.track}"
+
+    @property
     def title(self) -> str:
         """``sparse_parity n=20 k=3 · solver · dmc@1``."""
         where = " ".join(p for p in (self.challenge, self.instance_label) if p)
