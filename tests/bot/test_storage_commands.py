@@ -109,7 +109,13 @@ def test_compare_reports_deltas_and_cost_moves(ctx: AppContext) -> None:
     store(ctx, "tiled", 150, "bob", attribution={"buffer": {"A": 60, "B": 90}})
     reply, status = call(ctx, "compare", "1", "2")
     assert status == 0
-    assert reply.data["metrics"] == [{"metric": "dally@1", "a": 200.0, "b": 150.0, "delta": -50.0}]  # type: ignore[index]
+    # 150 against 200: 50 cheaper, beyond the 1 % minimum (2) of the verdict rule → WIN; both on one board
+    assert reply.data["metrics"] == [  # type: ignore[index]
+        {"metric": "dally@1", "a": 200.0, "b": 150.0, "delta": -50.0, "verdict": "WIN"}
+    ]
+    assert "dally@1: WIN" in reply.text and "not like for like" not in reply.text
+    reverse, _ = call(ctx, "compare", "2", "1")
+    assert reverse.data["metrics"][0]["verdict"] == "LOSS"  # type: ignore[index]
     assert [(s["label"], s["delta"]) for s in reply.data["shifts"]] == [("A", -90.0), ("B", 40.0)]  # type: ignore[index]
     reply, status = call(ctx, "compare", "1", "7")
     assert status == 2 and reply.text.startswith("no run #7")
