@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from storage.scores import ScoredRun, scored_runs
 from tools.board import TRACKS, Board, board_of_score, instance_of, requested_instance
+from tools.errors import ToolError
 from tools.published.records import published_scores
 
 
@@ -31,3 +32,16 @@ def board_entries(
     for board in boards:
         boards[board].sort(key=lambda s: (s.created_at, s.run_id))
     return dict(sorted(boards.items(), key=lambda kv: TRACKS.index(kv[0].track) if kv[0].track in TRACKS else 99))
+
+
+def instance_options(args: list[str], options: Mapping[str, str]) -> dict[str, str]:
+    """The instance options (``n=30 k=4``) of a leaderboard/records call; they need a named challenge."""
+    named = {k: v for k, v in options.items() if k != "metric"}
+    if named and not args:
+        raise ToolError("name the challenge the instance belongs to", hint="e.g. leaderboard sparse_parity n=30 k=4")
+    return named
+
+
+def check_instance(challenge: str, options: Mapping[str, str]) -> None:
+    """Refuse a bad or unknown instance in one line even when the challenge has no results yet."""
+    requested_instance(challenge, options, ())

@@ -4,7 +4,7 @@ board (instance, track, metric version — tools/board.py); the default instance
 from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, Reply, Table
-from bot.commands.boards import board_entries
+from bot.commands.boards import board_entries, check_instance, instance_options
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from tools.leaderboard import LEADERBOARD_HEADERS, leaderboard_cells, rank_best
@@ -14,11 +14,13 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
     tables: list[Table] = []
     data: list[dict[str, object]] = []
     primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
+    instance_options(inv.args, inv.options)
     with ctx.sessions()() as session:
         for challenge, metric in resolve_scope(
             session, inv.args[0] if inv.args else None, inv.options.get("metric"), primary
         ):
             if metric is None:
+                check_instance(challenge, inv.options)
                 continue
             for board, entries in board_entries(session, challenge, metric, inv.options, published=False).items():
                 rows = rank_best(entries)

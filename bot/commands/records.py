@@ -4,7 +4,7 @@ a progression chart; the group's published records (tools/published) take part, 
 from __future__ import annotations
 
 from bot.commands.base import Command, Invocation, OutFile, Reply, Table
-from bot.commands.boards import board_entries
+from bot.commands.boards import board_entries, check_instance, instance_options
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from tools.records import RECORD_HEADERS, record_cells, record_history
@@ -16,11 +16,13 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
     files: list[OutFile] = []
     data: list[dict[str, object]] = []
     primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
+    instance_options(inv.args, inv.options)
     with ctx.sessions()() as session:
         for challenge, metric in resolve_scope(
             session, inv.args[0] if inv.args else None, inv.options.get("metric"), primary
         ):
             if metric is None:
+                check_instance(challenge, inv.options)
                 continue
             for board, entries in board_entries(session, challenge, metric, inv.options, published=True).items():
                 history = record_history(entries)
