@@ -135,3 +135,12 @@ def board_of_score(challenge: str, score: ScoredRun) -> Board:
     if score.published:
         return Board(challenge, instance_of(challenge, {}), "program", score.metric)
     return board_of(challenge, score.kind, score.subject, score.params, score.metric)
+
+
+def split_by_board(challenge: str, scores: Iterable[ScoredRun]) -> dict[Board, list[ScoredRun]]:
+    """``scores`` (all of ``challenge``) grouped by board, each group in the given order; boards by instance, then
+    track."""
+    boards: dict[Board, list[ScoredRun]] = {}
+    for score in scores:
+        boards.setdefault(board_of_score(challenge, score), []).append(score)
+    return dict(sorted(boards.items(), key=lambda kv: (kv[0].instance, kv[0].track)))

@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlmodel import Session
 
 from storage.digests import runs_between
-from storage.scores import ScoredRun, scored_runs
-from tools.board import Board, board_of_score
+from storage.scores import scored_runs
+from tools.board import split_by_board
 from tools.digest import ChallengeWeek, DigestInput
 from tools.leaderboard import rank_best
 from tools.records import record_history
@@ -34,10 +34,8 @@ def gather_week(
     weeks = []
     for challenge, metric in challenges:
         scores = [s for s in scored_runs(session, challenge=challenge, metric=metric) if s.created_at < end]
-        boards: dict[Board, list[ScoredRun]] = {}
-        for score in scores:  # one standing per board (tools/board.py): instances and tracks never mix
-            boards.setdefault(board_of_score(challenge, score), []).append(score)
-        for board, entries in sorted(boards.items(), key=lambda kv: (kv[0].instance, kv[0].track)):
+        # one standing per board (tools/board.py): instances and tracks never mix
+        for board, entries in split_by_board(challenge, scores).items():
             records = [c for c in record_history(entries) if c.record.created_at >= start]
             weeks.append(ChallengeWeek(board.name, metric, records, rank_best(entries)))
     return DigestInput(
