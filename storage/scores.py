@@ -7,7 +7,7 @@ valid results count: ``ok`` runs that are the active answer for their request.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +20,11 @@ from storage.tables import RUN_ACTIVE, Member, MetricValue, Run
 
 @dataclass(frozen=True)
 class ScoredRun:
-    """One valid run's value for one metric: the unit leaderboards and records are computed from."""
+    """One valid run's value for one metric: the unit leaderboards and records are computed from.
+
+    ``kind`` and ``params`` place it on its board (tools/board.py); ``source`` is empty for stored runs and the
+    link of a published entry (tools/published, ``run_id`` 0).
+    """
 
     run_id: int
     member: str
@@ -28,6 +32,13 @@ class ScoredRun:
     metric: str
     value: float
     created_at: datetime
+    kind: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+    source: str = ""
+
+    @property
+    def published(self) -> bool:
+        return bool(self.source)
 
 
 def _valid_scores(challenge: str, metric: str) -> Any:  # a Select of the ScoredRun columns
@@ -39,6 +50,8 @@ def _valid_scores(challenge: str, metric: str) -> Any:  # a Select of the Scored
             col(MetricValue.metric),
             col(MetricValue.value),
             col(Run.created_at),
+            col(Run.kind),
+            col(Run.params),
         )
         .join(MetricValue, col(MetricValue.run_id) == col(Run.id))
         .join(Member, col(Member.id) == col(Run.member_id))
@@ -72,7 +85,14 @@ def best_per_member_method(session: Session, *, challenge: str, metric: str) -> 
     )
     query = (
         select_columns(
-            ranked.c.id, ranked.c.name, ranked.c.subject, ranked.c.metric, ranked.c.value, ranked.c.created_at
+            ranked.c.id,
+            ranked.c.name,
+            ranked.c.subject,
+            ranked.c.metric,
+            ranked.c.value,
+            ranked.c.created_at,
+            ranked.c.kind,
+            ranked.c.params,
         )
         .where(ranked.c.position == 1)
         .order_by(ranked.c.value, ranked.c.created_at, ranked.c.id)

@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from storage.digests import runs_between
 from storage.scores import scored_runs
+from tools.board import split_by_board
 from tools.digest import ChallengeWeek, DigestInput
 from tools.leaderboard import rank_best
 from tools.records import record_history
@@ -26,15 +27,17 @@ def gather_week(
 ) -> DigestInput:
     """The digest input for ``[start, end)``: ``challenges`` are (name, ranking metric) pairs, in order.
 
+    One section per board of each challenge (instance and track, tools/board.py), named by the board.
     Records count only runs created before ``end``; a record set in the window names the record it beat even
     when that one is older than the window. Standings are as of ``end``.
     """
     weeks = []
     for challenge, metric in challenges:
         scores = [s for s in scored_runs(session, challenge=challenge, metric=metric) if s.created_at < end]
-        records = [c for c in record_history(scores) if c.record.created_at >= start]
-        if scores:
-            weeks.append(ChallengeWeek(challenge, metric, records, rank_best(scores)))
+        # one standing per board (tools/board.py): instances and tracks never mix
+        for board, entries in split_by_board(challenge, scores).items():
+            records = [c for c in record_history(entries) if c.record.created_at >= start]
+            weeks.append(ChallengeWeek(board.name, metric, records, rank_best(entries)))
     return DigestInput(
         week=week,
         start=start,

@@ -35,6 +35,13 @@ def record_history(scores_oldest_first: Sequence[ScoredRun]) -> list[RecordChang
     return history
 
 
+def _beaten(score: ScoredRun) -> str:
+    """Whose record was beaten: member, method, value and run (a published record: member and value)."""
+    if score.published:
+        return f"{score.member}, {format_value(score.value)}"
+    return f"{score.member} ({score.subject}, {format_value(score.value)}, #{score.run_id})"
+
+
 RECORD_HEADERS = ["when (UTC)", "member", "method", "metric", "value", "beat", "change"]
 
 
@@ -43,7 +50,7 @@ def record_cells(history: Sequence[RecordChange]) -> list[list[str]]:
     cells = []
     for change in history:
         r, p = change.record, change.previous
-        beat = "—" if p is None else f"{p.member} ({p.subject}, {format_value(p.value)}, #{p.run_id})"
+        beat = "—" if p is None else _beaten(p)
         cells.append(
             [
                 f"{r.created_at:%Y-%m-%d %H:%M}",

@@ -14,17 +14,22 @@ from tools.metric_format import format_change, format_value
 
 
 def standing_line(standing: Standing | None) -> str | None:
-    """The primary metric against the current record: "dally@1 133783: −206921 (−60.7%) vs the record for
-    matmul_16x16"; None when the run has no such value."""
+    """The verdict of the primary metric against the current record of the run's board: "WIN — dally@1 66,000: new
+    record on matmul_16x16 · program · dally@1, −1.1% vs the previous one (@sjbaebae (published))"; None when the
+    run has no such value. "New record" only on a WIN (docs/verdicts.md)."""
     if standing is None:
         return None
+    where = standing.board.title if standing.board is not None else standing.challenge
     shown = f"{standing.metric} {format_value(standing.value)}"
-    if standing.record is None:
-        return f"{shown}: first stored result for {standing.challenge}"
+    verdict = standing.verdict
+    if standing.record is None or verdict is None:
+        return f"{shown}: first stored result on {where}"
     change = format_change(standing.value, standing.record)
+    by = f" ({standing.record_by})" if standing.record_by else ""
     if standing.is_new_record:
-        return f"{shown}: new record for {standing.challenge}, {change} vs the previous one"
-    return f"{shown}: {change} vs the record for {standing.challenge}"
+        beaten = "the group's published record" if standing.record_by else "the previous one"
+        return f"WIN — {shown}: new record on {where}, {change} vs {beaten}{by}"
+    return f"{verdict.outcome.value} — {shown}: {change} vs the record on {where}{by}"
 
 
 def comparison_table(comparison: Comparison) -> Table:

@@ -20,6 +20,7 @@ from typing import Any
 from bot.core.comparison import Comparison, compare
 from bot.core.log_entry import log_run
 from bot.core.services import Services
+from bot.core.verdict import configured_rule
 from engine.result import FailureKind, RunResult
 from storage.runs import NewRun, find_by_request_key, get_run, record_run
 from storage.tables import Run
@@ -142,7 +143,9 @@ def record_once(
 
 def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison]:
     """The stored row read back (with its member) and its comparison."""
-    primary = services.tool_config().primary_metrics().get(stored.run.challenge)
+    config = services.tool_config()
+    primary = config.primary_metrics().get(stored.run.challenge)
+    rule = configured_rule(config.get)
     with services.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        return run, compare(session, run, primary=primary)
+        return run, compare(session, run, primary=primary, rule=rule)

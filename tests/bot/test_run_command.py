@@ -148,11 +148,42 @@ def test_card_shows_the_run_id_and_the_change_against_the_record():
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "run #2 (stored result; add --force to run it again)" in flat
-    # the only other stored run is gf2 on the same instance: km moves less data, so it holds the record
+    # the only other stored run is gf2 on the same board (n=20 k=3, solver): km moves less data, by far more than
+    # the 1 % minimum change of the verdict rule, so it is a WIN and holds the record
     new, old = km["metrics"]["dmc@1"], gf2["metrics"]["dmc@1"]
-    assert new < old
-    expected = f"new record for sparse_parity, −{format_value(old - new)} (−{(old - new) / old * 100:.1f}%)"
+    assert (old - new) / old > 0.01
+    change = f"−{format_value(old - new)} (−{(old - new) / old * 100:.1f}%)"
+    expected = f"WIN — dmc@1 {format_value(new)}: new record on sparse_parity n=20 k=3 · solver · dmc@1, {change}"
     assert expected in flat
+
+
+def test_records_are_per_board_never_across_instances_or_tracks():
+    _json("gf2", "seed=3")  # solver, n=20 k=3
+    _, small = _json("km", "n=6", "k=2", "seed=3")  # solver on another instance: a board of its own
+    flat = " ".join(CliRunner().invoke(main, ["run", "km", "n=6", "k=2", "seed=3"]).output.split())
+    assert "first stored result on sparse_parity n=6 k=2 · solver · dmc@1" in flat
+    assert "new record" not in flat and "vs the record" not in flat
+    _, sgd = _json("sgd", "seed=3")  # a training method on n=20 k=3: not compared with the gf2 solver
+    flat = " ".join(CliRunner().invoke(main, ["run", "sgd", "seed=3"]).output.split())
+    assert "first stored result on sparse_parity n=20 k=3 · training · dmc@1" in flat
+    boards = json.loads(CliRunner().invoke(main, ["leaderboard", "sparse_parity", "--json"]).output)["boards"]
+    assert {(b["track"], tuple(r["run"] for r in b["rows"])) for b in boards} == {("solver", (1,)), ("training", (3,))}
+    other = json.loads(CliRunner().invoke(main, ["leaderboard", "sparse_parity", "n=6", "k=2", "--json"]).output)
+    assert [(b["instance"], [r["run"] for r in b["rows"]]) for b in other["boards"]] == [({"n": 6, "k": 2}, [2])]
+    assert small["run_id"] == 2 and sgd["run_id"] == 3
+
+
+def test_a_bad_or_unknown_instance_is_refused_in_one_line():
+    _json("gf2", "seed=3")
+    for args, words in (
+        (["n=abc"], ["n=abc is not a whole number", "n=20 k=3"]),
+        (["n=30", "k=4"], ["no results on sparse_parity n=30 k=4", "stored instances: n=20 k=3"]),
+    ):
+        result = CliRunner().invoke(main, ["leaderboard", "sparse_parity", *args])
+        assert result.exit_code != 0
+        assert "Traceback" not in result.output
+        text = " ".join(result.output.split())
+        assert all(w in text for w in words), text
 
 
 @pytest.mark.slow

@@ -110,7 +110,13 @@ def test_compare_reports_deltas_and_cost_moves(ctx: AppContext) -> None:
     store(ctx, "tiled", 150, "bob", attribution={"buffer": {"A": 60, "B": 90}})
     reply, status = call(ctx, "compare", "1", "2")
     assert status == 0
-    assert reply.data["metrics"] == [{"metric": "dally@1", "a": 200.0, "b": 150.0, "delta": -50.0}]  # type: ignore[index]
+    # 150 against 200: 50 cheaper, beyond the 1 % minimum (2) of the verdict rule → WIN; both on one board
+    assert reply.data["metrics"] == [  # type: ignore[index]
+        {"metric": "dally@1", "a": 200.0, "b": 150.0, "delta": -50.0, "verdict": "WIN"}
+    ]
+    assert "dally@1: WIN" in reply.text and "not like for like" not in reply.text
+    reverse, _ = call(ctx, "compare", "2", "1")
+    assert reverse.data["metrics"][0]["verdict"] == "LOSS"  # type: ignore[index]
     assert [(s["label"], s["delta"]) for s in reply.data["shifts"]] == [("A", -90.0), ("B", 40.0)]  # type: ignore[index]
     reply, status = call(ctx, "compare", "1", "7")
     assert status == 2 and reply.text.startswith("no run #7")
@@ -133,13 +139,18 @@ def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
     assert status == 2 and "unknown metric 'dally@9'" in reply.text and "dally@1" in reply.text
     reply, status = call(ctx, "records")
     assert status == 0
-    records = reply.data["histories"][0]["records"]  # type: ignore[index]
-    assert [(r["run"], r["beat_run"], r["improvement"]) for r in records] == [
-        (1, None, None),
-        (2, 1, 20.0),
-        (3, 2, 30.0),
+    histories = {h["challenge"]: h for h in reply.data["histories"]}  # type: ignore[index]
+    records = histories["matmul_4x4"]["records"]
+    # the group's published 4×4 history comes first (sutro-problems: 1,316 on 2026-04-29, then 800: −516), and
+    # alice's 200 beats the published 800 by 600
+    assert [(r["run"], r["published"] is not None, r["beat_run"], r["improvement"]) for r in records] == [
+        (None, True, None, None),
+        (None, True, None, 516.0),
+        (1, False, None, 600.0),
+        (2, False, 1, 20.0),
+        (3, False, 2, 30.0),
     ]
-    png = reply.files[0].content
+    png = reply.files[list(histories).index("matmul_4x4")].content
     assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)
 
 

@@ -148,3 +148,40 @@ def test_the_chart_is_a_real_png_of_the_weeks_runs(week: Any) -> None:
     assert pixels.shape[:2] == (450, 800)
     empty = activity_chart_png([], week="W")
     assert png_size(empty) == (800, 450) and empty != png  # bars drawn only when there are runs
+
+
+def test_each_board_has_its_own_section_and_records(db_sessions: Any) -> None:
+    # sparse parity: gf2 (solver) 500 on n=20 k=3, km (solver) 90 on n=6 k=2, sgd (training) 700 on n=20 k=3 —
+    # three boards; the cheap n=6 run is a record on its own board only, and sgd's 700 is the first record of the
+    # training board, not a loss against gf2's 500
+    runs = [
+        ("gf2", {"n": 20, "k": 3}, 500.0, "alice"),
+        ("km", {"n": 6, "k": 2}, 90.0, "bob"),
+        ("sgd", {"n": 20, "k": 3}, 700.0, "carol"),
+    ]
+    with db_sessions() as session:
+        for i, (subject, params, value, member) in enumerate(runs, start=1):
+            record_run(
+                session,
+                NewRun(
+                    challenge="sparse_parity",
+                    kind="method",
+                    subject=subject,
+                    ok=True,
+                    metrics={"dmc@1": value},
+                    request_key=f"sp-{i}",
+                    member=member,
+                    engine_version="test",
+                    params=params,
+                    created_at=datetime(2026, 11, 17 + i, 12, tzinfo=UTC),
+                ),
+            )
+        week = gather_week(
+            session, week="W", start=START, end=END, challenges=[("sparse_parity", "dmc@1")], sprint_log="x"
+        )
+    sections = {c.challenge: [(r.record.member, r.record.value) for r in c.records] for c in week.challenges}
+    assert sections == {
+        "sparse_parity n=6 k=2 · solver": [("bob", 90.0)],
+        "sparse_parity n=20 k=3 · solver": [("alice", 500.0)],
+        "sparse_parity n=20 k=3 · training": [("carol", 700.0)],
+    }

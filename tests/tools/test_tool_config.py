@@ -26,6 +26,8 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "digest.timezone": ("Europe/Berlin", "Europe/Berlin", "Europe/Berln", "did you mean Europe/Berlin?"),
     "digest.chat_id": ("-1001500000001", -1001500000001, "group", "must be a Telegram id"),
     "digest.topic_id": ("none", None, "7.5", "must be a Telegram id"),
+    "verdict.min_change": ("0.05", 0.05, "2", "must be a number from 0 to 1"),
+    "verdict.spread_factor": ("2", 2.0, "-1", "must be a number from 0 to 10"),
     "limits.cpu_s": ("2.5", 2.5, "0", "must be a number from 1 to 600"),
     "limits.wall_s": ("30", 30.0, "1801", "must be a number from 1 to 1800"),
     "limits.memory_mib": ("512", 512, "512.5", "must be a whole number from 256 to 65536"),

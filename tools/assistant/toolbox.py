@@ -18,11 +18,13 @@ from engine.errors import EngineError
 from storage.database import SessionFactory
 from storage.errors import StorageError
 from storage.runs import get_run, recent_runs
-from storage.scores import best_per_member_method, scored_runs
+from storage.scores import scored_runs
 from tools.assistant.contract import check_submission
 from tools.assistant.prompt import PROPOSE_TOOL, challenge_lines, method_lines
 from tools.assistant.spec import SpecError, submission_from
+from tools.board import split_by_board
 from tools.leaderboard import LEADERBOARD_HEADERS, leaderboard_cells, rank_best
+from tools.published.records import published_scores
 from tools.records import RECORD_HEADERS, record_cells, record_history
 from tools.run_detail import run_detail
 
@@ -70,19 +72,23 @@ def list_methods(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:
 def leaderboard(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:
     name, metric = _challenge(raw)
     with box.sessions() as session:
-        rows = leaderboard_cells(rank_best(best_per_member_method(session, challenge=name, metric=metric)))
-    if not rows:
+        boards = split_by_board(name, scored_runs(session, challenge=name, metric=metric))
+    if not boards:
         return True, f"no stored results on {name} for {metric} yet"
-    return _json({"challenge": name, "metric": metric, "headers": LEADERBOARD_HEADERS, "rows": rows})
+    tables = [{"board": b.title, "rows": leaderboard_cells(rank_best(entries))} for b, entries in boards.items()]
+    return _json({"challenge": name, "metric": metric, "headers": LEADERBOARD_HEADERS, "boards": tables})
 
 
 def records(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:
     name, metric = _challenge(raw)
     with box.sessions() as session:
-        rows = record_cells(record_history(scored_runs(session, challenge=name, metric=metric)))
-    if not rows:
+        entries = [*published_scores(name, metric), *scored_runs(session, challenge=name, metric=metric)]
+    entries.sort(key=lambda e: (e.created_at, e.run_id))  # stable: same-day published rows keep their order
+    boards = split_by_board(name, entries)
+    if not boards:
         return True, f"no record on {name} for {metric} yet"
-    return _json({"challenge": name, "metric": metric, "headers": RECORD_HEADERS, "rows": rows})
+    tables = [{"board": b.title, "rows": record_cells(record_history(group))} for b, group in boards.items()]
+    return _json({"challenge": name, "metric": metric, "headers": RECORD_HEADERS, "boards": tables})
 
 
 def read_run(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:

@@ -97,6 +97,20 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             for name in challenges
         ),
         ConfigKey(
+            "verdict.min_change",
+            "Smallest relative change (0.01 = 1 %) that a comparison calls a WIN or a LOSS (docs/verdicts.md).",
+            0.01,
+            v.number(minimum=0, maximum=1, integer=False),
+            "fraction",
+        ),
+        ConfigKey(
+            "verdict.spread_factor",
+            "How many seed standard deviations a change must exceed to be a WIN or a LOSS (docs/verdicts.md).",
+            1.0,
+            v.number(minimum=0, maximum=10, integer=False),
+            "factor",
+        ),
+        ConfigKey(
             "limits.cpu_s",
             "CPU seconds submitted code may use, per sandboxed process.",
             DEFAULT_LIMITS.cpu_s,

@@ -1,0 +1,146 @@
+"""Board identity: which stored results may be ranked together, compared and called a record (pure).
+
+A board is (challenge, problem instance, track, metric@version). Leaderboards, record histories and "vs record"
+only ever look at one board, so a solver on n=6 is never ranked against training runs on n=20.
+
+- **Instance**: the parameters that change the problem itself. Sparse parity: ``n`` (input bits) and ``k`` (secret
+  bits), defaulting to the group's standard n=20, k=3 (:data:`engine.methods.params.COMMON_DEFAULTS`). The IR
+  challenges carry their instance in their name (``matmul_16x16``, ``sparse_parity_small``), so their instance is
+  empty.
+- **Track**: how the answer was produced — ``training`` (a training method such as sgd), ``solver`` (a direct solver
+  such as gf2 or km), ``submission`` (a judged ``solve()``) or ``program`` (an IR program, given or generated).
+
+Boards are derived from each stored run's own columns (challenge, kind, subject, params) when they are read; no
+column stores them, so runs stored before boards existed are placed on their board without a migration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import UnknownName
+from engine.methods import METHODS
+from engine.methods.params import COMMON_DEFAULTS
+from storage.scores import ScoredRun
+from tools.errors import ToolError
+
+INSTANCE_KEYS: dict[str, tuple[str, ...]] = {"sparse_parity": ("n", "k")}
+"""Challenge -> the parameters that define its problem instance (absent: the name is the instance)."""
+
+TRACKS = ("training", "solver", "submission", "program")
+
+Instance = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board: results on it are ranked together; nothing else is."""
+
+    challenge: str
+    instance: Instance
+    track: str
+    metric: str
+
+    @property
+    def instance_label(self) -> str:
+        """``n=20 k=3`` (empty for challenges whose name is their instance)."""
+        return instance_label(self.instance)
+
+    @property
+    def name(self) -> str:
+        """``sparse_parity n=20 k=3 · solver`` — the board without its metric (``matmul_16x16`` for IR programs,
+        whose only track is ``program``)."""
+        where = " ".join(p for p in (self.challenge, self.instance_label) if p)
+        return where if self.track == "program" and not self.instance else f"{where} · {self.track}"
+
+    @property
+    def title(self) -> str:
+        """``sparse_parity n=20 k=3 · solver · dmc@1``."""
+        where = " ".join(p for p in (self.challenge, self.instance_label) if p)
+        return f"{where} · {self.track} · {self.metric}"
+
+
+def instance_label(instance: Instance) -> str:
+    return " ".join(f"{k}={v}" for k, v in instance)
+
+
+def instance_of(challenge: str, params: Mapping[str, Any]) -> Instance:
+    """The problem instance a run with ``params`` solved (defaults filled in from the group's standard)."""
+    keys = INSTANCE_KEYS.get(challenge, ())
+    values = []
+    for key in keys:
+        raw = params.get(key, COMMON_DEFAULTS.get(key))
+        try:
+            values.append((key, int(raw)))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            values.append((key, int(COMMON_DEFAULTS[key])))
+    return tuple(values)
+
+
+def track_of(kind: str, subject: str) -> str:
+    """The track of a stored run of ``kind`` (method, solve, ir, generate) named ``subject``."""
+    if kind == "method":
+        try:
+            return "solver" if METHODS.get(subject).kind == "solver" else "training"
+        except UnknownName:
+            return "training"
+    if kind == "solve":
+        return "submission"
+    if kind in ("ir", "generate"):
+        return "program"
+    return kind
+
+
+def board_of(challenge: str, kind: str, subject: str, params: Mapping[str, Any], metric: str) -> Board:
+    """The board of one stored run's value for ``metric``."""
+    return Board(challenge, instance_of(challenge, params), track_of(kind, subject), metric)
+
+
+def default_instance(challenge: str) -> Instance:
+    """The board shown when no instance is named: the group's standard (n=20, k=3 for sparse parity)."""
+    return instance_of(challenge, {})
+
+
+def requested_instance(challenge: str, options: Mapping[str, str], stored: Iterable[Instance]) -> Instance:
+    """The instance named by ``n=… k=…`` options (missing keys: the standard's), checked against the stored ones.
+
+    Raises :class:`ToolError` (one line, with the valid choices) for a key the challenge has no instance
+    parameter for, a value that is not a whole number, or an instance with no stored results.
+    """
+    keys = INSTANCE_KEYS.get(challenge, ())
+    named = {k: v for k, v in options.items() if k != "metric"}
+    known = sorted(set(stored))
+    choices = ", ".join(instance_label(i) for i in known if i) or "none stored yet"
+    for key, value in named.items():
+        if key not in keys:
+            valid = ", ".join(keys) if keys else f"none ({challenge}'s instance is in its name)"
+            raise ToolError(f"'{key}' is not an instance parameter of {challenge}", hint=f"valid: {valid}")
+        if not value.strip().lstrip("-").isdigit():
+            raise ToolError(f"{key}={value} is not a whole number", hint=f"stored instances: {choices}")
+    instance = instance_of(challenge, {**dict(default_instance(challenge)), **named})
+    if named and instance not in known:
+        raise ToolError(f"no results on {challenge} {instance_label(instance)}", hint=f"stored instances: {choices}")
+    return instance
+
+
+def on_board(challenge: str, scores: Iterable[ScoredRun], board: Board) -> list[ScoredRun]:
+    """The entries of ``scores`` (all of ``challenge``) that lie on ``board``; published entries lie on the
+    program board of their challenge. Order is kept."""
+    return [s for s in scores if board_of_score(challenge, s) == board]
+
+
+def board_of_score(challenge: str, score: ScoredRun) -> Board:
+    if score.published:
+        return Board(challenge, instance_of(challenge, {}), "program", score.metric)
+    return board_of(challenge, score.kind, score.subject, score.params, score.metric)
+
+
+def split_by_board(challenge: str, scores: Iterable[ScoredRun]) -> dict[Board, list[ScoredRun]]:
+    """``scores`` (all of ``challenge``) grouped by board, each group in the given order; boards by instance, then
+    track."""
+    boards: dict[Board, list[ScoredRun]] = {}
+    for score in scores:
+        boards.setdefault(board_of_score(challenge, score), []).append(score)
+    return dict(sorted(boards.items(), key=lambda kv: (kv[0].instance, kv[0].track)))
