@@ -16,11 +16,12 @@ import pytest
 from bot.commands import command_named
 from bot.commands.base import Caller, Invocation, Reply
 from bot.context import AppContext
+from bot.core.attribution_diff import buffer_diff
 from bot.core.recording import result_of, store_result
 from bot.dispatch import execute
 from bot.settings import Settings
 from engine.attribution.buffers import CLOCK_METRICS
-from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN
+from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution
 from engine.result import RunResult
 from storage.runs import get_run
 from tools.run_request import NormalisedRequest
@@ -134,3 +135,24 @@ def test_bad_input_is_one_line_with_a_hint(ctx: AppContext) -> None:
     assert "pick two runs of one challenge" in reply.text
     reply, status = call(ctx, "compare")
     assert status == 2 and "got 0 run ids" in reply.text
+
+
+def test_scope_and_metric_of_the_diff(ctx: AppContext) -> None:
+    _, sgd_id, local_id = run_pair(ctx)
+    with ctx.sessions()() as session:
+        a, b = (result_of(get_run(session, run_id=i)).buffer_attribution for i in (sgd_id, local_id))
+    assert a is not None and b is not None
+    whole_only = Attribution(scopes=tuple(s for s in b.scopes if s.scope == WHOLE_RUN))
+    assert buffer_diff(a, b, "dmc@1").scope == ONE_STEP  # type: ignore[union-attr]
+    fallback = buffer_diff(a, whole_only, "dmc@1")
+    assert fallback is not None and fallback.scope == WHOLE_RUN
+    assert math.isclose(fallback.total_a, a.scope(WHOLE_RUN).metrics["dmc@1"])  # type: ignore[union-attr]
+    assert buffer_diff(a, b, "ard@1").metric == "ard@1"  # type: ignore[union-attr]
+    assert buffer_diff(a, b, "bytedmd@1").metric == "dmc@1"  # type: ignore[union-attr]  # not a clock metric
+    assert buffer_diff(None, b, "dmc@1") is None
+    assert buffer_diff(a, Attribution(scopes=()), "dmc@1") is None
+    # the admins' primary metric decides what compare diffs
+    ctx.tool_config().set("metric.primary.sparse_parity", "ard@1", by="bob")
+    reply, _ = call(ctx, "compare", str(sgd_id), str(local_id))
+    assert reply.data is not None and reply.data["buffers"]["metric"] == "ard@1"
+    assert math.isclose(sum(r["change"] for r in reply.data["buffers"]["rows"]), reply.data["buffers"]["change"])
