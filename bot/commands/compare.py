@@ -1,28 +1,98 @@
 """``compare ID ID``: metric deltas of two runs with the verdict of the second against the first (docs/verdicts.md),
-a warning when they are on different boards, and, where attribution is stored, where the cost moved."""
+a warning when they are on different boards, and where the cost moved: for runs with per-buffer tables, the
+buffers side by side for the board's primary metric (``bot.core.attribution_diff``), sorted by their part of the
+change, each "moved" or "unchanged"; for IR runs, the per-address-ring shifts."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
+from bot.core.attribution_diff import compare_stored
 from bot.core.verdict import configured_rule, judge
-from storage.runs import get_run
+from engine.attribution.diff import ONLY_A, ONLY_B, UNCHANGED, AttributionDiff, BufferChange, explain
 from tools.board import board_of
-from tools.compare import compare_runs, metric_cells, shift_cells
+from tools.compare import metric_cells, shift_cells
+from tools.metric_format import format_figure
 
 USAGE = usage_of("compare")
 
 
+def _contribution(diff: AttributionDiff, row: BufferChange, which: str) -> float | None:
+    buffer = row.a if which == "a" else row.b
+    return None if buffer is None else buffer.contribution(diff.metric)
+
+
+def _cell(value: float | None) -> str:
+    return "—" if value is None else format_figure(value)
+
+
+def _signed(value: float) -> str:
+    return ("+" if value > 0 else "−" if value < 0 else "") + format_figure(abs(value))
+
+
+def _share(value: float) -> str:
+    return f"{value:.0%}".replace("-0%", "0%").replace("-", "−")
+
+
+def buffer_table(diff: AttributionDiff, a_id: int, b_id: int) -> Table:
+    """The per-buffer diff as a card table: name, contribution in A and B, change, its share of the total change,
+    the verdict; buffers whose contribution did not change at all are counted in one row, the last row is the
+    totals (``--json`` lists every buffer)."""
+    changed = [r for r in diff.rows if r.change != 0 or r.verdict in (ONLY_A, ONLY_B)]
+    rows = [
+        [
+            r.name,
+            _cell(_contribution(diff, r, "a")),
+            _cell(_contribution(diff, r, "b")),
+            _signed(r.change),
+            _share(r.share_of_change) if diff.change else "",
+            r.verdict,
+        ]
+        for r in changed
+    ]
+    if len(changed) < len(diff.rows):
+        rows.append([f"{len(diff.rows) - len(changed)} more buffers", "", "", "0", "", UNCHANGED])
+    rows.append(["total", _cell(diff.total_a), _cell(diff.total_b), _signed(diff.change), "", ""])
+    return Table(
+        headers=["buffer", f"#{a_id}", f"#{b_id}", "change", "of change", "verdict"],
+        rows=rows,
+        title=f"where {diff.metric} ({diff.scope}) moved, by buffer",
+    )
+
+
+def buffer_rows(diff: AttributionDiff) -> list[dict[str, Any]]:
+    """The same table for ``--json``: one object per buffer (None where a run has no such buffer)."""
+    return [
+        {
+            "buffer": r.name,
+            "a": _contribution(diff, r, "a"),
+            "b": _contribution(diff, r, "b"),
+            "change": r.change,
+            "share_of_change": r.share_of_change,
+            "verdict": r.verdict,
+            "floats_read_a": None if r.a is None else r.a.floats_read,
+            "floats_read_b": None if r.b is None else r.b.floats_read,
+            "mean_distance_a": None if r.a is None else r.a.mean_distance,
+            "mean_distance_b": None if r.b is None else r.b.mean_distance,
+        }
+        for r in diff.rows
+    ]
+
+
 def compare(ctx: AppContext, inv: Invocation) -> Reply:
     if len(inv.args) != 2:
-        raise UsageError("compare needs two run ids", hint="usage: compare ID ID (see ids with: runs)")
+        got = "one run id" if len(inv.args) == 1 else f"{len(inv.args)} run ids"
+        raise UsageError(f"compare needs two run ids, got {got}", hint="usage: compare ID ID (see ids with: runs)")
     a_id, b_id = (parse_run_id(t, usage="compare ID ID") for t in inv.args)
-    with ctx.sessions()() as session:
-        a, b = get_run(session, run_id=a_id), get_run(session, run_id=b_id)
-    comparison = compare_runs(a, b)
+    pair = compare_stored(ctx, a_id, b_id)
+    a, b, comparison, diff = pair.a, pair.b, pair.comparison, pair.buffers
     tables = [Table(headers=["metric", f"#{a_id}", f"#{b_id}", "change"], rows=metric_cells(comparison))]
+    if diff is not None:
+        tables.append(buffer_table(diff, a_id, b_id))
     if comparison.shifts:
         tables.append(
             Table(
@@ -31,7 +101,7 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
                 title="where the cost moved",
             )
         )
-    note = "" if comparison.shifts else " (no per-buffer attribution stored for both runs)"
+    note = "" if comparison.shifts or diff is not None else " (no per-buffer attribution stored for both runs)"
     rule = configured_rule(ctx.tool_config().get)
     verdicts = {
         m.metric: judge([m.b], [m.a], candidate_passed=b.ok, rule=rule).outcome.value
@@ -40,9 +110,23 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
     }
     lines = [f"#{b_id} ({b.subject}) vs #{a_id} ({a.subject}){note}"]
     lines += [f"{metric}: {outcome}" for metric, outcome in verdicts.items()]
+    if diff is not None:
+        lines.append(f"{diff.metric} ({diff.scope}): {explain(diff)}")
     boards = {board_of(r.challenge, r.kind, r.subject, r.params, "").name for r in (a, b)}
     if len(boards) > 1:
         lines.append("not like for like: different boards (" + " vs ".join(sorted(boards)) + ")")
+    buffers = None
+    if diff is not None:
+        buffers = {
+            "metric": diff.metric,
+            "scope": diff.scope,
+            "total_a": diff.total_a,
+            "total_b": diff.total_b,
+            "change": diff.change,
+            "moved_floats_share": diff.moved_floats_share,
+            "moved_contribution_share": diff.moved_contribution_share,
+            "rows": buffer_rows(diff),
+        }
     return Reply(
         text="\n".join(lines),
         tables=tables,
@@ -55,5 +139,6 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
             "shifts": [
                 {"group": s.group, "label": s.label, "a": s.a, "b": s.b, "delta": s.delta} for s in comparison.shifts
             ],
+            "buffers": buffers,
         },
     )

@@ -7,10 +7,16 @@ card and the sprint-log entry alike), formatted by :mod:`tools.metric_format`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.commands.base import Table
 from bot.core.comparison import Comparison, Standing
 from bot.core.recording import RecordedRun
-from tools.metric_format import format_change, format_value
+from engine.attribution.diff import AttributionDiff
+from tools.metric_format import format_change, format_figure, format_value
+
+TOP_MOVERS = 3
+"""Buffers named on a method's card: the three that explain most of the change against the baseline."""
 
 
 def standing_line(standing: Standing | None) -> str | None:
@@ -61,3 +67,32 @@ def card_footer(recorded: RecordedRun) -> tuple[list[str], list[Table]]:
         tables.append(comparison_table(recorded.comparison))
     lines.append(provenance_line(recorded))
     return lines, tables
+
+
+def mover_lines(diff: AttributionDiff, baseline: str, top: int = TOP_MOVERS) -> list[str]:
+    """The heading and one short line per top mover against ``baseline`` (largest part of the change first):
+    ``b1: −27,988 (51%), distance 18,369 → 6,497``; a buffer found in one run only says so."""
+    lines = [f"top movers vs {baseline}, {diff.metric} ({diff.scope}):"]
+    for r in diff.rows[:top]:
+        sign = "+" if r.change > 0 else "−" if r.change < 0 else ""
+        share = f" ({r.share_of_change:.0%})".replace("-", "−") if diff.change else ""
+        if r.a is not None and r.b is not None:
+            where = f"distance {format_figure(round(r.a.mean_distance))} → {format_figure(round(r.b.mean_distance))}"
+        else:
+            where = r.verdict
+        lines.append(f"{r.name}: {sign}{format_figure(round(abs(r.change)))}{share}, {where}")
+    return lines
+
+
+def movers_data(diff: AttributionDiff, top: int = TOP_MOVERS) -> dict[str, Any]:
+    """The same movers for ``--json``: metric, scope, totals and per buffer its change, share and verdict."""
+    return {
+        "metric": diff.metric,
+        "scope": diff.scope,
+        "total_a": diff.total_a,
+        "total_b": diff.total_b,
+        "rows": [
+            {"buffer": r.name, "change": r.change, "share_of_change": r.share_of_change, "verdict": r.verdict}
+            for r in diff.rows[:top]
+        ],
+    }

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import card_footer
+from bot.commands.result_card import card_footer, mover_lines, movers_data
 from bot.commands.run_generator import run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import is_ir_challenge
@@ -78,6 +78,8 @@ def method_card(outcome: MethodOutcome) -> Reply:
             for c in versus.one_step
             if c.key in SHOWN_ONE_STEP
         ]
+        if versus.buffers is not None:
+            lines += mover_lines(versus.buffers, versus.method)
     footer_lines, footer_tables = card_footer(recorded)
     lines += footer_lines
     tables += footer_tables
@@ -99,6 +101,7 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "per_step": result.per_step or None,
         "vs_sgd": vs_baseline,
         "sgd_per_step": (versus.result.per_step or None) if versus is not None else None,
+        "movers": movers_data(versus.buffers) if versus is not None and versus.buffers is not None else None,
         "engine_version": result.engine_version,
         "secret": result.secret,
         "found": result.found,

@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.attribution_diff import results_diff
 from bot.core.baselines import baseline_method
 from bot.core.recording import RecordedRun, lookup, record_once, result_of
 from bot.core.services import Services
+from engine.attribution.diff import AttributionDiff
 from engine.methods import METHODS, method_values
 from engine.methods import run_method as run_engine_method
 from engine.metrics.registry import metrics_for
@@ -75,13 +77,15 @@ class Change:
 class BaselineComparison:
     """The method against its baseline method run with the same parameters.
 
-    metrics: every metric both have (baseline non-zero); one_step: the per-step figures of :data:`ONE_STEP_KEYS`.
+    metrics: every metric both have (baseline non-zero); one_step: the per-step figures of :data:`ONE_STEP_KEYS`;
+    buffers: baseline → method per buffer for the board's primary metric (None unless both have per-buffer tables).
     """
 
     method: str
     result: RunResult
     metrics: tuple[Change, ...]
     one_step: tuple[Change, ...]
+    buffers: AttributionDiff | None = None
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,9 @@ def run_method(
         member=member,
         force=force,
     )
-    versus = None if base is None or versus_name is None else _versus(versus_name, base, recorded.result)
+    versus = None
+    if base is not None and versus_name is not None:
+        versus = _versus(versus_name, base, recorded.result, results_diff(services, base, recorded.result))
     return MethodOutcome(request=request, recorded=recorded, versus=versus)
 
 
@@ -152,11 +158,11 @@ def _baseline_run(
     return result_of(previous.run) if previous is not None else _traced(name, request.raw, no_progress)
 
 
-def _versus(name: str, base: RunResult, mine: RunResult) -> BaselineComparison:
+def _versus(name: str, base: RunResult, mine: RunResult, buffers: AttributionDiff | None) -> BaselineComparison:
     metrics = tuple(Change(key, base.metrics[key], mine.metrics[key]) for key in mine.metrics if base.metrics.get(key))
     one_step = tuple(
         Change(key, base.per_step[key], mine.per_step[key])
         for key in ONE_STEP_KEYS
         if key in mine.per_step and base.per_step.get(key)
     )
-    return BaselineComparison(method=name, result=base, metrics=metrics, one_step=one_step)
+    return BaselineComparison(method=name, result=base, metrics=metrics, one_step=one_step, buffers=buffers)

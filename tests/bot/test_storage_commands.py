@@ -118,6 +118,7 @@ def test_compare_reports_deltas_and_cost_moves(ctx: AppContext) -> None:
     reverse, _ = call(ctx, "compare", "2", "1")
     assert reverse.data["metrics"][0]["verdict"] == "LOSS"  # type: ignore[index]
     assert [(s["label"], s["delta"]) for s in reply.data["shifts"]] == [("A", -90.0), ("B", 40.0)]  # type: ignore[index]
+    assert reply.data["buffers"] is None  # type: ignore[index]  # IR runs: per-ring shifts, no per-buffer table
     reply, status = call(ctx, "compare", "1", "7")
     assert status == 2 and reply.text.startswith("no run #7")
 

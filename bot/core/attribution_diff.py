@@ -1,0 +1,84 @@
+"""Two runs side by side, and where the cost moved between them: the use case behind ``compare A B`` and the movers
+line of a method's card.
+
+- :func:`compare_stored` reads two stored runs, refuses runs of different challenges (one line with a hint), and
+  returns the metric deltas (:mod:`tools.compare`, which also carries an IR run's per-address-ring ``attribution``)
+  with, when both runs have a per-buffer table (``RunResult.buffer_attribution``), the per-buffer diff of
+  :func:`engine.attribution.diff.diff_attribution`.
+- :func:`buffer_diff` picks what that diff is about: the board's primary metric when it is a clock metric (the
+  admins' ``metric.primary.<challenge>``, else the registry's: ``dmc@1`` for sparse parity), else ``dmc@1``; and the
+  scope ``one step`` where both runs have it (a step's own traffic), else ``whole run``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.recording import result_of
+from bot.core.services import Services
+from bot.invocation import UsageError
+from engine.attribution.buffers import CLOCK_METRICS
+from engine.attribution.diff import AttributionDiff, diff_attribution
+from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution
+from engine.challenges import CHALLENGES
+from engine.metrics.clock import DMC
+from engine.result import RunResult
+from storage.runs import get_run
+from storage.tables import Run
+from tools.compare import Comparison, compare_runs
+
+SCOPE_ORDER = (ONE_STEP, WHOLE_RUN)
+"""Scopes in order of preference for the diff: a step's own traffic first, the whole run where one side lacks it."""
+
+
+@dataclass(frozen=True)
+class RunPair:
+    """Two stored runs compared: the rows, their metric deltas (and IR cost shifts), and the per-buffer diff (None
+    when either run has no per-buffer table)."""
+
+    a: Run
+    b: Run
+    comparison: Comparison
+    buffers: AttributionDiff | None
+
+
+def primary_metric(services: Services, challenge: str) -> str | None:
+    """The metric that ranks ``challenge``: the admins' setting, else the registry's (None for an unknown one)."""
+    chosen = services.tool_config().primary_metrics().get(challenge)
+    if chosen is None and challenge in CHALLENGES:
+        chosen = CHALLENGES.get(challenge).primary_metric
+    return chosen
+
+
+def buffer_diff(a: Attribution | None, b: Attribution | None, metric: str | None) -> AttributionDiff | None:
+    """A → B per buffer for ``metric`` (``dmc@1`` when it is not a clock metric) in the preferred common scope;
+    None when either side has no table or no scope in common."""
+    if a is None or b is None:
+        return None
+    chosen = metric if metric in CLOCK_METRICS else DMC
+    for scope in SCOPE_ORDER:
+        sa, sb = a.scope(scope), b.scope(scope)
+        if sa is not None and sb is not None:
+            return diff_attribution(sa, sb, chosen)
+    return None
+
+
+def results_diff(services: Services, base: RunResult, mine: RunResult) -> AttributionDiff | None:
+    """:func:`buffer_diff` of two results of one challenge, for that challenge's primary metric."""
+    return buffer_diff(base.buffer_attribution, mine.buffer_attribution, primary_metric(services, mine.challenge))
+
+
+def compare_stored(services: Services, a_id: int, b_id: int) -> RunPair:
+    """Runs ``a_id`` and ``b_id`` compared (see the module docstring); UnknownRun for an id that is not stored,
+    UsageError for runs of different challenges."""
+    with services.sessions()() as session:
+        a, b = get_run(session, run_id=a_id), get_run(session, run_id=b_id)
+    if a.challenge != b.challenge:
+        raise UsageError(
+            f"#{a_id} is a {a.challenge} run and #{b_id} a {b.challenge} run: they cannot be compared",
+            hint="pick two runs of one challenge (see ids and challenges with: runs)",
+        )
+    buffers = buffer_diff(
+        result_of(a).buffer_attribution, result_of(b).buffer_attribution, primary_metric(services, a.challenge)
+    )
+    return RunPair(a=a, b=b, comparison=compare_runs(a, b), buffers=buffers)
