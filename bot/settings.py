@@ -61,8 +61,11 @@ class Settings(BaseSettings):
         description="User ids the bot answers anywhere, e.g. in a private chat (deny by default).",
     )
     trust_anonymous_admins: bool = Field(
-        default=True,
-        description="Treat a message sent as the chat itself (anonymous group admin) as from an admin.",
+        default=False,
+        description=(
+            "Treat a message sent as the chat itself (anonymous group admin) as from a bot admin; off = only "
+            "SUTRO_ADMIN_IDS are admins."
+        ),
     )
     telegram_base_url: str = Field(
         default="https://api.telegram.org/bot",

@@ -24,7 +24,7 @@ from bot.incidents import incident_line, report_incident
 from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
 from bot.reply import Button, Reply
-from bot.telegram_app.access import Decision, Sender, decide
+from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.progress import ProgressMessage
@@ -166,6 +166,8 @@ class ChatFrontDoor:
                 raise UsageError(
                     unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands"
                 )
+            if command.admin_only and not decision.caller.is_admin and decision.caller.user_id is None:
+                raise UsageError(f"/{name} is for admins only", hint=ANONYMOUS_ADMIN_HINT)
             inv = parse_free_text(command, rest) if command.free_text else parse_tokens(command, split_tokens(rest))
             inv.caller = decision.caller
             inv.attachments += attachments
