@@ -151,6 +151,22 @@ async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi)
     assert any(c.method == "getFile" for c in calls)
 
 
+async def test_an_oversized_upload_is_refused_before_download(fake: FakeBotApi) -> None:
+    # the default Python source limit is 256 KiB (engine/sandbox/limits.py); IR files may be up to 8 MiB
+    big_source = b"def solve(x):\n    return x\n" + b"# pad\n" * (300 * 1024 // 6)
+    big_ir = b"x = load a\n" * (300 * 1024 // 11)
+    assert len(big_source) > 256 * 1024 and len(big_ir) > 256 * 1024
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach", document=("big.py", big_source))
+        calls = await until(fake, any_text("over the 256 KiB limit"))
+        assert not any(c.method == "getFile" for c in calls)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach", document=("big.ir", big_ir))
+        calls = await until(fake, any_text("1 attachments"))
+    refusal = next(t for t in texts(calls) if "over the" in t)
+    assert refusal.startswith("big.py is 300 KiB") and "\n" not in refusal
+    assert sum(c.method == "getFile" for c in calls) == 1  # only the IR file was fetched
+
+
 async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
     code = "def solve(x):\n    return x + 1"
     async with running_bot(fake):
