@@ -167,6 +167,19 @@ async def test_an_oversized_upload_is_refused_before_download(fake: FakeBotApi) 
     assert sum(c.method == "getFile" for c in calls) == 1  # only the IR file was fetched
 
 
+async def test_a_very_long_command_is_echoed_as_a_preview_and_no_message_is_too_long(fake: FakeBotApi) -> None:
+    note = " ".join(f"word{i}" for i in range(800))  # about 5,500 characters
+    assert len(note) > 5000
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/log {note}")
+        calls = await until(fake, lambda cs: any(c.method == "editMessageText" for c in cs))
+        await asyncio.sleep(0.5)
+    assert not [c for c in fake.calls if c.status == 400]  # the fake refuses texts over 4096 as Telegram does
+    ack = next(c for c in calls if c.method == "sendMessage" and "/log word0" in c.params["text"])
+    header = ack.params["text"].splitlines()[0]
+    assert header.endswith("…") and len(header) <= 80 + len("#1 ")
+
+
 async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
     code = "def solve(x):\n    return x + 1"
     async with running_bot(fake):
