@@ -15,7 +15,7 @@ from bot.core.rescoring import ir_rescorer
 from bot.dispatch import execute
 from bot.invocation import Invocation
 from bot.reply import Reply
-from bot.settings import Settings
+from bot.settings import Settings, load_settings
 from engine.scoring.ir import METRIC as IR_METRIC
 
 
@@ -26,7 +26,7 @@ def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool 
     their stored code (``sutro rescore dally@0 dally@1``).
     deliver_sprint_log: False for a job process on a Dask worker (see :attr:`AppContext.deliver_sprint_log`).
     """
-    settings = settings or Settings()
+    settings = settings or load_settings()
     rescorers = {IR_METRIC: ir_rescorer(dev_override=settings.dev_allow_unsandboxed)}
     return AppContext(
         settings=settings,
