@@ -222,6 +222,8 @@ def build_bot(
     app.add_handler(MessageHandler(new_messages & filters.Document.ALL, door.on_document, block=False))
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
+    edited = filters.UpdateType.EDITED_MESSAGE & (filters.COMMAND | filters.CaptionRegex(r"^/"))
+    app.add_handler(MessageHandler(edited, door.on_edited_command, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
     digest = DigestPoster(door.ctx, app, clock=clock)

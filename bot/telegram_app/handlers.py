@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import html
 import logging
 import time
 from datetime import UTC, datetime
@@ -131,6 +132,21 @@ class ChatFrontDoor:
         attachments = pasted_code(message)
         if attachments:
             await self._serve(message, self._paste_command_name(), "", attachments)
+
+    async def on_edited_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """An edited message holding a command: answered with one line (edits are not re-run), once per edit."""
+        message = update.edited_message
+        if message is None:
+            return
+        word = command_word(message.text or message.caption or "", context.bot.username)
+        if word is None:
+            return
+        decision = await self.check_sender(sender_of(message))
+        if decision.caller is None:  # a stranger's edit: their first message already got the refusal
+            return
+        await courier_for(message).send_text(
+            html.escape(f"edits are not re-run — send /{word[0]} again as a new message", quote=False)
+        )
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A press of an inline button under a card (``idea:run:7``): checked like a message, then the command."""

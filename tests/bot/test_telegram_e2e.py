@@ -180,6 +180,27 @@ async def test_a_very_long_command_is_echoed_as_a_preview_and_no_message_is_too_
     assert header.endswith("…") and len(header) <= 80 + len("#1 ")
 
 
+async def test_an_edited_command_is_answered_once_and_not_re_run(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        original = fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/wipe rows=2", thread_id=TOPIC)
+        await until(fake, any_text("for admins only"))
+        edited = {**fake.message(chat_id=GROUP, user_id=MEMBER, text="/wipe rows=5", thread_id=TOPIC)}
+        edited.update(message_id=original["message_id"], edit_date=int(time.time()))
+        fake.push_update({"edited_message": edited})
+        calls = await until(fake, any_text("edits are not re-run"))
+        stranger_edit = {**fake.message(chat_id=STRANGERS, user_id=OTHER_MEMBER, text="/wipe rows=1")}
+        stranger_edit.update(edit_date=int(time.time()))
+        fake.push_update({"edited_message": stranger_edit})
+        await asyncio.sleep(0.5)
+    answer = next(c for c in calls if "edits are not re-run" in c.params.get("text", ""))
+    assert answer.params["text"] == "edits are not re-run — send /wipe again as a new message"
+    assert answer.params["message_thread_id"] == str(TOPIC)
+    sent = texts(fake.delivered())
+    assert sum("edits are not re-run" in t for t in sent) == 1
+    assert not any("rows=5" in t for t in sent)  # the edit was not run
+    assert not texts(fake.delivered(), chat_id=STRANGERS)  # a stranger's edit gets nothing
+
+
 async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:
     code = "def solve(x):\n    return x + 1"
     async with running_bot(fake):
