@@ -104,6 +104,16 @@ class TelegramBot:
             chats = self.digest.ctx.settings.allowed_chats
         return f"sutro serve: {name} started ({mode}), answering in {len(chats)} allowed chat(s)"
 
+    def privacy_warning(self) -> str | None:
+        """A warning when Telegram's privacy mode is on (getMe's ``can_read_all_group_messages`` is false)."""
+        if self.app.bot.can_read_all_group_messages:
+            return None
+        return (
+            "privacy mode is on — in groups the bot sees only commands and replies to it, so pasted "
+            "code and uncaptioned files never reach it unless it is a group admin; make it an admin or turn "
+            "privacy off with @BotFather /setprivacy (then remove and re-add it to the group)"
+        )
+
     async def start(self, *, poll_timeout_s: int = 10) -> None:
         """Publish the menu, start the job board, then take updates (long polling, or the webhook if set);
         one start line goes to stderr (and the log) once updates flow."""
@@ -125,9 +135,13 @@ class TelegramBot:
         else:
             await self._start_webhook()
         self._announce(await asyncio.to_thread(self.start_line))
+        warning = self.privacy_warning()
+        if warning is not None:
+            log.warning(warning)  # the CLI's log handler writes warnings to stderr
 
     @staticmethod
     def _announce(line: str) -> None:
+        """To stderr for whoever started ``sutro serve`` (the CLI logs only warnings), and to the log."""
         log.info(line)
         print(line, file=sys.stderr, flush=True)
 

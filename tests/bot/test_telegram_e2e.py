@@ -6,6 +6,7 @@ Each test starts the fake server and the bot (a few seconds at most) and asserts
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tests.bot.telegram_harness import (
     OTHER_MEMBER,
     STRANGERS,
     TEST_COMMANDS,
+    TOKEN,
     TOPIC,
     any_text,
     process_alive,
@@ -199,6 +201,23 @@ async def test_an_edited_command_is_answered_once_and_not_re_run(fake: FakeBotAp
     assert sum("edits are not re-run" in t for t in sent) == 1
     assert not any("rows=5" in t for t in sent)  # the edit was not run
     assert not texts(fake.delivered(), chat_id=STRANGERS)  # a stranger's edit gets nothing
+
+
+async def test_start_up_warns_when_privacy_mode_hides_group_messages(caplog: pytest.LogCaptureFixture) -> None:
+    warnings = []
+    for can_read_all in (False, True):
+        api = FakeBotApi(TOKEN, can_read_all_group_messages=can_read_all).start()
+        caplog.clear()
+        try:
+            with caplog.at_level(logging.WARNING, logger="sutro.telegram"):
+                async with running_bot(api):
+                    pass
+        finally:
+            api.stop()
+        warnings.append([r.getMessage() for r in caplog.records if "privacy mode" in r.getMessage()])
+    hidden, readable = warnings
+    assert len(hidden) == 1 and "/setprivacy" in hidden[0] and "admin" in hidden[0]
+    assert readable == []
 
 
 async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:

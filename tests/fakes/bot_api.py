@@ -64,8 +64,11 @@ class Failure:
 class FakeBotApi:
     """Start with :meth:`start`; point PTB at :attr:`base_url` / :attr:`base_file_url`; :meth:`stop` at the end."""
 
-    def __init__(self, token: str) -> None:
+    def __init__(self, token: str, *, can_read_all_group_messages: bool = False) -> None:
+        """``can_read_all_group_messages``: what getMe reports — False is Telegram's default (privacy mode on);
+        the fake still delivers every pushed update, so tests say what a privacy-mode bot would not see."""
         self.token = token
+        self.can_read_all_group_messages = can_read_all_group_messages
         self.calls: list[Call] = []
         self.poll_offsets: list[int] = []  # the offset of every getUpdates: confirms updates up to offset - 1
         self._updates: list[dict[str, Any]] = []
@@ -302,7 +305,7 @@ class FakeBotApi:
                 "first_name": "Sutro",
                 "username": BOT_USERNAME,
                 "can_join_groups": True,
-                "can_read_all_group_messages": True,
+                "can_read_all_group_messages": self.can_read_all_group_messages,
                 "supports_inline_queries": False,
             }
         if method in ("sendMessage", "editMessageText"):
