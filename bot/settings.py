@@ -11,10 +11,9 @@ import os
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.invocation import UsageError
 from tools.config import defaults
 
 IdList = Annotated[list[int], NoDecode]
@@ -159,16 +158,3 @@ class Settings(BaseSettings):
     )
 
     _id_list = field_validator("allowed_chats", "admin_ids", "allowed_users", mode="before")(id_list)
-
-
-def load_settings() -> Settings:
-    """Settings from the environment and ``.env``; a bad value is one line naming its variable (no traceback)."""
-    try:
-        return Settings()
-    except ValidationError as err:
-        first = err.errors()[0]
-        variable = "SUTRO_" + str(first["loc"][0]).upper() if first.get("loc") else "a SUTRO_ setting"
-        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
-        raise UsageError(
-            f"{variable}: {message}", hint="fix it in the environment or .env (.env.example lists every setting)"
-        ) from None

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import load_settings
 from bot.invocation import UsageError
-from bot.settings import load_settings
 
 
 @pytest.mark.parametrize(
