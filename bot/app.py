@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import functools
 
+from pydantic import ValidationError
+
 from bot.command import Command
 from bot.context import AppContext
 from bot.core.rescoring import ir_rescorer
 from bot.dispatch import execute
-from bot.invocation import Invocation
+from bot.invocation import Invocation, UsageError
 from bot.reply import Reply
 from bot.settings import Settings
 from engine.scoring.ir import METRIC as IR_METRIC
@@ -26,7 +28,7 @@ def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool 
     their stored code (``sutro rescore dally@0 dally@1``).
     deliver_sprint_log: False for a job process on a Dask worker (see :attr:`AppContext.deliver_sprint_log`).
     """
-    settings = settings or Settings()
+    settings = settings or load_settings()
     rescorers = {IR_METRIC: ir_rescorer(dev_override=settings.dev_allow_unsandboxed)}
     return AppContext(
         settings=settings,
@@ -36,6 +38,19 @@ def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool 
         post_digest=functools.partial(_post_digest, settings),
         serve_telegram=_serve_telegram,
     )
+
+
+def load_settings() -> Settings:
+    """Settings from the environment and ``.env``; a bad value is one line naming its variable (no traceback)."""
+    try:
+        return Settings()
+    except ValidationError as err:
+        first = err.errors()[0]
+        variable = "SUTRO_" + str(first["loc"][0]).upper() if first.get("loc") else "a SUTRO_ setting"
+        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+        raise UsageError(
+            f"{variable}: {message}", hint="fix it in the environment or .env (.env.example lists every setting)"
+        ) from None
 
 
 def run_in_worker(

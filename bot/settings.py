@@ -6,14 +6,39 @@ values down. Secrets are ``SecretStr`` so they never print in a repr or a log li
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tools.config import defaults
+
+IdList = Annotated[list[int], NoDecode]
+"""A list of Telegram ids from the environment: a JSON list (``[-100123, -100456]``), comma-separated ids
+(``-100123,-100456``) or one id (``-100123``); parsed by :func:`id_list`."""
+
+
+def id_list(value: object) -> object:
+    """``-100123`` / ``-100123,-100456`` / ``[-100123]`` as a list of ints; anything else is left for pydantic
+    to refuse (an error that names the setting)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text:
+        return []
+    if text.startswith("["):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"not a JSON list of ids ({err.msg})") from None
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        raise ValueError(f"{value!r} is not a chat or user id, nor a comma-separated list of them") from None
 
 
 def default_data_dir() -> Path:
@@ -50,19 +75,22 @@ class Settings(BaseSettings):
         default=15.0, gt=0, description="Limit on each Google Docs call; a command waits about this long at most."
     )
     telegram_bot_token: SecretStr | None = Field(default=None, description="Bot token from @BotFather.")
-    allowed_chats: list[int] = Field(default_factory=list, description="Chat ids the bot answers in (deny by default).")
-    admin_ids: list[int] = Field(default_factory=list, description="Telegram user ids allowed to run admin commands.")
+    allowed_chats: IdList = Field(default_factory=list, description="Chat ids the bot answers in (deny by default).")
+    admin_ids: IdList = Field(default_factory=list, description="Telegram user ids allowed to run admin commands.")
     dev_allow_unsandboxed: bool = Field(
         default=False,
         description="Development only: run submitted code even when no sandbox tier is available.",
     )
-    allowed_users: list[int] = Field(
+    allowed_users: IdList = Field(
         default_factory=list,
         description="User ids the bot answers anywhere, e.g. in a private chat (deny by default).",
     )
     trust_anonymous_admins: bool = Field(
-        default=True,
-        description="Treat a message sent as the chat itself (anonymous group admin) as from an admin.",
+        default=False,
+        description=(
+            "Treat a message sent as the chat itself (anonymous group admin) as from a bot admin; off = only "
+            "SUTRO_ADMIN_IDS are admins."
+        ),
     )
     telegram_base_url: str = Field(
         default="https://api.telegram.org/bot",
@@ -128,3 +156,5 @@ class Settings(BaseSettings):
         default="",
         description="Dask scheduler address (tcp://host:8786) to run queued jobs on a cluster; empty = local workers.",
     )
+
+    _id_list = field_validator("allowed_chats", "admin_ids", "allowed_users", mode="before")(id_list)

@@ -2,7 +2,9 @@
 
 Anonymous group admins post as the group itself: Telegram sets ``sender_chat`` to the chat and ``from`` to
 GroupAnonymousBot (id 1087968824), so a user-id list cannot match them. A message whose ``sender_chat`` is the chat
-it was sent in can only come from an admin of that chat; with ``trust_anonymous_admins`` they count as admins.
+it was sent in can only come from an admin of that chat, but it names nobody: only the ids in ``SUTRO_ADMIN_IDS``
+are bot admins, so an anonymous admin is an ordinary member unless an operator opts in with
+``SUTRO_TRUST_ANONYMOUS_ADMINS`` (off by default). The caller's name says which chat they posted as, for the audit.
 Channel posts forwarded into a discussion group also carry a ``sender_chat`` (the channel): not admins.
 """
 
@@ -15,6 +17,8 @@ from bot.invocation import Caller
 from bot.settings import Settings
 
 GROUP_ANONYMOUS_BOT_ID = 1087968824
+ANONYMOUS_NAME = "anonymous"
+ANONYMOUS_ADMIN_HINT = "post as yourself (not anonymously), with your user id in SUTRO_ADMIN_IDS"
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ def decide(settings: Settings, sender: Sender, *, allowed_chats: Iterable[int] |
     if anonymous_admin:
         return Decision(
             caller=Caller(
-                name="anonymous admin",
+                name=f"anonymous admin of {sender.chat_id}" if settings.trust_anonymous_admins else ANONYMOUS_NAME,
                 user_id=None,
                 chat_id=sender.chat_id,
                 thread_id=sender.thread_id,

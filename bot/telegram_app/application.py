@@ -11,8 +11,10 @@ handlers to deliver those answers. (``run_polling`` would wait for every running
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -40,7 +42,10 @@ from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.outbox_job import schedule_outbox_drain
 from bot.telegram_app.redaction import protect_secret
+from storage.errors import StorageError
 from storage.timestamps import utcnow
+
+log = logging.getLogger("sutro.telegram")
 
 NO_TOKEN = UsageError(
     "no Telegram bot token configured",
@@ -89,8 +94,29 @@ class TelegramBot:
 
     webhook: Webhook | None = None
 
+    def start_line(self) -> str:
+        """One line for the operator when the bot starts: who it is, how it takes updates, where it answers."""
+        name = f"@{self.app.bot.username}" if self.app.bot.username else "the bot"
+        mode = "webhook" if self.webhook is not None else "long polling"
+        try:
+            chats = self.digest.ctx.tool_config().get("chats.allowed")
+        except StorageError:  # the database is down: the deployment's list is what members get
+            chats = self.digest.ctx.settings.allowed_chats
+        return f"sutro serve: {name} started ({mode}), answering in {len(chats)} allowed chat(s)"
+
+    def privacy_warning(self) -> str | None:
+        """A warning when Telegram's privacy mode is on (getMe's ``can_read_all_group_messages`` is false)."""
+        if self.app.bot.can_read_all_group_messages:
+            return None
+        return (
+            "privacy mode is on — in groups the bot sees only commands and replies to it, so pasted "
+            "code and uncaptioned files never reach it unless it is a group admin; make it an admin or turn "
+            "privacy off with @BotFather /setprivacy (then remove and re-add it to the group)"
+        )
+
     async def start(self, *, poll_timeout_s: int = 10) -> None:
-        """Publish the menu, start the job board, then take updates (long polling, or the webhook if set)."""
+        """Publish the menu, start the job board, then take updates (long polling, or the webhook if set);
+        one start line goes to stderr (and the log) once updates flow."""
         await self.app.initialize()
         await self.app.bot.set_my_commands(self.menu)
         await self.board.start()
@@ -106,7 +132,21 @@ class TelegramBot:
                 allowed_updates=Update.ALL_TYPES,
                 drop_pending_updates=False,
             )
-            return
+        else:
+            await self._start_webhook()
+        self._announce(await asyncio.to_thread(self.start_line))
+        warning = self.privacy_warning()
+        if warning is not None:
+            log.warning(warning)  # the CLI's log handler writes warnings to stderr
+
+    @staticmethod
+    def _announce(line: str) -> None:
+        """To stderr for whoever started ``sutro serve`` (the CLI logs only warnings), and to the log."""
+        log.info(line)
+        print(line, file=sys.stderr, flush=True)
+
+    async def _start_webhook(self) -> None:
+        assert self.app.updater is not None and self.webhook is not None
         await self.app.updater.start_webhook(
             listen=self.webhook.listen,
             port=self.webhook.port,
@@ -196,6 +236,8 @@ def build_bot(
     app.add_handler(MessageHandler(new_messages & filters.Document.ALL, door.on_document, block=False))
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
+    edited = filters.UpdateType.EDITED_MESSAGE & (filters.COMMAND | filters.CaptionRegex(r"^/"))
+    app.add_handler(MessageHandler(edited, door.on_edited_command, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
     digest = DigestPoster(door.ctx, app, clock=clock)

@@ -5,6 +5,9 @@
   beats a lost result).
 - 400 "message is not modified" on an edit: nothing to do. 400 "can't parse entities": resent as plain text.
 - Anything else, or too many failures: logged as an incident with what was not delivered.
+
+No text goes out longer than Telegram's 4096 characters: a longer one is sent as plain text cut at a line with a
+note (replies are already split by render.py; this catches echoes of long input in refusals and errors).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot.incidents import report_incident
 from bot.reply import OutFile
+from bot.telegram_app.render import MESSAGE_LIMIT, fit_plain
 
 log = logging.getLogger("sutro.telegram")
 T = TypeVar("T")
@@ -38,6 +42,11 @@ def retry_after_seconds(err: RetryAfter) -> float:
         warnings.simplefilter("ignore")
         value: Any = err.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def plain_text_of(text_html: str) -> str:
+    """What a member sees of an HTML message: tags dropped, entities decoded."""
+    return html.unescape(_TAG.sub("", text_html))
 
 
 class Courier:
@@ -79,6 +88,8 @@ class Courier:
     async def send_text(self, text_html: str, *, markup: InlineKeyboardMarkup | None = None) -> Message | None:
         """Send an HTML message (with inline buttons when ``markup``); if Telegram cannot parse it, send the same
         text without markup."""
+        if len(text_html) > MESSAGE_LIMIT:
+            return await self._plain(fit_plain(plain_text_of(text_html)), markup)
         try:
             return await self._call(
                 "a message",
@@ -88,8 +99,7 @@ class Courier:
             )
         except BadRequest as err:
             log.warning("HTML message refused (%s); sending plain text", err.message)
-            plain = html.unescape(_TAG.sub("", text_html))
-            return await self._plain(plain, markup)
+            return await self._plain(plain_text_of(text_html), markup)
 
     async def _plain(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
         try:
@@ -101,11 +111,14 @@ class Courier:
             return None
 
     async def edit_text(self, message_id: int, text_html: str) -> None:
+        parse_mode: str | None = ParseMode.HTML
+        if len(text_html) > MESSAGE_LIMIT:
+            text_html, parse_mode = fit_plain(plain_text_of(text_html)), None
         try:
             await self._call(
                 "an edit",
                 lambda: self.bot.edit_message_text(
-                    text=text_html, chat_id=self.chat_id, message_id=message_id, parse_mode=ParseMode.HTML
+                    text=text_html, chat_id=self.chat_id, message_id=message_id, parse_mode=parse_mode
                 ),
             )
         except BadRequest as err:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import html
 import logging
 import time
 from datetime import UTC, datetime
@@ -24,7 +25,7 @@ from bot.incidents import incident_line, report_incident
 from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
 from bot.reply import Button, Reply
-from bot.telegram_app.access import Decision, Sender, decide
+from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.progress import ProgressMessage
@@ -36,6 +37,7 @@ from bot.telegram_app.requests import (
     looks_like_code,
     split_tokens,
 )
+from engine.sandbox.limits import DEFAULT_LIMITS
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 from tools.config.policy import RunPolicy
@@ -47,6 +49,10 @@ PASTE_COMMANDS = ("submit", "score")
 
 CODE_SUFFIXES = (".py", ".ir")
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024  # the Bot API's getFile limit
+MAX_IR_BYTES = 8 * 1024 * 1024
+"""IR files (and other non-Python uploads) may be larger than a source file: the scorer's limited child parses
+them under its own rules, so this cap only keeps a worker from fetching a huge file. Python source is capped by
+the admins' ``limits.source_kib`` (``/config``) before it is downloaded."""
 
 
 def sender_of(message: Message) -> Sender:
@@ -127,6 +133,21 @@ class ChatFrontDoor:
         if attachments:
             await self._serve(message, self._paste_command_name(), "", attachments)
 
+    async def on_edited_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """An edited message holding a command: answered with one line (edits are not re-run), once per edit."""
+        message = update.edited_message
+        if message is None:
+            return
+        word = command_word(message.text or message.caption or "", context.bot.username)
+        if word is None:
+            return
+        decision = await self.check_sender(sender_of(message))
+        if decision.caller is None:  # a stranger's edit: their first message already got the refusal
+            return
+        await courier_for(message).send_text(
+            html.escape(f"edits are not re-run — send /{word[0]} again as a new message", quote=False)
+        )
+
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A press of an inline button under a card (``idea:run:7``): checked like a message, then the command."""
         query = update.callback_query
@@ -166,11 +187,13 @@ class ChatFrontDoor:
                 raise UsageError(
                     unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands"
                 )
+            if command.admin_only and not decision.caller.is_admin and decision.caller.user_id is None:
+                raise UsageError(f"/{name} is for admins only", hint=ANONYMOUS_ADMIN_HINT)
             inv = parse_free_text(command, rest) if command.free_text else parse_tokens(command, split_tokens(rest))
             inv.caller = decision.caller
             inv.attachments += attachments
             if document:
-                inv.attachments.append(await download(message))
+                inv.attachments.append(await download(message, await self._upload_limit(message)))
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
@@ -179,6 +202,17 @@ class ChatFrontDoor:
         else:
             reply, _status = await asyncio.to_thread(execute, self.ctx, command, inv)
             await send_reply(courier, reply)
+
+    async def _upload_limit(self, message: Message) -> int:
+        """Largest document (bytes) accepted before download: ``limits.source_kib`` for Python, else the IR cap."""
+        name = (message.document.file_name if message.document else None) or ""
+        if not name.lower().endswith(".py"):
+            return MAX_IR_BYTES
+        try:
+            policy: RunPolicy = await asyncio.to_thread(self.ctx.run_policy)
+        except StorageError:  # the database is down: the sandbox's default limit applies
+            return DEFAULT_LIMITS.source_bytes
+        return policy.source_kib * 1024
 
     async def check_sender(self, sender: Sender) -> Decision:
         """The access decision for ``sender``, against the chats the admins allow now (``chats.allowed``)."""
@@ -236,13 +270,18 @@ class ChatFrontDoor:
             await courier.send_text(note)
 
 
-async def download(message: Message) -> Attachment:
-    """The message's document as an Attachment (Telegram lets bots fetch at most 20 MB)."""
+async def download(message: Message, limit_bytes: int = MAX_DOCUMENT_BYTES) -> Attachment:
+    """The message's document as an Attachment, refused before download when its ``file_size`` (as Telegram
+    reports it) is over ``limit_bytes`` (and never over 20 MB, all that Telegram lets bots fetch)."""
     document = message.document
     assert document is not None
     name = document.file_name or "upload"
-    if document.file_size and document.file_size > MAX_DOCUMENT_BYTES:
-        raise UsageError(f"{name} is larger than 20 MB", hint="Telegram lets bots download at most 20 MB")
+    limit = min(limit_bytes, MAX_DOCUMENT_BYTES)
+    if document.file_size and document.file_size > limit:
+        raise UsageError(
+            f"{name} is {document.file_size / 1024:,.0f} KiB, over the {limit / 1024:,.0f} KiB limit for uploads",
+            hint="send a smaller file (admins set the Python source limit with /config set limits.source_kib)",
+        )
     telegram_file = await document.get_file()
     content = await telegram_file.download_as_bytearray()
     return Attachment(name=name, content=bytes(content))

@@ -12,6 +12,7 @@ import html
 import time
 
 from bot.telegram_app.delivery import Courier
+from bot.telegram_app.render import preview
 
 
 class ProgressMessage:
@@ -28,8 +29,9 @@ class ProgressMessage:
         self._flusher: asyncio.Task[None] | None = None
 
     async def open(self, header: str, line: str) -> None:
-        """Send the acknowledgement (``header`` names the job); progress reported before this is shown after."""
-        self._header = header
+        """Send the acknowledgement (``header`` names the job, cut to a one-line preview); progress reported before
+        this is shown after."""
+        self._header = preview(header)
         text = self._compose(line)
         message = await self._courier.send_text(text)
         self._shown = text

@@ -18,6 +18,25 @@ from bot.reply import Button, OutFile, Reply, Table
 
 MESSAGE_LIMIT = 4096
 PHONE_WIDTH = 40
+PREVIEW_CHARS = 80
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """``text`` on one line, cut to ``limit`` characters with "…" — how an acknowledgement echoes a command."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def fit_plain(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Plain ``text`` cut to ``limit`` characters at a line boundary where one is near, with a note of the cut."""
+    if len(text) <= limit:
+        return text
+    note = "\n… (cut: too long for one Telegram message)"
+    head = text[: limit - len(note)]
+    newline = head.rfind("\n")
+    if newline > len(head) // 2:
+        head = head[:newline]
+    return head + note
 
 
 @dataclass

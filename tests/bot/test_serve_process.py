@@ -46,6 +46,9 @@ def test_serve_answers_help_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None
         fake.stop()
     assert proc.returncode == 0, err.decode()
     assert "bot stopped" in out.decode()
+    start_lines = [line for line in err.decode().splitlines() if line.startswith("sutro serve:")]
+    assert start_lines == ["sutro serve: @sutro_test_bot started (long polling), answering in 1 allowed chat(s)"]
+    assert "privacy mode is on" in err.decode()  # the fake's getMe says what Telegram says by default
     assert TOKEN not in err.decode() + out.decode()
     assert "setMyCommands" in [c.method for c in calls]  # the menu was published at start-up
     assert max(fake.poll_offsets) == update_id + 1  # the answered update was confirmed: not replayed on restart

@@ -26,13 +26,14 @@ def test_allowed_user_in_a_private_chat_but_not_a_stranger() -> None:
     assert decide(SETTINGS, Sender(chat_id=56, user_id=56, user_name="s")).caller is None
 
 
-def test_anonymous_group_admin() -> None:
+def test_an_anonymous_group_admin_is_a_member_unless_the_operator_opts_in() -> None:
     anon = Sender(chat_id=GROUP, user_id=GROUP_ANONYMOUS_BOT_ID, user_name="GroupAnonymousBot", sender_chat_id=GROUP)
-    caller = decide(SETTINGS, anon).caller
-    assert caller is not None and caller.is_admin and caller.user_id is None
-    distrusting = SETTINGS.model_copy(update={"trust_anonymous_admins": False})
-    caller = decide(distrusting, anon).caller
-    assert caller is not None and not caller.is_admin
+    caller = decide(SETTINGS, anon).caller  # default: only SUTRO_ADMIN_IDS are admins
+    assert caller is not None and not caller.is_admin and caller.user_id is None
+    assert "admin" not in caller.name
+    trusting = SETTINGS.model_copy(update={"trust_anonymous_admins": True})
+    caller = decide(trusting, anon).caller
+    assert caller is not None and caller.is_admin and caller.name == f"anonymous admin of {GROUP}"
 
 
 def test_a_channel_posting_into_the_group_is_not_an_admin() -> None:

@@ -6,6 +6,7 @@ Each test starts the fake server and the bot (a few seconds at most) and asserts
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tests.bot.telegram_harness import (
     OTHER_MEMBER,
     STRANGERS,
     TEST_COMMANDS,
+    TOKEN,
     TOPIC,
     any_text,
     process_alive,
@@ -79,10 +81,22 @@ async def test_admin_only_command_refused_for_members_allowed_for_admins(fake: F
         await until(fake, any_text("for admins only"))
         fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/wipe rows=2")
         await until(fake, any_text("2 rows"))
-        # an anonymous group admin posts as the group itself (from = GroupAnonymousBot)
-        fake.push_message(chat_id=GROUP, user_id=1087968824, sender_chat_id=GROUP, text="/wipe rows=3")
-        calls = await until(fake, any_text("3 rows"))
+        calls = await until(fake, any_text("2 rows"))
     assert sum("for admins only" in t for t in texts(calls)) == 1
+
+
+async def test_an_anonymous_group_admin_is_not_a_bot_admin_unless_trusted(fake: FakeBotApi) -> None:
+    # an anonymous group admin posts as the group itself (from = GroupAnonymousBot); SUTRO_ADMIN_IDS cannot name them
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=1087968824, sender_chat_id=GROUP, text="/wipe rows=3")
+        calls = await until(fake, any_text("for admins only"))
+    refusal = next(t for t in texts(calls) if "for admins only" in t)
+    assert "SUTRO_ADMIN_IDS" in refusal and "\n" not in refusal
+    assert not any("3 rows" in t for t in texts(calls))
+    fake.calls.clear()
+    async with running_bot(fake, trust_anonymous_admins=True):
+        fake.push_message(chat_id=GROUP, user_id=1087968824, sender_chat_id=GROUP, text="/wipe rows=3")
+        await until(fake, any_text("3 rows"))
 
 
 async def test_progress_edits_one_message_then_the_result_arrives_in_the_topic(fake: FakeBotApi) -> None:
@@ -137,6 +151,73 @@ async def test_a_document_reaches_the_command_as_an_attachment(fake: FakeBotApi)
     assert "prog.ir" in first and str(len(program)) in first
     assert "solve.py" in second  # an uncaptioned .py goes to the paste command (here the submit fixture)
     assert any(c.method == "getFile" for c in calls)
+
+
+async def test_an_oversized_upload_is_refused_before_download(fake: FakeBotApi) -> None:
+    # the default Python source limit is 256 KiB (engine/sandbox/limits.py); IR files may be up to 8 MiB
+    big_source = b"def solve(x):\n    return x\n" + b"# pad\n" * (300 * 1024 // 6)
+    big_ir = b"x = load a\n" * (300 * 1024 // 11)
+    assert len(big_source) > 256 * 1024 and len(big_ir) > 256 * 1024
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach", document=("big.py", big_source))
+        calls = await until(fake, any_text("over the 256 KiB limit"))
+        assert not any(c.method == "getFile" for c in calls)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, caption="/attach", document=("big.ir", big_ir))
+        calls = await until(fake, any_text("1 attachments"))
+    refusal = next(t for t in texts(calls) if "over the" in t)
+    assert refusal.startswith("big.py is 300 KiB") and "\n" not in refusal
+    assert sum(c.method == "getFile" for c in calls) == 1  # only the IR file was fetched
+
+
+async def test_a_very_long_command_is_echoed_as_a_preview_and_no_message_is_too_long(fake: FakeBotApi) -> None:
+    note = " ".join(f"word{i}" for i in range(800))  # about 5,500 characters
+    assert len(note) > 5000
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/log {note}")
+        calls = await until(fake, lambda cs: any(c.method == "editMessageText" for c in cs))
+        await asyncio.sleep(0.5)
+    assert not [c for c in fake.calls if c.status == 400]  # the fake refuses texts over 4096 as Telegram does
+    ack = next(c for c in calls if c.method == "sendMessage" and "/log word0" in c.params["text"])
+    header = ack.params["text"].splitlines()[0]
+    assert header.endswith("…") and len(header) <= 80 + len("#1 ")
+
+
+async def test_an_edited_command_is_answered_once_and_not_re_run(fake: FakeBotApi) -> None:
+    async with running_bot(fake):
+        original = fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/wipe rows=2", thread_id=TOPIC)
+        await until(fake, any_text("for admins only"))
+        edited = {**fake.message(chat_id=GROUP, user_id=MEMBER, text="/wipe rows=5", thread_id=TOPIC)}
+        edited.update(message_id=original["message_id"], edit_date=int(time.time()))
+        fake.push_update({"edited_message": edited})
+        calls = await until(fake, any_text("edits are not re-run"))
+        stranger_edit = {**fake.message(chat_id=STRANGERS, user_id=OTHER_MEMBER, text="/wipe rows=1")}
+        stranger_edit.update(edit_date=int(time.time()))
+        fake.push_update({"edited_message": stranger_edit})
+        await asyncio.sleep(0.5)
+    answer = next(c for c in calls if "edits are not re-run" in c.params.get("text", ""))
+    assert answer.params["text"] == "edits are not re-run — send /wipe again as a new message"
+    assert answer.params["message_thread_id"] == str(TOPIC)
+    sent = texts(fake.delivered())
+    assert sum("edits are not re-run" in t for t in sent) == 1
+    assert not any("rows=5" in t for t in sent)  # the edit was not run
+    assert not texts(fake.delivered(), chat_id=STRANGERS)  # a stranger's edit gets nothing
+
+
+async def test_start_up_warns_when_privacy_mode_hides_group_messages(caplog: pytest.LogCaptureFixture) -> None:
+    warnings = []
+    for can_read_all in (False, True):
+        api = FakeBotApi(TOKEN, can_read_all_group_messages=can_read_all).start()
+        caplog.clear()
+        try:
+            with caplog.at_level(logging.WARNING, logger="sutro.telegram"):
+                async with running_bot(api):
+                    pass
+        finally:
+            api.stop()
+        warnings.append([r.getMessage() for r in caplog.records if "privacy mode" in r.getMessage()])
+    hidden, readable = warnings
+    assert len(hidden) == 1 and "/setprivacy" in hidden[0] and "admin" in hidden[0]
+    assert readable == []
 
 
 async def test_pasted_code_is_submitted(fake: FakeBotApi) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.commands.base import OutFile, Reply, Table
-from bot.telegram_app.render import MESSAGE_LIMIT, render, table_text
+from bot.telegram_app.render import MESSAGE_LIMIT, fit_plain, preview, render, table_text
 
 
 def test_table_columns_align_and_numbers_right_align() -> None:
@@ -66,3 +66,21 @@ def test_a_table_too_wide_for_a_phone_becomes_one_card_per_row() -> None:
         "<b>job queue</b>: " + "x " * 30,
     ]
     assert all(len(line) <= 70 for line in out.splitlines())
+
+
+def test_preview_is_one_short_line() -> None:
+    assert preview("/run a\n  b") == "/run a b"
+    long = "/log " + "x" * 200
+    cut = preview(long)
+    assert len(cut) == 80 and cut.endswith("…") and cut.startswith("/log xxx")
+
+
+def test_fit_plain_cuts_at_a_line_with_a_note() -> None:
+    lines = [f"line {i:04d}" for i in range(1000)]  # 10 characters + newline each: 10,999 characters
+    text = "\n".join(lines)
+    cut = fit_plain(text)
+    assert len(cut) <= MESSAGE_LIMIT
+    body, note = cut.rsplit("\n", 1)
+    assert note.startswith("… (cut")
+    assert all(line in lines for line in body.splitlines())  # whole lines only
+    assert fit_plain("short") == "short"

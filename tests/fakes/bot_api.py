@@ -1,10 +1,10 @@
 """A local fake Telegram Bot API: a real HTTP server on 127.0.0.1 that records what the bot sent.
 
 Enough of the Bot API for the real python-telegram-bot Application to poll and answer: getMe, deleteWebhook,
-getUpdates (long poll), sendMessage, editMessageText, sendDocument / sendPhoto (multipart), getFile and the file
-download, answerCallbackQuery, setMyCommands; any other method answers ``true``. Tests inject failures
-(``fail_next``: 429 with retry_after, 400, or a slow answer for timeouts) and updates (``push_message``,
-``push_update``).
+getUpdates (long poll), sendMessage, editMessageText (400 "message is too long" over 4096 characters, as Telegram),
+sendDocument / sendPhoto (multipart), getFile and the file download, answerCallbackQuery, setMyCommands; any other
+method answers ``true``. Tests inject failures (``fail_next``: 429 with retry_after, 400, or a slow answer for
+timeouts) and updates (``push_message``, ``push_update``).
 
 Stdlib only (``http.server`` in a thread, see bot_api_http.py): the request log is silenced because every URL
 holds the bot token.
@@ -12,8 +12,10 @@ holds the bot token.
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -21,6 +23,16 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from tests.fakes.bot_api_http import handler_class
+
+MESSAGE_LIMIT = 4096  # Telegram's limit on a message's text, counted after entity parsing
+_TAG = re.compile(r"<[^>]+>")
+
+
+def visible_text(params: dict[str, str]) -> str:
+    """The text of a send or edit as Telegram counts it: HTML tags and entities parsed when parse_mode is HTML."""
+    text = params.get("text", "")
+    return html.unescape(_TAG.sub("", text)) if params.get("parse_mode") == "HTML" else text
+
 
 BOT_ID = 7000001
 BOT_USERNAME = "sutro_test_bot"
@@ -52,8 +64,11 @@ class Failure:
 class FakeBotApi:
     """Start with :meth:`start`; point PTB at :attr:`base_url` / :attr:`base_file_url`; :meth:`stop` at the end."""
 
-    def __init__(self, token: str) -> None:
+    def __init__(self, token: str, *, can_read_all_group_messages: bool = False) -> None:
+        """``can_read_all_group_messages``: what getMe reports — False is Telegram's default (privacy mode on);
+        the fake still delivers every pushed update, so tests say what a privacy-mode bot would not see."""
         self.token = token
+        self.can_read_all_group_messages = can_read_all_group_messages
         self.calls: list[Call] = []
         self.poll_offsets: list[int] = []  # the offset of every getUpdates: confirms updates up to offset - 1
         self._updates: list[dict[str, Any]] = []
@@ -240,6 +255,10 @@ class FakeBotApi:
                 body["parameters"] = {"retry_after": failure.retry_after}
             self._record(call)
             return failure.status, body
+        if method in ("sendMessage", "editMessageText") and len(visible_text(params)) > MESSAGE_LIMIT:
+            call.status = 400
+            self._record(call)
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message is too long"}
         if method == "getUpdates":
             result: Any = self._get_updates(params)
             if not result:  # empty long polls are noise in the record
@@ -286,7 +305,7 @@ class FakeBotApi:
                 "first_name": "Sutro",
                 "username": BOT_USERNAME,
                 "can_join_groups": True,
-                "can_read_all_group_messages": True,
+                "can_read_all_group_messages": self.can_read_all_group_messages,
                 "supports_inline_queries": False,
             }
         if method in ("sendMessage", "editMessageText"):
