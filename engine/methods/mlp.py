@@ -49,6 +49,21 @@ def hinge_grad_out(out: Any, y: Any) -> Any:
     return -(y * violated) / y.shape[0]
 
 
+def gradients(x: Any, y: Any, p: Params) -> tuple[Any, Any, Any, Any]:
+    """The whole backward pass of the hinge-loss MLP on batch (x, y): ``(dw1, db1, dw2, db2)``, nothing updated
+    (``sgd`` and ``sign_sgd`` differ only in how they apply these)."""
+    w1, b1, w2, b2 = p
+    h_pre, h, out = forward(x, p)
+    g = hinge_grad_out(out, y)
+    dw2 = (g @ h).reshape(1, -1)
+    db2 = g.sum(keepdims=True)
+    dh = g[:, None] * w2
+    dh_pre = dh * (h_pre > 0.0)
+    dw1 = dh_pre.T @ x
+    db1 = dh_pre.sum(axis=0)
+    return dw1, db1, dw2, db2
+
+
 def predictor(p: Params) -> Callable[[np.ndarray], np.ndarray]:
     plain = [np.asarray(a, dtype=np.float64).copy() for a in p]
     return lambda x: np.sign(forward(np.asarray(x), plain)[2])

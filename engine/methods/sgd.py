@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.challenges.sparse_tasks import BINARY_TASKS
 from engine.methods.method import Method, Outcome, Problem
-from engine.methods.mlp import Params, forward, hinge_grad_out, train
+from engine.methods.mlp import Params, gradients, train
 
 DEFAULTS = {"hidden": 200, "lr": 0.1, "wd": 0.01, "batch": 32, "epochs": 200, "m": 1000}
 
@@ -19,14 +19,7 @@ DEFAULTS = {"hidden": 200, "lr": 0.1, "wd": 0.01, "batch": 32, "epochs": 200, "m
 def sgd_step(x: Any, y: Any, p: Params, lr: float, wd: float) -> None:
     """One step: the whole backward pass first, then every parameter update (in place)."""
     w1, b1, w2, b2 = p
-    h_pre, h, out = forward(x, p)
-    g = hinge_grad_out(out, y)
-    dw2 = (g @ h).reshape(1, -1)
-    db2 = g.sum(keepdims=True)
-    dh = g[:, None] * w2
-    dh_pre = dh * (h_pre > 0.0)
-    dw1 = dh_pre.T @ x
-    db1 = dh_pre.sum(axis=0)
+    dw1, db1, dw2, db2 = gradients(x, y, p)
     w2 -= lr * (dw2 + wd * w2)
     b2 -= lr * (db2 + wd * b2)
     w1 -= lr * (dw1 + wd * w1)

@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.challenges.sparse_tasks import BINARY_TASKS
 from engine.methods.method import Method, Outcome, Problem
-from engine.methods.mlp import Params, forward, hinge_grad_out, train
+from engine.methods.mlp import Params, gradients, train
 from engine.methods.sgd import DEFAULTS as SGD_DEFAULTS
 
 DEFAULTS = {**SGD_DEFAULTS, "lr": 0.01}
@@ -28,14 +28,7 @@ DEFAULTS = {**SGD_DEFAULTS, "lr": 0.01}
 def sign_step(x: Any, y: Any, p: Params, lr: float, wd: float) -> None:
     """One step: the ``sgd`` backward pass, then each parameter moves by ``lr`` against its gradient's sign."""
     w1, b1, w2, b2 = p
-    h_pre, h, out = forward(x, p)
-    g = hinge_grad_out(out, y)
-    dw2 = (g @ h).reshape(1, -1)
-    db2 = g.sum(keepdims=True)
-    dh = g[:, None] * w2
-    dh_pre = dh * (h_pre > 0.0)
-    dw1 = dh_pre.T @ x
-    db1 = dh_pre.sum(axis=0)
+    dw1, db1, dw2, db2 = gradients(x, y, p)
     w2 -= lr * (np.sign(dw2) + wd * w2)
     b2 -= lr * (np.sign(db2) + wd * b2)
     w1 -= lr * (np.sign(dw1) + wd * w1)
