@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from engine.metrics.bytedmd import BYTEDMD, depths_of, read_costs
-from engine.tracing.tracked_scalar import ElementTrace, keys_in, unwrap, wrap
+from engine.tracing.tracked_scalar import ElementTrace, call_and_write_back, wrap
 
 COMPUTED = "(computed values)"
 
@@ -89,13 +89,7 @@ def bytedmd_by_argument(
             start = trace._next_key
             wrapped.append(wrap(trace, arg, memo, synced))
             spans.append((name if isinstance(name, str) else "/".join(name), start, trace._next_key))
-    result = func(*reversed(wrapped))
-    kept = keys_in(result, [])
-    for original, copy in synced:
-        if isinstance(original, list):
-            original[:] = unwrap(copy)
-        else:
-            original[...] = unwrap(copy)
+    _, kept = call_and_write_back(func, wrapped, synced)
     depths, keys = depths_of(trace, kept)
     costs = read_costs(depths)
     labels = [name for name, _, _ in spans] + [COMPUTED]

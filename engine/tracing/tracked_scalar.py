@@ -261,6 +261,15 @@ def call_traced(func: Callable[..., Any], args: tuple[Any, ...] | list[Any]) -> 
     memo: dict[int, Any] = {}
     synced: list[tuple[Any, Any]] = []
     wrapped = [wrap(trace, a, memo, synced) for a in reversed(list(args))]
+    result, kept = call_and_write_back(func, wrapped, synced)
+    return trace, unwrap(result), kept
+
+
+def call_and_write_back(
+    func: Callable[..., Any], wrapped: list[Any], synced: list[tuple[Any, Any]]
+) -> tuple[Any, list[int]]:
+    """Call ``func`` on ``wrapped`` (tracked copies, built last argument first), write what it mutated back into
+    the originals as plain values, and return the tracked result with its live keys."""
     result = func(*reversed(wrapped))
     kept = keys_in(result, [])
     for original, copy in synced:
@@ -268,4 +277,4 @@ def call_traced(func: Callable[..., Any], args: tuple[Any, ...] | list[Any]) -> 
             original[:] = unwrap(copy)
         else:
             original[...] = unwrap(copy)
-    return trace, unwrap(result), kept
+    return result, kept
