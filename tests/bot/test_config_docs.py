@@ -57,4 +57,12 @@ def test_each_seeded_setting_has_one_default(monkeypatch: pytest.MonkeyPatch) ->
     schema = build_schema()  # built-in defaults, nothing seeded
     for key, field in SEED_FIELDS.items():
         assert getattr(settings, field) == schema[key].default, key
-    assert schema["assistant.model"].default == "claude-sonnet-4-5"  # the model the README documents
+    assert schema["assistant.model"].default == "claude-sonnet-5-5"  # the model the README documents
+
+
+def test_default_model_is_not_scheduled_for_retirement() -> None:
+    """The default Claude model is not on the SDK's own list of deprecated models (the SDK warns on every call with
+    one, and the API refuses it after the date): claude-sonnet-4-5 was, retiring 2026-11-30."""
+    from anthropic.resources.messages.messages import DEPRECATED_MODELS
+
+    assert build_schema()["assistant.model"].default not in DEPRECATED_MODELS

@@ -15,7 +15,7 @@ SPRINT_LOG_DOCUMENT_ID: Final = ""
 """The sprint log's Google Doc id; empty until someone sets it."""
 QUEUE_PER_MEMBER: Final = 3
 """Most jobs one member may have queued or running."""
-ASSISTANT_MODEL: Final = "claude-sonnet-4-5"
+ASSISTANT_MODEL: Final = "claude-sonnet-5-5"
 """The Claude model ``/idea`` uses."""
 ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0
 """Most the assistant may spend per calendar month (USD)."""
