@@ -74,3 +74,15 @@ def db_sessions(tmp_path: Path):  # type: ignore[no-untyped-def]
     upgrade_to_head(engine)
     yield session_factory(engine)
     engine.dispose()
+
+
+MAX_WORKERS = 4
+"""Most pytest-xdist workers `-n auto` starts: each one imports the stack and starts its own PostgreSQL and Dask
+fixtures, so beyond a few workers start-up costs more than the spread saves."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """One worker per core, at most MAX_WORKERS (2 on the 2-core machines the suite's times are measured on)."""
+    import os
+
+    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
