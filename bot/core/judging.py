@@ -9,8 +9,9 @@ never runs in the calling process:
 - ``solve()`` is judged with remote arrays (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the
   parent).
 
-Every answer goes through :func:`bot.core.recording.record_once`, keyed by kind + challenge + label + parameters +
-normalised code + metric versions, so the same submission returns its stored result unless ``force``. The stored
+Every answer goes through :func:`bot.core.recording.record_once`, keyed by kind + challenge + parameters + normalised
+code + metric versions (not the label), so identical code returns its stored result unless ``force``, credited to
+its first submitter. The stored
 result keeps its provenance: which path judged it and under which sandbox tier.
 """
 
