@@ -46,12 +46,12 @@ def test_views_are_free_and_share_the_buffer() -> None:
 def test_setitem_reads_the_value_then_writes_the_region() -> None:
     s = _session()
     s.handle({"op": "set", "t": 0, "a": [0, {"h": 1}]})  # x[0] = y: read y, read x's row into a temporary,
-    # then write the row into x (half of x; it moves x's clock, as the reference tracker's writes do)
+    # then a partial write (half of x): on a buffer of its own, so x's clock stays at its full write
     assert list(zip(s.is_write[2:], s.buffers[2:], s.sizes[2:], strict=True)) == [
         (False, 1, 2),
         (False, 0, 2),
         (True, 2, 2),
-        (True, 0, 2),
+        (True, 3, 2),
     ]
 
 
