@@ -2,14 +2,17 @@
 
 1. Start-up: a sandboxed generate() against a bare ``python -I -c 'import numpy'`` child (target ≤ 150 ms).
 2. Honest submissions (the test suite's gf2 and brute-force solve()) on one fixed instance: dmc@1 and wall time,
-   with this checkout and, given ``--baseline DIR`` (an older ``engine/`` tree, e.g. made with
-   ``git archive <commit> engine | tar -x -C DIR``), with that one — both as fresh subprocesses in the same run.
-   Target: the same score unless the clock semantics changed on purpose, and ≤ 10 % slower.
+   with this checkout and with an older ``engine/`` tree — ``--baseline DIR``, or ``--baseline-commit REV``
+   extracted here into a temporary directory with ``git archive`` (nothing old is kept in the tree) — both as fresh
+   subprocesses, interleaved, in the same run. The pre-hardening engine is the one before issue 19's merge:
+   ``--baseline-commit a1bd7c0^1``. Target: the same score unless the clock semantics changed on purpose, and
+   ≤ 10 % slower (wall and parent CPU, medians, printed as ratios this/baseline).
 3. Attacks on the parent (the trusted side of one submission): for each, the growth of this process's peak RSS
    (VmHWM, reset per attack through /proc/self/clear_refs) and its CPU seconds. Budget: ≤ 256 MiB and ≤ 2 s
    beyond the child's own limits.
 
-Run: PYTHONPATH=$PWD python bench/bench_sandbox.py [--baseline DIR] [--repeat N]   (about 60 s on 2 cores)
+Run: PYTHONPATH=$PWD python bench/bench_sandbox.py [--baseline DIR | --baseline-commit REV] [--repeat N]
+[--honest-only]   (about 60 s on 2 cores; --honest-only with a baseline about 40 s)
 """
 
 from __future__ import annotations
@@ -85,8 +88,8 @@ def honest(roots: dict[str, Path], repeat: int) -> None:
         )
         if "baseline" in seen:
             (d0, s0, u0, _), (d1, s1, u1, _) = seen["baseline"], seen["this"]
-            line += f"; score x{d1 / d0:.4f}, wall {100 * (s1 / s0 - 1):+.1f} %"
-            line += f", parent CPU {100 * (u1 / u0 - 1):+.1f} %"
+            line += f"; score x{d1 / d0:.4f}, wall x{s1 / s0:.3f} ({100 * (s1 / s0 - 1):+.1f} %)"
+            line += f", parent CPU per request x{u1 / u0:.3f} ({100 * (u1 / u0 - 1):+.1f} %)"
         print(f"honest {name} (1 instance): {line}")
 
 
@@ -160,20 +163,40 @@ def attacks() -> None:
     )
 
 
+def _extract(commit: str) -> Path:
+    """``engine/`` of ``commit`` in a fresh temporary directory (removed when this process exits)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    root = Path(tempfile.mkdtemp(prefix="sutro-bench-baseline-"))
+    atexit.register(shutil.rmtree, root, True)
+    archive = subprocess.run(["git", "archive", commit, "engine"], cwd=REPO, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    return root
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", type=Path, help="an older checkout's root (holding engine/) to compare with")
+    parser.add_argument("--baseline-commit", help="a commit whose engine/ is extracted to compare with")
+    parser.add_argument("--honest-only", action="store_true", help="skip start-up and the attacks")
     args = parser.parse_args()
+    if args.baseline_commit:
+        args.baseline = _extract(args.baseline_commit)
     tier = probe_tier()
     print(machine_line())
     print(tier.description)
-    bare = median_s(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), args.repeat)
-    start = median_s(lambda: run_generate(GENERATE_NUMPY), args.repeat)
-    print(f"start-up: bare child {bare * 1000:.1f} ms, sandboxed generate() with numpy {start * 1000:.1f} ms")
     roots = {"this": REPO}
     if args.baseline:
         roots = {"baseline": args.baseline.resolve(), "this": REPO}
+    if args.honest_only:
+        honest(roots, args.repeat)
+        return
+    bare = median_s(lambda: subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True), args.repeat)
+    start = median_s(lambda: run_generate(GENERATE_NUMPY), args.repeat)
+    print(f"start-up: bare child {bare * 1000:.1f} ms, sandboxed generate() with numpy {start * 1000:.1f} ms")
     honest(roots, args.repeat)
     attacks()
 

@@ -1,4 +1,5 @@
-"""The SQLModel tables: members, runs and their metric values, sprint-log entries (the outbox), tool configuration.
+"""The SQLModel tables: members, runs, their submissions and metric values, sprint-log entries (the outbox), tool
+configuration.
 
 Every change here needs an Alembic revision in ``storage/migrations/versions`` (tests/storage/test_migrations.py
 runs ``alembic check`` to prove models and migrations agree). JSON columns are reassigned, never mutated in place:
@@ -65,6 +66,28 @@ class Run(SQLModel, table=True):
     member_id: int = Field(foreign_key="members.id", index=True)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
     status: str = Field(default=RUN_ACTIVE, max_length=20)
+    member: Member = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+
+
+class Submission(SQLModel, table=True):
+    """One member's request, answered by a stored run: who asked, under which label, when, and who holds the credit.
+
+    A stored result is shared by identical requests (the same normalised code, parameters and metric versions), but
+    every request gets its own row here. run_id: the run that answered it. computed: True when this request was
+    computed (or re-computed with ``--force``), False when the stored run answered it. credit_id: the submission
+    credited for the result, the first one of identical code (its own id when it is the first); a forced re-run keeps
+    the credit where it was, and the run's ``member_id`` and ``subject`` are the credited submission's.
+    """
+
+    __tablename__ = "submissions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="runs.id", index=True)
+    member_id: int = Field(foreign_key="members.id", index=True)
+    label: str = Field(max_length=200)
+    computed: bool
+    credit_id: int | None = Field(default=None, foreign_key="submissions.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     member: Member = Relationship(sa_relationship_kwargs={"lazy": "joined"})
 
 

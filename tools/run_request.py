@@ -2,11 +2,12 @@
 
 Python code is normalised by its AST (comments, blank lines and formatting do not change the key; sources over 16 KiB
 are parsed in a resource-limited child, never in this process); code that is not Python (IR programs) by trimming
-trailing whitespace and blank lines. The key is SHA-256 over canonical JSON.
+trailing whitespace and blank lines. The key is SHA-256 over canonical JSON; a submission's label is not part of it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -40,23 +41,34 @@ class NormalisedRequest:
     code: str | None = None
     metric_versions: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def code_hash(self) -> str | None:
+        """SHA-256 hex of the normalised code (computed once: large sources are parsed in a child)."""
         return None if self.code is None else code_hash(self.code)
 
     @property
     def key(self) -> str:
-        """SHA-256 hex over challenge, kind, subject, sorted params, the code hash and sorted metric versions."""
-        canonical = json.dumps(
-            {
-                "challenge": self.challenge,
-                "kind": self.kind,
-                "subject": self.subject,
-                "params": self.params,
-                "code": self.code_hash,
-                "metrics": sorted(self.metric_versions),
-            },
-            sort_keys=True,
-            default=str,
-        )
+        """SHA-256 hex over challenge, kind, sorted params, the code hash and sorted metric versions — and the
+        subject only when there is no code (a method's name is what runs; a submission's label changes nothing that
+        is computed, so identical code under two labels is one stored result, credited to its first submitter)."""
+        return self._digest(with_subject=self.code is None)
+
+    @property
+    def former_keys(self) -> tuple[str, ...]:
+        """Keys an earlier version stored this request under (the subject was always part of it), for rows stored
+        before; empty when that key is :attr:`key`."""
+        old = self._digest(with_subject=True)
+        return () if old == self.key else (old,)
+
+    def _digest(self, *, with_subject: bool) -> str:
+        fields: dict[str, Any] = {
+            "challenge": self.challenge,
+            "kind": self.kind,
+            "params": self.params,
+            "code": self.code_hash,
+            "metrics": sorted(self.metric_versions),
+        }
+        if with_subject:
+            fields["subject"] = self.subject
+        canonical = json.dumps(fields, sort_keys=True, default=str)
         return hashlib.sha256(canonical.encode()).hexdigest()

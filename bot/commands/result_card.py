@@ -47,8 +47,26 @@ def comparison_table(comparison: Comparison) -> Table:
     )
 
 
+def credit_line(recorded: RecordedRun) -> str | None:
+    """ "identical to run #12 by alice (label "xor"), submitted 2026-11-24 01:02 UTC — the board credits that
+    submission; yours is #15" when the stored result is credited to an earlier submission; None otherwise."""
+    credit = recorded.credit
+    if credit is None or not recorded.credited_elsewhere:
+        return None
+    when = f"{credit.submitted_at:%Y-%m-%d %H:%M} UTC"
+    mine = f"; yours is #{recorded.submission_id}" if recorded.submission_id is not None else ""
+    return (
+        f"identical to run #{credit.run_id} by {credit.member} (label {credit.label!r}), submitted {when}"
+        f" — the board credits that submission{mine}"
+    )
+
+
 def provenance_line(recorded: RecordedRun) -> str:
-    """One line under a result card: the run id, and whether this is a stored answer."""
+    """One line under a result card: the run id, and whether this is a stored answer (and whose)."""
+    if (credited := credit_line(recorded)) is not None:
+        if recorded.stored.reused:
+            return credited
+        return f"run #{recorded.stored.id}, run again at your request; {credited}"
     if recorded.stored.reused:
         return f"run #{recorded.stored.id} (stored result; add --force to run it again)"
     return f"run #{recorded.stored.id}, logged to the sprint log" + (
@@ -57,11 +75,13 @@ def provenance_line(recorded: RecordedRun) -> str:
 
 
 def card_footer(recorded: RecordedRun) -> tuple[list[str], list[Table]]:
-    """The lines and table that end every result card: the standing against the record, the comparison table
-    (for a passing run with something to compare with), and the provenance line."""
+    """The lines and table that end every result card: the standing against the record (only on a result credited
+    to this request: another submitter's record is not this member's), the comparison table (for a passing run
+    with something to compare with), and the provenance line."""
     lines: list[str] = []
     tables: list[Table] = []
-    if recorded.result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
+    own = not recorded.credited_elsewhere
+    if own and recorded.result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
         lines.append(line)
     if recorded.result.ok and recorded.comparison.has_reference:
         tables.append(comparison_table(recorded.comparison))

@@ -32,6 +32,8 @@ SUBMISSION_KEYS = (
     "metric_scopes",
     "run_id",
     "reused",
+    "submission_id",
+    "identical_to",
     "judged_by",
     "tier",
     "sandbox",
@@ -75,12 +77,28 @@ def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
         "metric_scopes": result.metric_scopes,
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
+        "submission_id": recorded.submission_id,
+        "identical_to": identical_to(recorded),
         "judged_by": None if provenance is None else provenance.judged_by,
         "tier": None if provenance is None else provenance.sandbox_tier,
         "sandbox": None if provenance is None else provenance.sandbox,
         "review_flags": [] if provenance is None else provenance.review_flags,
         "code_hash": recorded.stored.run.code_hash,
         "engine_version": result.engine_version,
+    }
+
+
+def identical_to(recorded: RecordedRun) -> dict[str, Any] | None:
+    """The earlier submission credited for this result (run id, member, label, ISO time), or None when this
+    submission holds the credit itself."""
+    credit = recorded.credit
+    if credit is None or not recorded.credited_elsewhere:
+        return None
+    return {
+        "run_id": credit.run_id,
+        "member": credit.member,
+        "label": credit.label,
+        "submitted_at": credit.submitted_at.isoformat(),
     }
 
 

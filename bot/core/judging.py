@@ -9,14 +9,16 @@ never runs in the calling process:
 - ``solve()`` is judged with remote arrays (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the
   parent).
 
-Every answer goes through :func:`bot.core.recording.record_once`, keyed by kind + challenge + label + parameters +
-normalised code + metric versions, so the same submission returns its stored result unless ``force``. The stored
+Every answer goes through :func:`bot.core.recording.record_once`, keyed by kind + challenge + parameters + normalised
+code + metric versions (not the label), so identical code returns its stored result unless ``force``, credited to
+its first submitter. The stored
 result keeps its provenance: which path judged it and under which sandbox tier.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from bot.core.recording import RecordedRun, record_once
 from bot.core.services import Services
@@ -28,6 +30,7 @@ from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
+from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
@@ -43,6 +46,8 @@ IR_METRICS = metrics_for("ir", "ir")
 GENERATE_METRICS = metrics_for("ir", "generate")
 TRUSTED_NOTE = "IR text scored by the trusted scorer in a resource-limited process (no submitted code runs)"
 KINDS = ("ir", "generate", "solve")
+SCRATCH_DIR = "scratch"
+"""Below tier A each run's scratch is a sealed directory inside ``<data dir>/scratch`` (0700), not the host's /tmp."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,12 @@ def _checked_tier(services: Services) -> TierReport:
     return report
 
 
+def _sandbox_limits(services: Services) -> Limits:
+    """The admins' limits for one child, with scratch (below tier A) made in the bot's private data directory."""
+    limits = services.run_policy().sandbox_limits()
+    return replace(limits, scratch_root=str(Path(services.settings.data_dir) / SCRATCH_DIR))
+
+
 def _judge_ir(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
     name = ir_challenge_name(sub.challenge, sub.code, what="this program")
     services.run_policy().check_challenge(name)
@@ -167,7 +178,7 @@ def _judge_generate(services: Services, sub: Submission, member: str, force: boo
     tier = _checked_tier(services)
     dev = services.settings.dev_allow_unsandboxed
     policy = services.run_policy()
-    limits = policy.sandbox_limits()
+    limits = _sandbox_limits(services)
     early = None
     if sub.challenge is None:  # the challenge comes from what generate() returns: run it first
         progress("running your generate() in the sandbox", None)
@@ -229,7 +240,7 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
     tier = _checked_tier(services)
     policy = services.run_policy()
     policy.check_challenge(SOLVE_CHALLENGE)
-    limits = policy.sandbox_limits()
+    limits = _sandbox_limits(services)
     request = NormalisedRequest(
         challenge=SOLVE_CHALLENGE,
         kind="solve",

@@ -3,8 +3,13 @@ compare and log.
 
 The rules that make stored results trustworthy live here:
 
-- The same normalised request (code + parameters + metric versions, :class:`tools.run_request.NormalisedRequest`)
-  is answered once; ``force`` (``--force``) computes it again and supersedes the stored answer.
+- The same normalised request (code + parameters + metric versions, :class:`tools.run_request.NormalisedRequest`;
+  a submission's label is not part of it) is answered once; ``force`` (``--force``) computes it again and supersedes
+  the stored answer.
+- Credit goes to the first submitter: every request gets its own submission record, the stored result is shared,
+  and the run stays credited to the first submission of identical code (a forced re-run too). A member whose
+  request was answered by someone else's run is told so (:attr:`RecordedRun.credited_elsewhere`), never shown that
+  run as theirs.
 - A stored answer that failed on a resource limit (:attr:`FailureKind.LIMIT`) is not reused: that verdict belongs
   to the limits of its day, which the admins may have raised since; it is computed again and supersedes it.
 - Each value is stored once: the run's columns hold what they can, the ``detail`` JSON the rest
@@ -22,7 +27,7 @@ from bot.core.log_entry import log_run
 from bot.core.services import Services
 from bot.core.verdict import configured_rule
 from engine.result import FailureKind, RunResult
-from storage.runs import NewRun, find_by_request_key, get_run, record_run
+from storage.runs import Credit, NewRun, credit_of, find_by_request_key, get_run, record_submission, submit_run
 from storage.tables import Run
 from tools.run_request import NormalisedRequest
 
@@ -54,12 +59,25 @@ class StoredRun:
 
 @dataclass(frozen=True)
 class RecordedRun:
-    """The answer to a request: the stored run, its result, how it compares, and the sprint-log delivery note."""
+    """The answer to a request: the stored run, its result, how it compares, and the sprint-log delivery note.
+
+    member: who asked. submission_id: this request's own submission record. credit: who is credited for the stored
+    result (the first submission of identical code); None only for answers built outside :func:`record_once`.
+    """
 
     stored: StoredRun
     result: RunResult
     comparison: Comparison
     log_note: str = ""
+    member: str = ""
+    submission_id: int | None = None
+    credit: Credit | None = None
+
+    @property
+    def credited_elsewhere(self) -> bool:
+        """Whether the stored result is credited to another member's submission (one's own earlier submission of
+        the same code is a plain stored answer)."""
+        return self.credit is not None and self.credit.member != self.member
 
 
 def detail_of(result: RunResult) -> dict[str, Any]:
@@ -80,14 +98,24 @@ def result_of(run: Run) -> RunResult:
 def lookup(services: Services, request: NormalisedRequest) -> StoredRun | None:
     """The stored answer for the same normalised request (code hash + params + metric versions), if any."""
     with services.sessions()() as session:
-        run = find_by_request_key(session, request_key=request.key)
-    return None if run is None or run.id is None else StoredRun(id=run.id, run=run, reused=True)
+        for key in (request.key, *request.former_keys):
+            run = find_by_request_key(session, request_key=key)
+            if run is not None and run.id is not None:
+                return StoredRun(id=run.id, run=run, reused=True)
+    return None
 
 
 def store_result(
     services: Services, result: RunResult, *, request: NormalisedRequest, member: str, force: bool = False
 ) -> StoredRun:
     """Store ``result`` under ``request``'s key; ``force`` supersedes an earlier answer."""
+    return _store(services, result, request=request, member=member, force=force)[0]
+
+
+def _store(
+    services: Services, result: RunResult, *, request: NormalisedRequest, member: str, force: bool
+) -> tuple[StoredRun, int]:
+    """Store ``result`` and the member's submission; the stored run and the submission's id."""
     new = NewRun(
         challenge=result.challenge,
         kind=result.kind,
@@ -105,11 +133,12 @@ def store_result(
         wall_s=result.wall_s,
         code=request.code,
         code_hash=result.code_hash or request.code_hash,
+        former_keys=request.former_keys,
     )
     with services.sessions()() as session:
-        run = record_run(session, new, supersede=force)
-    assert run.id is not None
-    return StoredRun(id=run.id, run=run)
+        run, submission = submit_run(session, new, supersede=force)
+    assert run.id is not None and submission.id is not None
+    return StoredRun(id=run.id, run=run, reused=not submission.computed), submission.id
 
 
 def superseded_on_sight(run: Run) -> bool:
@@ -132,20 +161,39 @@ def record_once(
     """
     previous = None if force else lookup(services, request)
     if previous is not None and not superseded_on_sight(previous.run):
-        _, comparison = _compare(services, previous)
-        return RecordedRun(stored=previous, result=result_of(previous.run), comparison=comparison)
+        with services.sessions()() as session:
+            mine = record_submission(session, run=previous.run, member=member, label=request.subject)
+        _, comparison, credit = _compare(services, previous)
+        return RecordedRun(
+            stored=previous,
+            result=result_of(previous.run),
+            comparison=comparison,
+            member=member,
+            submission_id=mine.id,
+            credit=credit,
+        )
     result = compute()
-    stored = store_result(services, result, request=request, member=member, force=force or previous is not None)
-    run, comparison = _compare(services, stored)
-    note = log_run(services, run, comparison)
-    return RecordedRun(stored=stored, result=result, comparison=comparison, log_note=note)
+    stored, submission_id = _store(
+        services, result, request=request, member=member, force=force or previous is not None
+    )
+    run, comparison, credit = _compare(services, stored)
+    note = log_run(services, run, comparison) if not stored.reused else ""
+    return RecordedRun(
+        stored=stored,
+        result=result if not stored.reused else result_of(run),
+        comparison=comparison,
+        log_note=note,
+        member=member,
+        submission_id=submission_id,
+        credit=credit,
+    )
 
 
-def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison]:
-    """The stored row read back (with its member) and its comparison."""
+def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison, Credit]:
+    """The stored row read back (with its member), its comparison and who is credited for it."""
     config = services.tool_config()
     primary = config.primary_metrics().get(stored.run.challenge)
     rule = configured_rule(config.get)
     with services.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        return run, compare(session, run, primary=primary, rule=rule)
+        return run, compare(session, run, primary=primary, rule=rule), credit_of(session, run=run)

@@ -60,7 +60,10 @@ def _apply_layers(cfg: dict[str, Any]) -> None:
     if layers.get("uid") is not None and os.getuid() == 0:
         _drop_uid(int(layers["uid"]))
     if layers.get("landlock"):
-        landlock.restrict(cfg["read_only"], [cfg["scratch"]])
+        if cfg.get("scratch_sealed"):  # the working directory: its ancestors may be closed to the sandbox uid
+            landlock.restrict(cfg["read_only"], [], ["."])
+        else:
+            landlock.restrict(cfg["read_only"], [cfg["scratch"]])
     if layers.get("seccomp"):
         seccomp_filter.install()
 

@@ -52,11 +52,13 @@ def _handled_fs(abi: int) -> int:
     return mask
 
 
-def restrict(read_only: list[str], read_write: list[str]) -> int:
+def restrict(read_only: list[str], read_write: list[str], write_existing: list[str] | None = None) -> int:
     """Confine this process for good; returns the ABI used. Raises OSError when Landlock is unavailable.
 
     read_only: directories whose files may be read (not executed); read_write: directories fully
-    usable (scratch).
+    usable (scratch); write_existing: directories whose existing files may be read, written and truncated, where
+    nothing can be created, linked, renamed or removed (a sealed scratch: its size is its files' count times
+    RLIMIT_FSIZE).
     """
     abi = abi_version()
     if abi <= 0:
@@ -72,7 +74,9 @@ def restrict(read_only: list[str], read_write: list[str]) -> int:
         raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
     try:
         read_access = FS_READ_FILE | FS_READ_DIR
-        for paths, access in ((read_only, read_access), (read_write, fs & ~FS_EXECUTE)):
+        existing_access = read_access | FS_WRITE_FILE | _FS_TRUNCATE
+        rules = ((read_only, read_access), (read_write, fs & ~FS_EXECUTE), (write_existing or [], existing_access))
+        for paths, access in rules:
             for path in paths:
                 _add_path_rule(int(ruleset), path, access & fs)
         if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:

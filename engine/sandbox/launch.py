@@ -10,7 +10,14 @@ from typing import Any
 from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused
 from engine.sandbox.seccomp_filter import library_paths
-from engine.sandbox.tier import SCRATCH_IN_BWRAP, TierReport, argv_prefix, probe_tier, read_only_prefixes
+from engine.sandbox.tier import (
+    SCRATCH_IN_BWRAP,
+    TierReport,
+    argv_prefix,
+    probe_tier,
+    read_only_prefixes,
+    sealed_scratch_files,
+)
 from engine.sandbox.watchdog import ChildOutcome, Requests, run_child
 
 
@@ -43,4 +50,5 @@ def run_submission(
         scratch_owner=report.uid,
         result_cap=result_cap,
         on_request=on_request,
+        sealed_files=0 if report.bubblewrap else sealed_scratch_files(limits),
     )

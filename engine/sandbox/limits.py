@@ -42,6 +42,9 @@ class Limits:
       counting what each request takes beyond its first millisecond (the numpy work run on its behalf). The
       per-request cost below that (~0.1-0.2 ms: parsing, checks, small ops, the reply) is bounded by ``max_ops``.
     source_bytes: largest submission source accepted; checked before anything parses it.
+    scratch_root: the private (0700) directory in which a run's scratch directory is made when the tier has no
+      private filesystem for it (tiers B and C; the bot's data directory); empty: the system's temporary
+      directory (tests, the tier probe).
     """
 
     cpu_s: float = 5.0
@@ -55,6 +58,7 @@ class Limits:
     max_elements: int = 4 * 1024 * 1024
     parent_cpu_s: float = 1.5
     source_bytes: int = 256 * KIB
+    scratch_root: str = ""
 
     def cpu_message(self) -> str:
         return f"CPU time limit ({_seconds_label(self.cpu_s)}) exceeded"

@@ -56,6 +56,7 @@ DENIED = (
     "name_to_handle_at",
 )
 _CLONE_THREAD = 0x00010000
+_O_TMPFILE_BIT = 0o20000000  # __O_TMPFILE (x86_64 and the generic table); O_TMPFILE adds O_DIRECTORY
 
 
 @functools.cache
@@ -109,5 +110,13 @@ def install() -> int:
             continue  # not a syscall on this architecture
     flt.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    # Disk: fallocate(FALLOC_FL_KEEP_SIZE) reserves blocks past RLIMIT_FSIZE (the size check applies to i_size
+    # only); EOPNOTSUPP makes glibc's posix_fallocate write zeros instead, which the file-size limit bounds. An
+    # unnamed O_TMPFILE file needs no directory entry (so no Landlock MAKE_REG right); openat2 hides its flags
+    # from the filter and nothing we run uses it (glibc opens with openat).
+    flt.add_rule(sc.ERRNO(errno.EOPNOTSUPP), "fallocate")
+    flt.add_rule(sc.ERRNO(errno.EPERM), "open", sc.Arg(1, sc.MASKED_EQ, _O_TMPFILE_BIT, _O_TMPFILE_BIT))
+    flt.add_rule(sc.ERRNO(errno.EPERM), "openat", sc.Arg(2, sc.MASKED_EQ, _O_TMPFILE_BIT, _O_TMPFILE_BIT))
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), "openat2")
     flt.load()
-    return denied + 2
+    return denied + 6

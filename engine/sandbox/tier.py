@@ -75,7 +75,10 @@ class TierReport:
         if self.tier == "D":
             text += " (no seccomp: submitted code is refused without a development override)"
         elif self.tier == "B":
-            text += " (no mount namespace: scratch is on the host's /tmp; paths readable under Landlock stay visible)"
+            text += (
+                " (no mount namespace: scratch is a sealed private directory of fixed files; stat() still sees "
+                "the names, sizes and times of paths whose directories the sandbox uid may search)"
+            )
         if self.tier in ("B", "C") and not self.isolated:
             text += (
                 f" — WEAK: submissions would share the bot's uid; allowed by {WEAK_OPT_IN}"
@@ -125,6 +128,11 @@ def read_only_prefixes() -> list[str]:
 def scratch_bytes(limits: Limits) -> int:
     """Size of the child's private scratch filesystem at tier A (four of its largest files, at most 256 MiB)."""
     return min(limits.file_bytes * 4, 256 * MIB)
+
+
+def sealed_scratch_files(limits: Limits) -> int:
+    """Files in a sealed scratch below tier A: as many of the largest files as fit in tier A's scratch size (4)."""
+    return max(1, scratch_bytes(limits) // limits.file_bytes)
 
 
 def argv_prefix(report: TierReport, limits: Limits) -> list[str]:

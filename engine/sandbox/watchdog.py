@@ -66,15 +66,24 @@ def run_child(
     result_cap: int,
     on_request: Requests | None = None,
     stdin_tail: bytes = b"",
+    sealed_files: int = 0,
 ) -> ChildOutcome:
-    """Run ``bootstrap.py`` with ``config`` under ``argv_prefix`` (bubblewrap or nothing) and watch it."""
-    scratch = tempfile.mkdtemp(prefix="sutro-sbx-")
-    if scratch_owner is not None:
-        os.chown(scratch, scratch_owner, scratch_owner)
+    """Run ``bootstrap.py`` with ``config`` under ``argv_prefix`` (bubblewrap or nothing) and watch it.
+
+    sealed_files: 0 for a scratch directory the child may fill (tier A, where it is a size-capped tmpfs, and our
+    own trusted runs); otherwise a sealed scratch (:func:`sealed_scratch`) of that many files.
+    """
+    if sealed_files:
+        scratch = sealed_scratch(limits.scratch_root, sealed_files, scratch_owner)
+    else:
+        scratch = tempfile.mkdtemp(prefix="sutro-sbx-")
+        if scratch_owner is not None:
+            os.chown(scratch, scratch_owner, scratch_owner)
     chan_r, chan_w = os.pipe()
     import_path = [p for p in sys.path if p and os.path.isdir(p)]  # the parent's, without site's ~30 ms
     cfg = dict(config, sys_path=import_path, channel_fd=chan_w, limits=limits.__dict__)
     cfg["scratch"] = config.get("scratch") or scratch
+    cfg["scratch_sealed"] = bool(sealed_files)
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -111,6 +120,32 @@ def run_child(
         shutil.rmtree(scratch, ignore_errors=True)
     outcome.wall_s = time.monotonic() - start
     return outcome
+
+
+SCRATCH_FILE = "scratch-{}"
+
+
+def sealed_scratch(root: str, files: int, owner: int | None) -> str:
+    """A run's scratch where the host gives no private filesystem (tiers B and C): a fresh directory inside
+    ``root`` (made 0700 when missing; the system's temporary directory when empty) holding ``files`` empty files
+    ``scratch-0`` … that the child may read, write and truncate. The child cannot add entries: the directory is
+    not writable by its uid (owned by this process, 0755 for a sandbox uid to enter, else 0700) and Landlock
+    grants no create right there; seccomp refuses ``fallocate`` and unnamed ``O_TMPFILE`` files. So the disk it
+    can take is ``files`` × RLIMIT_FSIZE, and nothing lands in the host's shared /tmp when ``root`` is set."""
+    if root:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+        os.chmod(root, 0o700)
+    scratch = tempfile.mkdtemp(prefix="sutro-sbx-", dir=root or None)
+    for i in range(files):
+        path = os.path.join(scratch, SCRATCH_FILE.format(i))
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            if owner is not None:
+                os.fchown(fd, owner, owner)
+        finally:
+            os.close(fd)
+    os.chmod(scratch, 0o755 if owner is not None else 0o700)
+    return scratch
 
 
 def _python() -> str:

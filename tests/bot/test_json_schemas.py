@@ -34,7 +34,8 @@ def test_score_and_submit_give_the_same_documented_object() -> None:
     scored = answer("score", str(BASELINE_4X4))
     submitted = answer("submit", str(BASELINE_4X4))
     assert list(scored) == documented("submission")
-    assert submitted == {**scored, "reused": True}  # the same program: the stored answer, the same object
+    # the same program: the stored answer, the same object, a submission record of its own
+    assert submitted == {**scored, "reused": True, "submission_id": scored["submission_id"] + 1}
     # the published 4x4 baseline (docs/challenges.md#published-figures)
     assert scored["cost"] == 1316 and scored["judged_by"] == "ir"
 

@@ -20,6 +20,7 @@ TABLES = {
     "tool_config_values",
     "tool_config_changes",
     "jobs",
+    "submissions",
 }
 
 
@@ -112,3 +113,46 @@ def test_a_database_behind_head_is_upgraded_and_one_at_head_opens_without_alembi
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "False"
+
+
+def test_runs_stored_before_submissions_get_one_credited_submission_each(tmp_path: Path) -> None:
+    """Upgrading a database from 0004 gives every stored run the submission it was made for (its own member, subject
+    and time, computed, credited to itself), so the first submitter keeps the credit after the upgrade."""
+    from sqlalchemy import text
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'before.db'}")
+    try:
+        command.upgrade(alembic_config(engine), "0004_jobs")
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO members (id, name, created_at) VALUES (1, 'ann', '2026-11-01 09:00:00')"))
+            conn.execute(text("INSERT INTO members (id, name, created_at) VALUES (2, 'bob', '2026-11-01 09:00:00')"))
+            for run_id, member, subject in [(1, 2, "fast"), (2, 1, "slow"), (3, 2, "again")]:
+                conn.execute(
+                    text(
+                        "INSERT INTO runs (id, challenge, kind, subject, params, seeds, metrics, result, ok, wall_s, "
+                        "engine_version, request_key, active_key, member_id, created_at, status) VALUES (:id, 'c', "
+                        "'ir', :subject, '{}', '[]', '{}', '{}', 1, 0.0, '0', :key, :key, :member, :at, 'active')"
+                    ),
+                    {
+                        "id": run_id,
+                        "subject": subject,
+                        "key": f"k{run_id}",
+                        "member": member,
+                        "at": f"2026-11-0{run_id} 10:00:00",
+                    },
+                )
+        upgrade_to_head(engine)
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT id, run_id, member_id, label, computed, credit_id, created_at FROM submissions ORDER BY id"
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    assert [tuple(r[:6]) for r in rows] == [
+        (1, 1, 2, "fast", 1, 1),
+        (2, 2, 1, "slow", 1, 2),
+        (3, 3, 2, "again", 1, 3),
+    ]
+    assert [str(r[6])[:10] for r in rows] == ["2026-11-01", "2026-11-02", "2026-11-03"]

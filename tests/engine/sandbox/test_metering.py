@@ -218,10 +218,20 @@ def test_zero_size_write_records_nothing_and_leaves_the_clock() -> None:
 
 
 def test_partial_write_does_not_reset_the_buffer_clock() -> None:
+    """An element assignment takes no view of the target (so reads nothing of it, as the tracer records) and, being
+    partial, leaves y's clock at its full write."""
+    s = _session()  # write x (12), write y (4): clock 16
+    s.handle({"op": "set", "t": 1, "a": [0, 3.0]})  # y[0] = 3: write 1 (own buffer), clock 17
+    s.handle({"op": "meth", "t": 1, "a": ["tolist"]})  # read y (4): last fully written at clock 12
+    assert s.metrics()["dmc@1"] == pytest.approx(4 * math.sqrt(17 - 12))
+
+
+def test_slice_assignment_reads_the_region_through_a_view_first() -> None:
     s = _session()
-    s.handle({"op": "set", "t": 1, "a": [0, 3.0]})  # y[0] = 3: read 1 of y (d = 4), temp write 1, write 1
-    s.handle({"op": "meth", "t": 1, "a": ["tolist"]})  # read y (4): y last fully written at clock 12; now 19
-    assert s.metrics()["dmc@1"] == pytest.approx(1 * math.sqrt(4) + 4 * math.sqrt(19 - 12))
+    s.handle({"op": "set", "t": 1, "a": [{"s": [0, 2, None]}, 3.0]})  # y[0:2] = 3
+    # read 2 of y (d = 16 - 12), temporary write 2 (clock 18), partial write 2 (clock 20 -> 22)
+    s.handle({"op": "meth", "t": 1, "a": ["tolist"]})  # read y (4): d = 22 - 12
+    assert s.metrics()["dmc@1"] == pytest.approx(2 * math.sqrt(4) + 4 * math.sqrt(10))
 
 
 def test_whole_buffer_write_resets_the_clock() -> None:
