@@ -90,4 +90,7 @@ ADMIN_ONLY = Command(name="wipe", summary="Test fixture: admin only", usage="", 
 FIXTURES = (SLEEPY, BROKEN, ATTACH, WIDE, CHART, ADMIN_ONLY)
 
 
-PASTE = Command(name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments)
+PASTE = Command(
+    name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments, file_arg=True
+)
+"""Stands in for ``submit`` (a file-taking command, as the real one): reports the attachments it was given."""
