@@ -244,21 +244,11 @@ class ChatFrontDoor:
         except StorageError:  # the database is down: the board's own limits apply (the job will say what failed)
             policy = None
         try:
-            job = self.board.submit(
-                command,
-                inv,
-                on_progress=progress.report,
-                per_member=policy.queue_per_member if policy else None,
-                wall_limit_s=policy.job_wall_s if policy else None,
-            )
+            job = self.board.submit(command, inv, on_progress=progress.report, policy=policy)
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
-        position = self.board.position(job)
-        await progress.open(
-            f"#{job.id} {job.describe()}",
-            f"queued #{job.id}, position {position}" if position else f"#{job.id} started",
-        )
+        await progress.open(f"#{job.id} {job.describe()}", self.board.acknowledgement(job, inv))
         reply, status = await job.outcome
         took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")
@@ -268,7 +258,8 @@ class ChatFrontDoor:
             final = f"not finished: {job.stop_reason}"
         await progress.close(final)
         await send_reply(courier, reply)
-        if command.on_stopped is not None and (job.state in ("cancelled", "stopped") or status == 3):
+        owner = job.invocation is inv  # one who attached to the same request has nothing of theirs to undo
+        if owner and command.on_stopped is not None and (job.state in ("cancelled", "stopped") or status == 3):
             await self._undo_stopped(courier, command, inv, submitted_at)
 
     async def _undo_stopped(self, courier: Courier, command: Command, inv: Invocation, submitted_at: datetime) -> None:
