@@ -39,6 +39,10 @@ class Command:
         taken out; ``key=value`` words, quotes and new lines stay in the text as typed.
     needs_assistant: calls the Anthropic API, so its job runs on the bot's host (where the key is), never on a
         Dask worker.
+    shared_answer: the answer depends on the request alone, not on who asked (a run is stored once and a repeat
+        returns it): an identical request from another member while its job is queued or running attaches to that
+        job and both get the answer. False: only the same member's repeats attach (a note or an idea is the
+        asker's own). See :func:`bot.executors.keys.job_key`.
     """
 
     name: str
@@ -56,3 +60,4 @@ class Command:
     on_stopped: StopHandler | None = None
     free_text: bool = False
     needs_assistant: bool = False
+    shared_answer: bool = False

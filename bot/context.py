@@ -43,6 +43,9 @@ class AppContext:
     serve_telegram: runs the Telegram bot for this context until stopped (``sutro serve``).
     deliver_sprint_log: False in a job process on a Dask worker: sprint-log entries are only saved in the outbox,
         and the bot process delivers them (it alone has the data directory and the Google key).
+    reads_group_messages: whether the Telegram bot receives every group message (getMe's
+        ``can_read_all_group_messages``: False while BotFather's privacy mode is on); set by the Telegram app, None
+        elsewhere (and before the bot has asked Telegram).
     """
 
     settings: Settings
@@ -54,6 +57,7 @@ class AppContext:
     post_digest: Callable[[Reply, int, int | None], bool] | None = None
     serve_telegram: Callable[[AppContext], None] | None = None
     deliver_sprint_log: bool = True
+    reads_group_messages: Callable[[], bool | None] | None = None
     _sessions: SessionFactory | None = None
     _sprint_log: SprintLog | None = None
     _sprint_log_target: tuple[str, str] | None = None

@@ -7,7 +7,10 @@ module (imports nothing of the bot).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.result import FailureKind
 
 
 @dataclass
@@ -47,6 +50,8 @@ class Reply:
     files: charts and long outputs.
     ok: False when the request was understood but did not succeed (a rejected program): exit status 1.
     buttons: actions offered under the text (inline buttons in the chat), e.g. an idea's Run it / Discard.
+    failure_kind: why the run behind the reply failed, when it did (``engine.result.FailureKind``); the job board
+        counts ``limit`` failures against the member's budget (bot/jobs/fair_queue.py).
     """
 
     text: str = ""
@@ -55,3 +60,4 @@ class Reply:
     files: list[OutFile] = field(default_factory=list)
     ok: bool = True
     buttons: list[Button] = field(default_factory=list)
+    failure_kind: FailureKind | None = None

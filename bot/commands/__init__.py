@@ -101,6 +101,7 @@ COMMANDS: tuple[Command, ...] = (
         ),
         usage=USAGES["run"],
         handler=_in("run", "run"),
+        shared_answer=True,
         details=(
             "Methods: " + ", ".join(RUN_METHODS) + ". Keys: n k seed hidden lr wd batch epochs m. "
             "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
@@ -116,6 +117,9 @@ COMMANDS: tuple[Command, ...] = (
         summary="Judge your IR program, generate() or solve() in the sandbox; stored once and logged",
         usage=USAGES["submit"],
         handler=_in("submit", "submit"),
+        # Not shared across members: each submitter gets their own submission record and card (credit goes to
+        # the first submitter of identical code); a second member's job waits and reuses the stored result.
+        shared_answer=False,
         details=(
             "PATH is a file (or - for stdin) holding IR text, Python defining generate() -> IR text, or Python "
             "defining solve(x, y, n_bits, k_sparse). In the chat: /submit [challenge] [name=LABEL] with the file "
@@ -133,6 +137,9 @@ COMMANDS: tuple[Command, ...] = (
         summary="Score an IR program under the Dally model (dally@1) and check it on the challenge's test instances",
         usage=USAGES["score"],
         handler=_in("score", "score"),
+        # Not shared across members: each submitter gets their own submission record and card (credit goes to
+        # the first submitter of identical code); a second member's job waits and reuses the stored result.
+        shared_answer=False,
         details=(
             "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
             "inputs and outputs. A rejected program exits with status 1."
@@ -168,6 +175,7 @@ COMMANDS: tuple[Command, ...] = (
         summary="Record history: who beat whom, by how much, with a progression chart",
         usage="[CHALLENGE] [n=BITS k=SECRET] [--metric NAME@VERSION]",
         handler=_in("records", "show_records"),
+        shared_answer=True,
         value_options={
             "metric": "metric and version (default: the challenge's primary metric)",
             "n": "sparse parity: input bits of the instance (default 20)",
@@ -267,6 +275,7 @@ COMMANDS: tuple[Command, ...] = (
         summary="Re-score stored runs for a new metric version and report re-ranking",
         usage=USAGES["rescore"],
         handler=_in("rescore", "rescore_runs"),
+        shared_answer=True,
         admin_only=True,
     ),
     Command(

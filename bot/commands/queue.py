@@ -1,5 +1,8 @@
 """``queue`` and ``cancel ID``: the bot's pending and running jobs; cancel your own (admins: any).
 
+Jobs are listed in the order they start (the fair queue's turns), each with its owner and, as ``ann +1``, how many
+others sent the same request and wait for its answer.
+
 Both read the live job queue of the bot process (``ctx.jobs``); in the terminal each command runs directly, so
 there is no queue to show there.
 """
@@ -33,14 +36,25 @@ def show_queue(ctx: AppContext, inv: Invocation) -> Reply:
         [
             f"#{j.id}",
             j.state if j.state == "running" else f"queued {board.position(j)}",
-            j.owner.name,
+            j.owner.name + (f" +{len(j.askers) - 1}" if len(j.askers) > 1 else ""),
             j.describe()[:40],
             _age(j.started_at if j.state == "running" else j.submitted_at),
             j.last_progress[:30],
         ]
         for j in jobs
     ]
-    data = {"jobs": [{"id": j.id, "state": j.state, "owner": j.owner.name, "command": j.describe()} for j in jobs]}
+    data = {
+        "jobs": [
+            {
+                "id": j.id,
+                "state": j.state,
+                "owner": j.owner.name,
+                "askers": [a.caller.name for a in j.askers],
+                "command": j.describe(),
+            }
+            for j in jobs
+        ]
+    }
     if not jobs:
         return Reply(text="the queue is empty", data=data)
     running = sum(j.state == "running" for j in jobs)

@@ -108,7 +108,7 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
     }
-    return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok)
+    return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)
 
 
 def _solve_source(inv: Invocation, path: str) -> tuple[str, str]:

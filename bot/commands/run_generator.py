@@ -77,4 +77,4 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
     }
-    return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok)
+    return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)

@@ -51,7 +51,8 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     recorded = judge(ctx, submission, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
     result, data = recorded.result, submission_data(recorded, label)
     if not result.ok:
-        return Reply(text=f"rejected: {data['error']}\n{provenance_line(recorded)}", ok=False, data=data)
+        text = f"rejected: {data['error']}\n{provenance_line(recorded)}"
+        return Reply(text=text, ok=False, data=data, failure_kind=result.failure_kind)
     cost, counts = result.metrics[METRIC], result.counts
     row = [
         result.challenge,

@@ -1,5 +1,8 @@
 """``status``: versions, sandbox tier, job queue depth, Docs outbox backlog, and the next weekly digest.
 
+Inside the bot it also says whether Telegram hands the bot every group message or, with BotFather's privacy mode
+on, only commands and replies to it (``ctx.reads_group_messages``, from getMe).
+
 The next digest is the bot's scheduled job when this runs inside the bot (``ctx.digest_next``); elsewhere (the
 terminal) it is computed from the same schedule settings, and says whether a bot would post it (chat,
 enabled).
@@ -53,6 +56,23 @@ def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
     return rows
 
 
+PRIVACY_ON = (
+    "commands and replies only: privacy mode is on, so pasted code and uncaptioned files reach the bot only where "
+    "it is a group admin — reply /submit to such a message, or turn privacy off (@BotFather /setprivacy → Disable, "
+    "then re-add the bot)"
+)
+PRIVACY_OFF = "all (privacy mode is off)"
+
+
+def _privacy_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
+    """The "group messages" row: what Telegram lets the bot read in groups (none outside the bot)."""
+    reads_all = ctx.reads_group_messages() if ctx.reads_group_messages is not None else None
+    if reads_all is None:
+        return []
+    data["reads_all_group_messages"] = reads_all
+    return [["group messages", PRIVACY_OFF if reads_all else PRIVACY_ON]]
+
+
 def show_status(ctx: AppContext, inv: Invocation) -> Reply:
     tier = probe_tier()
     rows = [
@@ -75,5 +95,6 @@ def show_status(ctx: AppContext, inv: Invocation) -> Reply:
         data.update(jobs_running=running, jobs_queued=len(active) - running)
     else:
         rows.append(["job queue", "none (commands run directly)"])
+    rows += _privacy_rows(ctx, data)
     rows += _digest_rows(ctx, data)
     return Reply(text=f"sutro {__version__}", tables=[Table(headers=["what", "value"], rows=rows)], data=data)

@@ -143,4 +143,10 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     footer_lines, footer_tables = card_footer(recorded)
     lines += footer_lines
     tables += footer_tables
-    return Reply(text="\n".join(lines), tables=tables, data=submission_data(recorded, label), ok=result.ok)
+    return Reply(
+        text="\n".join(lines),
+        tables=tables,
+        data=submission_data(recorded, label),
+        ok=result.ok,
+        failure_kind=result.failure_kind,
+    )

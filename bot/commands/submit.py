@@ -2,7 +2,8 @@
 
 ``sutro submit PATH [--challenge NAME] [--name LABEL] [--force] [--json]``; in the chat ``/submit
 [challenge] [name=LABEL]`` with an attached document or pasted code (a pasted block or an uncaptioned .py/.ir
-file is routed here too). The work is :func:`bot.core.judging.judge`; the card (``submission_card``) shows
+file is routed here too), or sent as a reply to the message holding the code or file (how code reaches a bot
+whose privacy mode is on). The work is :func:`bot.core.judging.judge`; the card (``submission_card``) shows
 pass/fail and accuracy, the metric panel (name@version and how each was measured), the sandbox tier, the run
 id or stored-result note.
 """
@@ -41,7 +42,13 @@ def _challenge_option(inv: Invocation) -> str | None:
 
 def submit(ctx: AppContext, inv: Invocation) -> Reply:
     if not inv.attachments:
-        raise UsageError("nothing to judge", hint="attach a .py/.ir file or paste the code (CLI: sutro submit PATH)")
+        raise UsageError(
+            "nothing to judge",
+            hint=(
+                "attach a .py/.ir file, paste the code, or send /submit as a reply to the message holding it "
+                "(CLI: sutro submit PATH)"
+            ),
+        )
     challenge = _challenge_option(inv)
     code = _decode(inv.attachments[0].content)
     label = inv.options.get("name") or inv.attachments[0].name

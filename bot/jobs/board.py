@@ -1,10 +1,16 @@
-"""The job board: the line of queued jobs, the workers that take them, positions, limits and cancel.
+"""The job board: the line of queued jobs, the workers that take them, positions, limits, duplicates and cancel.
 
 A job is one command invocation that runs through an :class:`~bot.executors.base.Executor`: a local worker process
-(see process.py) or a task on a Dask cluster (bot/executors/). Members get an id at once
+(bot/executors/local.py) or a task on a Dask cluster (bot/executors/dask_cluster.py). Members get an id at once
 (``#N``) and a position in line; at most ``workers`` jobs run at a time; a member may have at most
-``per_member`` jobs queued or running and submit at most ``rate_per_minute`` per minute. ``cancel`` removes a
-queued job or kills a running one (its owner, or an admin).
+``per_member`` jobs queued or running and submit at most ``rate_per_minute`` per minute. Which queued job a free
+worker takes is fair_queue.py's rule: members take turns, one member cannot hold every worker while others wait,
+and a member whose jobs keep ending on resource limits goes after everyone else.
+
+The same request (:func:`~bot.executors.keys.job_key`: same command, arguments, options and attachments; the same
+member too unless the command's answer is shared) sent while its job is queued or running *attaches* to that job
+instead of starting another: each asker is told so, sees its progress and gets its answer in their own chat.
+``cancel`` removes a queued job or kills a running one (its owner, or an admin) for everyone attached to it.
 """
 
 from __future__ import annotations
@@ -12,17 +18,24 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.command import Command
 from bot.executors.base import Execution, Executor, JobKilled
+from bot.executors.keys import job_key
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Caller, Invocation, UsageError
+from bot.jobs.fair_queue import FairShare, LimitFailures, line_order, pick
 from bot.jobs.limits import RateWindow
 from bot.reply import Reply
 from engine.progress import Progress
+from engine.result import FailureKind
+
+if TYPE_CHECKING:
+    from tools.config.policy import RunPolicy
 
 State = Literal["queued", "running", "done", "cancelled", "stopped"]
 
@@ -37,14 +50,27 @@ def _ignore_progress(line: str, fraction: float | None = None) -> None:
 
 
 @dataclass(eq=False)
+class Asker:
+    """Someone waiting for a job's answer: who sent the job, or sent the same request while it was queued or
+    running; ``on_progress`` is where their copy of the progress goes (their acknowledgement message)."""
+
+    caller: Caller
+    on_progress: Progress = _ignore_progress
+
+
+@dataclass(eq=False)
 class Job:
-    """One queued or running command invocation."""
+    """One queued or running command invocation, and everyone waiting for its answer (``askers``, the owner first).
+
+    ``outcome`` is shared: every asker gets the same reply, each in their own chat.
+    """
 
     id: int
     command: Command
     invocation: Invocation
     submitted_at: float
-    on_progress: Progress = _ignore_progress
+    key: str = ""
+    askers: list[Asker] = field(default_factory=list)
     state: State = "queued"
     started_at: float | None = None
     finished_at: float | None = None
@@ -61,6 +87,12 @@ class Job:
     @property
     def owner(self) -> Caller:
         return self.invocation.caller
+
+    def on_progress(self, line: str, fraction: float | None = None) -> None:
+        """A progress line, to every asker."""
+        self.last_progress = line
+        for asker in list(self.askers):
+            asker.on_progress(line, fraction)
 
     def describe(self) -> str:
         """``/run local_update n=20`` — the command as the member typed it (approximately)."""
@@ -93,6 +125,11 @@ class JobBoard:
         self._ids = itertools.count(1)
         self._waiting: list[Job] = []
         self._running: list[Job] = []
+        self._by_key: dict[str, Job] = {}
+        self._share = FairShare()
+        self._limit_failures = LimitFailures(clock)
+        self._turns = itertools.count()
+        self._last_start: dict[object, int] = {}
         self._wakeup = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -131,48 +168,86 @@ class JobBoard:
         inv: Invocation,
         on_progress: Progress = _ignore_progress,
         *,
+        policy: RunPolicy | None = None,
         per_member: int | None = None,
         wall_limit_s: float | None = None,
     ) -> Job:
-        """Put a job in line or raise :class:`UsageError` (queue limit, rate limit).
+        """Put a job in line, or attach to the queued or running job of the same request; raise
+        :class:`UsageError` on the queue limit or the rate limit.
 
-        ``per_member`` replaces the board's queue limit for this check (the admins' ``limits.queue_per_member``
-        read by the caller); ``wall_limit_s`` stops the job once it has run that long (``limits.job_wall_s``).
+        ``policy``: the admins' rules read by the caller for this request (``/config``): ``limits.queue_per_member``,
+        ``limits.job_wall_s`` (a job is stopped once it has run that long) and the fairness settings, which then
+        apply to the whole board. ``per_member`` / ``wall_limit_s`` override the first two. An attached request
+        is not a new job: it counts against the rate limit, not the queue limit.
         """
-        key = member_key(inv.caller)
-        mine = [j for j in self.active() if member_key(j.owner) == key]
-        if len(mine) >= (self._per_member if per_member is None else per_member):
-            ids = ", ".join(f"#{j.id}" for j in mine)
-            raise UsageError(
-                f"you already have {len(mine)} jobs queued or running ({ids})",
-                hint="wait for one to finish, or /cancel ID",
-            )
-        wait = self._rate.retry_in(key)
+        if policy is not None:
+            self._share = FairShare(policy.running_per_member, policy.limit_failures_per_hour)
+            per_member = policy.queue_per_member if per_member is None else per_member
+            wall_limit_s = policy.job_wall_s if wall_limit_s is None else wall_limit_s
+        key = job_key(command, inv)
+        member = member_key(inv.caller)
+        same = self._by_key.get(key)
+        if same is None:
+            mine = [j for j in self.active() if member_key(j.owner) == member]
+            if len(mine) >= (self._per_member if per_member is None else per_member):
+                ids = ", ".join(f"#{j.id}" for j in mine)
+                raise UsageError(
+                    f"you already have {len(mine)} jobs queued or running ({ids})",
+                    hint="wait for one to finish, or /cancel ID",
+                )
+        wait = self._rate.retry_in(member)
         if wait > 0:
             raise UsageError(
                 f"rate limit: at most {self._rate_per_minute} jobs a minute per member",
                 hint=f"try again in {wait:.0f} s",
             )
-        self._rate.record(key)
+        self._rate.record(member)
+        if same is not None:
+            same.askers.append(Asker(inv.caller, on_progress))
+            return same
         job = Job(
             id=next(self._ids),
             command=command,
             invocation=inv,
             submitted_at=self._clock(),
-            on_progress=on_progress,
+            key=key,
+            askers=[Asker(inv.caller, on_progress)],
             wall_limit_s=wall_limit_s,
         )
         self._waiting.append(job)
+        self._by_key[key] = job
         self._wakeup.set()
         return job
 
+    def acknowledgement(self, job: Job, inv: Invocation) -> str:
+        """The first line the sender of ``inv`` sees for ``job`` (what :meth:`submit` returned for ``inv``): its
+        place in line, or that ``inv`` joined the job of the same request."""
+        position = self.position(job)
+        if job.invocation is not inv:
+            whose = "yours" if member_key(job.owner) == member_key(inv.caller) else f"{job.owner.name}'s"
+            where = f"position {position}" if position else "running"
+            return f"same request as #{job.id} ({whose}, {where}): you get its answer too"
+        return f"queued #{job.id}, position {position}" if position else f"#{job.id} started"
+
     def position(self, job: Job) -> int:
-        """0 while running (or finished), else 1-based place in line."""
-        return self._waiting.index(job) + 1 if job in self._waiting else 0
+        """0 while running (or finished), else 1-based place in line (the order fair_queue.py would start them)."""
+        if job not in self._waiting:
+            return 0
+        order = line_order(
+            [member_key(j.owner) for j in self._waiting], pushed_back=self._pushed_back, last_start=self._last_start
+        )
+        return order.index(self._waiting.index(job)) + 1
+
+    def limit_failures(self, caller: Caller) -> int:
+        """How many of ``caller``'s jobs ended on a resource limit within the last hour."""
+        return self._limit_failures.count(member_key(caller))
 
     def active(self) -> list[Job]:
-        """Running jobs, then queued ones in order."""
-        return [*self._running, *self._waiting]
+        """Running jobs, then queued ones in the order they would start."""
+        order = line_order(
+            [member_key(j.owner) for j in self._waiting], pushed_back=self._pushed_back, last_start=self._last_start
+        )
+        return [*self._running, *(self._waiting[i] for i in order)]
 
     def cancel(self, job_id: int, caller: Caller) -> Job:
         """Cancel job ``job_id`` (owner or admin); raises :class:`UsageError` when not found or not allowed.
@@ -195,8 +270,14 @@ class JobBoard:
         if job is None:
             raise UsageError(f"no queued or running job #{job_id}", hint="/queue lists them")
         if not caller.is_admin and member_key(caller) != member_key(job.owner):
+            if any(member_key(a.caller) == member_key(caller) for a in job.askers):
+                raise UsageError(
+                    f"#{job_id} is {job.owner.name}'s job (you sent the same request, so you get its answer)",
+                    hint=f"{job.owner.name} or an admin can cancel it",
+                )
             raise UsageError(f"#{job_id} is {job.owner.name}'s job", hint="you can cancel your own jobs; admins any")
         job.cancelled_by = caller.name
+        self._forget(job)  # a request sent from now on is a new job, not one being killed
         if job in self._waiting:
             self._waiting.remove(job)
             self._finish(job, Reply(text=f"#{job.id} cancelled by {caller.name} before it started", ok=False), 1)
@@ -205,12 +286,29 @@ class JobBoard:
         return job
 
     # -- the workers ----------------------------------------------------------------------------------
+    def _pushed_back(self, member: object) -> bool:
+        return self._limit_failures.over_budget(member, self._share.limit_failures_per_hour)
+
+    def _take_next(self) -> Job | None:
+        """The queued job a free worker starts now (fair_queue.py), removed from the line; None when none waits."""
+        at = pick(
+            [member_key(j.owner) for j in self._waiting],
+            Counter(member_key(j.owner) for j in self._running),
+            cap=self._share.cap(self._workers),
+            pushed_back=self._pushed_back,
+            last_start=self._last_start,
+        )
+        if at is None:
+            return None
+        job = self._waiting.pop(at)
+        self._last_start[member_key(job.owner)] = next(self._turns)
+        return job
+
     async def _work(self) -> None:
         while True:
-            while not self._waiting:
+            while (job := self._take_next()) is None:
                 self._wakeup.clear()
                 await self._wakeup.wait()
-            job = self._waiting.pop(0)
             self._running.append(job)
             job.state = "running"
             job.started_at = self._clock()
@@ -224,11 +322,7 @@ class JobBoard:
 
     async def _run(self, job: Job) -> tuple[Reply, int]:
         job.worker = self._runner.worker(job.command, job.invocation)
-
-        def progress(line: str, fraction: float | None = None) -> None:
-            job.last_progress = line
-            job.on_progress(line, fraction)
-
+        progress = job.on_progress
         timer = None
         if job.wall_limit_s is not None:
             timer = asyncio.get_running_loop().call_later(job.wall_limit_s, self._overran, job)
@@ -261,10 +355,19 @@ class JobBoard:
             return
         job.timed_out = True
         job.stop_reason = f"ran past the job time limit ({job.wall_limit_s:g} s)"
+        self._forget(job)
         job.worker.kill()
+
+    def _forget(self, job: Job) -> None:
+        """Identical requests no longer attach to ``job`` (it ended, or is being stopped): a repeat is a new job."""
+        if self._by_key.get(job.key) is job:
+            del self._by_key[job.key]
 
     def _finish(self, job: Job, reply: Reply, status: int) -> None:
         job.state = "stopped" if job.stop_reason else "cancelled" if job.cancelled_by is not None else "done"
         job.finished_at = self._clock()
+        self._forget(job)
+        if job.timed_out or reply.failure_kind is FailureKind.LIMIT:
+            self._limit_failures.record(member_key(job.owner))
         if not job.outcome.done():
             job.outcome.set_result((reply, status))

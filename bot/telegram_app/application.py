@@ -106,7 +106,7 @@ class TelegramBot:
 
     def privacy_warning(self) -> str | None:
         """A warning when Telegram's privacy mode is on (getMe's ``can_read_all_group_messages`` is false)."""
-        if self.app.bot.can_read_all_group_messages:
+        if reads_all_group_messages(self.app):
             return None
         return (
             "privacy mode is on — in groups the bot sees only commands and replies to it, so pasted "
@@ -180,6 +180,15 @@ class TelegramBot:
             await self.stop()
 
 
+def reads_all_group_messages(app: Application) -> bool | None:  # type: ignore[type-arg]
+    """getMe's ``can_read_all_group_messages`` (False while BotFather's privacy mode is on); None before the
+    Application has asked Telegram who it is."""
+    try:
+        return bool(app.bot.can_read_all_group_messages)
+    except RuntimeError:  # the bot is not initialised yet (getMe not called)
+        return None
+
+
 def build_bot(
     ctx: AppContext,
     commands: tuple[Command, ...] | None = None,
@@ -240,6 +249,7 @@ def build_bot(
     app.add_handler(MessageHandler(edited, door.on_edited_command, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
+    door.ctx.reads_group_messages = lambda: reads_all_group_messages(app)  # /status says what Telegram hands us
     digest = DigestPoster(door.ctx, app, clock=clock)
     door.ctx.digest_next = digest.next_time
     return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)

@@ -109,10 +109,15 @@ class ChatFrontDoor:
             return
         name, rest = word
         attachments: list[Attachment] = []
+        document_of: Message | None = None
         command = self.commands.get(name)
         if command is not None and command.file_arg:  # /submit or /score with the code in the same message
             rest, attachments = code_after_command(message, rest)
-        await self._serve(message, name, rest, attachments)
+            replied = replied_to(message, context.bot.id)
+            if not attachments and replied is not None:  # or as a reply to the message holding it (privacy mode)
+                attachments = pasted_code(replied)
+                document_of = replied if not attachments and replied.document is not None else None
+        await self._serve(message, name, rest, attachments, document_of=document_of)
 
     async def on_document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -123,7 +128,7 @@ class ChatFrontDoor:
         if word is None and not file_name.lower().endswith(CODE_SUFFIXES):
             return  # an unrelated file shared in the group
         name, rest = word if word is not None else (self._paste_command_name(), "")
-        await self._serve(message, name, rest, [], document=True)
+        await self._serve(message, name, rest, [], document_of=message)
 
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -167,8 +172,16 @@ class ChatFrontDoor:
         return next((n for n in PASTE_COMMANDS if n in self.commands), PASTE_COMMANDS[0])
 
     async def _serve(
-        self, message: Message, name: str, rest: str, attachments: list[Attachment], *, document: bool = False
+        self,
+        message: Message,
+        name: str,
+        rest: str,
+        attachments: list[Attachment],
+        *,
+        document_of: Message | None = None,
     ) -> None:
+        """Check the sender, parse, and run ``name``; ``document_of``: the message whose document is downloaded
+        into the invocation (the command's own, or the one a ``/submit`` replied to)."""
         courier = courier_for(message)
         decision = await self.check_sender(sender_of(message))
         if decision.caller is None:
@@ -192,8 +205,8 @@ class ChatFrontDoor:
             inv = parse_free_text(command, rest) if command.free_text else parse_tokens(command, split_tokens(rest))
             inv.caller = decision.caller
             inv.attachments += attachments
-            if document:
-                inv.attachments.append(await download(message, await self._upload_limit(message)))
+            if document_of is not None:
+                inv.attachments.append(await download(document_of, await self._upload_limit(document_of)))
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
@@ -231,21 +244,11 @@ class ChatFrontDoor:
         except StorageError:  # the database is down: the board's own limits apply (the job will say what failed)
             policy = None
         try:
-            job = self.board.submit(
-                command,
-                inv,
-                on_progress=progress.report,
-                per_member=policy.queue_per_member if policy else None,
-                wall_limit_s=policy.job_wall_s if policy else None,
-            )
+            job = self.board.submit(command, inv, on_progress=progress.report, policy=policy)
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
-        position = self.board.position(job)
-        await progress.open(
-            f"#{job.id} {job.describe()}",
-            f"queued #{job.id}, position {position}" if position else f"#{job.id} started",
-        )
+        await progress.open(f"#{job.id} {job.describe()}", self.board.acknowledgement(job, inv))
         reply, status = await job.outcome
         took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")
@@ -255,7 +258,8 @@ class ChatFrontDoor:
             final = f"not finished: {job.stop_reason}"
         await progress.close(final)
         await send_reply(courier, reply)
-        if command.on_stopped is not None and (job.state in ("cancelled", "stopped") or status == 3):
+        owner = job.invocation is inv  # one who attached to the same request has nothing of theirs to undo
+        if owner and command.on_stopped is not None and (job.state in ("cancelled", "stopped") or status == 3):
             await self._undo_stopped(courier, command, inv, submitted_at)
 
     async def _undo_stopped(self, courier: Courier, command: Command, inv: Invocation, submitted_at: datetime) -> None:
@@ -285,6 +289,23 @@ async def download(message: Message, limit_bytes: int = MAX_DOCUMENT_BYTES) -> A
     telegram_file = await document.get_file()
     content = await telegram_file.download_as_bytearray()
     return Attachment(name=name, content=bytes(content))
+
+
+def replied_to(message: Message, bot_id: int) -> Message | None:
+    """The member's message that ``message`` answers, if any: with privacy mode on, ``/submit`` sent as a reply to a
+    pasted block or a file is how that code reaches the bot (Telegram includes the replied-to message whole).
+
+    Not a reply: the forum topic's opening message (Telegram sets it as the reply target of every message in the
+    topic) and the bot's own messages (their tables are ``pre`` blocks, not code).
+    """
+    replied = message.reply_to_message
+    if replied is None or replied.forum_topic_created is not None:
+        return None
+    if message.is_topic_message and replied.message_id == message.message_thread_id:
+        return None
+    if replied.from_user is not None and replied.from_user.id == bot_id:
+        return None
+    return replied
 
 
 def code_after_command(message: Message, rest: str) -> tuple[str, list[Attachment]]:

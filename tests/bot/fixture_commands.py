@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.commands.base import Command, Invocation, Reply, Table
 from bot.context import AppContext
+from engine.result import FailureKind
 
 
 def _sleepy(ctx: AppContext, inv: Invocation) -> Reply:
@@ -66,6 +67,35 @@ def _environment(ctx: AppContext, inv: Invocation) -> Reply:
     return Reply(text="env", data={"token": token.get_secret_value() if token else None, "pid": os.getpid()})
 
 
+def _tally(ctx: AppContext, inv: Invocation) -> Reply:
+    """Append this worker's pid to the file ``file=PATH`` (one line per execution), report ``steps`` progress lines
+    ``pause`` seconds apart, and answer how many executions the file holds: a count no asker can fake."""
+    path = Path(inv.options["file"])
+    with path.open("a") as out:
+        out.write(f"{os.getpid()}\n")
+    steps = int(inv.options.get("steps", "3"))
+    for i in range(steps):
+        inv.progress(f"tally step {i + 1}/{steps}", None)
+        time.sleep(float(inv.options.get("pause", "0.1")))
+    runs = len(path.read_text().splitlines())
+    return Reply(text=f"tallied: {runs} run(s)", data={"runs": runs, "pid": os.getpid()})
+
+
+def _limited(ctx: AppContext, inv: Invocation) -> Reply:
+    """A job that ends on a resource limit, as a sandboxed submission over its CPU limit answers."""
+    return Reply(text="FAILED: CPU time limit (1 s) exceeded", ok=False, failure_kind=FailureKind.LIMIT)
+
+
+TALLY = Command(
+    name="tally",
+    summary="Test fixture: count executions",
+    usage="file=PATH [steps=N] [pause=S]",
+    handler=_tally,
+    shared_answer=True,
+)
+"""A command whose answer is shared (as ``run`` and ``submit``): identical requests from any member attach."""
+LIMITED = Command(name="limited", summary="Test fixture: a resource-limit failure", usage="", handler=_limited)
+
 ENVIRONMENT = Command(name="environment", summary="Test fixture: what a worker sees", usage="", handler=_environment)
 
 
@@ -87,7 +117,10 @@ ATTACH = Command(name="attach", summary="Test fixture: list attachments", usage=
 WIDE = Command(name="wide", summary="Test fixture: long table", usage="", handler=_wide)
 CHART = Command(name="chart", summary="Test fixture: a png", usage="", handler=_chart)
 ADMIN_ONLY = Command(name="wipe", summary="Test fixture: admin only", usage="", handler=_wide, admin_only=True)
-FIXTURES = (SLEEPY, BROKEN, ATTACH, WIDE, CHART, ADMIN_ONLY)
+FIXTURES = (SLEEPY, BROKEN, ATTACH, WIDE, CHART, ADMIN_ONLY, TALLY, LIMITED)
 
 
-PASTE = Command(name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments)
+PASTE = Command(
+    name="submit", summary="Test fixture: what a pasted block reaches", usage="", handler=_attachments, file_arg=True
+)
+"""Stands in for ``submit`` (a file-taking command, as the real one): reports the attachments it was given."""

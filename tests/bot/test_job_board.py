@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.app import run_in_worker
@@ -24,8 +26,12 @@ class Clock:
         return self.now
 
 
+_TAGS = itertools.count(1)
+
+
 def _inv(caller: Caller, **options: str) -> Invocation:
-    return Invocation(command="sleepy", options=dict(options), caller=caller)
+    """A distinct request each call (a ``tag`` option the fixture ignores): identical ones would attach."""
+    return Invocation(command="sleepy", options={"tag": str(next(_TAGS)), **options}, caller=caller)
 
 
 def _board(**kwargs: object) -> JobBoard:

@@ -12,11 +12,11 @@ from click.testing import CliRunner
 from bot.app import build_context
 from bot.cli import main
 from bot.commands import command_named
-from bot.commands.base import LOCAL_CALLER, Invocation
+from bot.commands.base import LOCAL_CALLER, Attachment, Invocation
 from bot.core.recording import store_result
 from bot.dispatch import execute
 from bot.settings import Settings
-from engine.result import RunResult
+from engine.result import FailureKind, RunResult
 from engine.sandbox.tier import TierReport, probe_tier
 from storage.runs import get_run
 from tests.reference_data import REFERENCE
@@ -210,3 +210,24 @@ def test_the_admins_sandbox_limits_apply_to_the_next_submission(sandboxed: TierR
     assert code == 1 and "memory limit" not in again["failure"]
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
     assert one_json(out)["reused"] is True and one_json(out)["run_id"] == again["run_id"]  # its own failure is kept
+
+
+@pytest.mark.slow
+def test_the_reply_says_when_a_submission_hit_a_limit(sandboxed: TierReport, tmp_path: Path) -> None:
+    """The job board counts a reply's ``failure_kind`` of ``limit`` against the member's budget (the fair queue):
+    a spinning generate() under a 1 s CPU limit carries it, a wrong answer does not."""
+    ctx = build_context(Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+    ctx.tool_config().set("limits.cpu_s", "1", by="test")
+    command = command_named("submit")
+    assert command is not None
+
+    def judged(code: str) -> tuple[object, object]:
+        inv = Invocation(command="submit", args=["-"], options={"challenge": "matmul_4x4"}, caller=LOCAL_CALLER)
+        inv.attachments.append(Attachment(name="gen.py", content=code.encode()))
+        reply, _status = execute(ctx, command, inv)
+        return reply.failure_kind, (reply.data or {}).get("failure")
+
+    kind, failure = judged(SPIN_GENERATE)
+    assert kind is FailureKind.LIMIT and failure == "your generate() failed: CPU time limit (1 s) exceeded"
+    kind, _ = judged("def generate():\n    return '1,2\\nmul 3,1,2\\n3'\n")  # matmul_1x1's program for 4x4
+    assert kind is not None and kind is not FailureKind.LIMIT

@@ -34,6 +34,8 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "limits.job_wall_s": ("900", 900.0, "nan", "must be a number from 10 to 86400"),
     "limits.queue_per_member": ("5", 5, "0", "must be a whole number from 1 to 100"),
     "limits.source_kib": ("64", 64, "0", "must be a whole number from 1 to 4096"),
+    "limits.running_per_member": ("0", 0, "-1", "must be a whole number from 0 to 100"),
+    "limits.limit_failures_per_hour": ("5", 5, "0", "must be a whole number from 1 to 1000"),
     "challenges.enabled": (
         "matmul_4x4, sparse_parity",
         ["matmul_4x4", "sparse_parity"],

@@ -2,7 +2,8 @@
 
 ``tools/config/schema.py`` (the admins' ``/config`` keys) and ``bot/settings.py`` (the ``SUTRO_*`` environment that
 seeds them) both read these, and ``.env.example`` and the README are generated from those two; so
-``sutro config get assistant.model`` and the documentation can no longer disagree.
+``sutro config get assistant.model`` and the documentation can no longer disagree. The job queue's fairness
+defaults are here too: the schema and the job board (used before any ``/config`` was read) share them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ SPRINT_LOG_DOCUMENT_ID: Final = ""
 """The sprint log's Google Doc id; empty until someone sets it."""
 QUEUE_PER_MEMBER: Final = 3
 """Most jobs one member may have queued or running."""
+RUNNING_PER_MEMBER: Final = 0
+"""Most jobs one member may have running while another member's job waits; 0 = every worker but one."""
+LIMIT_FAILURES_PER_HOUR: Final = 2
+"""Jobs a member may have end on a resource limit within an hour before their queued jobs go after everyone else's."""
 ASSISTANT_MODEL: Final = "claude-sonnet-5-5"
 """The Claude model ``/idea`` uses."""
 ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0

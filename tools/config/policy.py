@@ -3,8 +3,9 @@
 Read fresh from :class:`~tools.config.store.ToolConfig` for each request, so a ``/config set`` (in this process
 or another) applies to the next run without a restart. Keys used: ``challenges.enabled``, ``methods.enabled``,
 ``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
-docs/sandbox.md#l2-rlimits), ``limits.source_kib`` (largest source, checked before parsing), ``limits.job_wall_s``
-and ``limits.queue_per_member`` (the bot's job queue).
+docs/sandbox.md#l2-rlimits), ``limits.source_kib`` (largest source, checked before parsing), ``limits.job_wall_s``,
+``limits.queue_per_member``, ``limits.running_per_member`` and ``limits.limit_failures_per_hour`` (the bot's job
+queue and its fairness rules, bot/jobs/fair_queue.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from engine.challenges import CHALLENGES
 from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB, Limits
+from tools.config import defaults
 from tools.config.store import ToolConfig
 from tools.errors import ToolError
 
@@ -29,6 +31,8 @@ class RunPolicy:
     job_wall_s: float
     queue_per_member: int
     source_kib: int = DEFAULT_LIMITS.source_bytes // KIB
+    running_per_member: int = defaults.RUNNING_PER_MEMBER
+    limit_failures_per_hour: int = defaults.LIMIT_FAILURES_PER_HOUR
 
     def sandbox_limits(self, base: Limits = DEFAULT_LIMITS) -> Limits:
         """``base`` with the admins' CPU, wall-clock and memory caps for one sandboxed process."""
@@ -74,4 +78,6 @@ def run_policy(config: ToolConfig) -> RunPolicy:
         job_wall_s=float(values["limits.job_wall_s"]),
         queue_per_member=int(values["limits.queue_per_member"]),
         source_kib=int(values["limits.source_kib"]),
+        running_per_member=int(values["limits.running_per_member"]),
+        limit_failures_per_hour=int(values["limits.limit_failures_per_hour"]),
     )

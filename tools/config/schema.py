@@ -153,6 +153,21 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "count",
         ),
         ConfigKey(
+            "limits.running_per_member",
+            "Most jobs one member may have running while another member's job waits (0 = every worker but one).",
+            defaults.RUNNING_PER_MEMBER,
+            v.number(minimum=0, maximum=100, integer=True),
+            "count",
+        ),
+        ConfigKey(
+            "limits.limit_failures_per_hour",
+            "Jobs a member may have end on a resource limit within an hour; after that their queued jobs start "
+            "only when no one else's wait.",
+            defaults.LIMIT_FAILURES_PER_HOUR,
+            v.number(minimum=1, maximum=1000, integer=True),
+            "count",
+        ),
+        ConfigKey(
             "challenges.enabled",
             "Challenges members may run (comma-separated, or all).",
             list(challenges),
