@@ -120,6 +120,7 @@ def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: P
         assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(services[name].get("security_opt", [])), name
     for worker in ("worker-1", "worker-2"):
         assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__DAEMON"] == "False"
+        assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED"] == "False"
         assert services[worker]["entrypoint"] == ["dask", "worker"]
     broken = tmp_path / "compose.yaml"
     broken.write_text(compose.read_text().replace("    image: postgres", "    imagefile: postgres"))  # unknown key
