@@ -1,7 +1,11 @@
 """Executor throughput: a batch of small runs (IR scores of 1x1 matmul programs, each stored) sequentially in this
 process, through the job board on local worker processes, and through the job board on a 2-worker Dask
-LocalCluster; runs per second, overhead per run against the sequential baseline, and the bot process's memory
-while the whole batch is queued.
+LocalCluster; runs per second, overhead per run against the sequential baseline, the CPU per run of this process
+and every process under it (the Dask workers, forkservers, job processes and sandboxed children: less sensitive to
+a shared machine's load than wall time), the Dask/local ratio against the target (issue "operations": at most 1.2),
+and the bot process's memory while the whole batch is queued.
+
+The cluster is configured as deploy/compose.yaml configures its workers: non-daemonic, statistical profiler off.
 
 Run: ``PYTHONPATH=$PWD /work/venv/bin/python bench/bench_executors.py [--runs 200] [--repeats 3]``.
 Each repeat uses a fresh SQLite data directory (so no result is served from storage). Noisy on a shared machine.
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -36,6 +41,9 @@ from bot.settings import Settings  # noqa: E402
 
 WORKERS = 2
 MEMBER = Caller(name="bench", user_id=1)
+TARGET_DASK_OVER_LOCAL = 1.2
+CLUSTER_CONFIG = {"distributed.worker.daemon": False, "distributed.worker.profile.enabled": False}
+"""As deploy/compose.yaml sets its workers (DASK_DISTRIBUTED__WORKER__…)."""
 
 
 def invocations(n: int) -> list[Invocation]:
@@ -57,6 +65,31 @@ def rss_mib() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def tree_cpu_s() -> float:
+    """CPU seconds (user + system) of this process and every live descendant, each with its reaped children
+    (a forkserver's count includes the job processes it has reaped), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    spent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # exited meanwhile
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(pid)
+        spent[pid] = sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+    total, todo = 0, [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        total += spent.get(pid, 0)
+        todo.extend(children.get(pid, []))
+    return total / tick
 
 
 def sequential(n: int, data_dir: Path) -> float:
@@ -131,7 +164,7 @@ def main() -> None:
     import dask as dask_pkg
     import distributed
 
-    with dask_pkg.config.set({"distributed.worker.daemon": False}):
+    with dask_pkg.config.set(CLUSTER_CONFIG):
         cluster = distributed.LocalCluster(
             n_workers=WORKERS,
             threads_per_worker=1,
@@ -142,16 +175,23 @@ def main() -> None:
         )
         client = distributed.Client(cluster, set_as_default=False)
     times: dict[str, list[float]] = {"sequential": [], "local": [], "dask": []}
+    cpu: dict[str, list[float]] = {"sequential": [], "local": [], "dask": []}
     growth: dict[str, list[float]] = {"local": [], "dask": []}
     with tempfile.TemporaryDirectory(prefix="bench-exec-") as tmp:
         base = Path(tmp)
         warm_up(client, base)
         for r in range(args.repeats):
+            before = tree_cpu_s()
             times["sequential"].append(sequential(args.runs, base / f"seq-{r}"))
+            cpu["sequential"].append(tree_cpu_s() - before)
+            before = tree_cpu_s()
             wall, grew = local(args.runs, base / f"local-{r}")
+            cpu["local"].append(tree_cpu_s() - before)
             times["local"].append(wall)
             growth["local"].append(grew)
+            before = tree_cpu_s()
             wall, grew = dask(args.runs, base / f"dask-{r}", client)
+            cpu["dask"].append(tree_cpu_s() - before)
             times["dask"].append(wall)
             growth["dask"].append(grew)
             print(f"repeat {r + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items()), flush=True)
@@ -164,17 +204,26 @@ def main() -> None:
         f"{args.repeats} repeats, medians\n"
     )
     seq_per_run = statistics.median(times["sequential"]) / args.runs
-    print(f"{'executor':<12}{'batch s':>10}{'runs/s':>10}{'vs seq':>9}{'overhead/run ms':>18}{'RSS MiB queued':>18}")
+    print(
+        f"{'executor':<12}{'batch s':>10}{'runs/s':>10}{'vs seq':>9}{'overhead/run ms':>18}{'CPU/run ms':>12}"
+        f"{'RSS MiB queued':>18}"
+    )
     for name, samples in times.items():
         wall = statistics.median(samples)
         parallel = 1 if name == "sequential" else WORKERS
         overhead_ms = (wall * parallel / args.runs - seq_per_run) * 1000
-        grew = f"{statistics.median(growth[name]):.1f}" if name in growth else "-"
+        queued_mib = f"{statistics.median(growth[name]):.1f}" if name in growth else "-"
         print(
             f"{name:<12}{wall:>10.2f}{args.runs / wall:>10.1f}{seq_per_run * args.runs / wall:>8.2f}x"
-            f"{overhead_ms:>18.1f}{grew:>18}"
+            f"{overhead_ms:>18.1f}{statistics.median(cpu[name]) / args.runs * 1000:>12.0f}{queued_mib:>18}"
         )
     print("\noverhead/run = batch time x workers / runs - sequential time per run (the in-process cost of one run)")
+    ratios = [d / lo for d, lo in zip(times["dask"], times["local"], strict=True)]
+    cpu_ratio = statistics.median(cpu["dask"]) / statistics.median(cpu["local"])
+    print(
+        f"dask / local batch time: {statistics.median(ratios):.2f} (each repeat: "
+        f"{', '.join(f'{r:.2f}' for r in ratios)}; target <= {TARGET_DASK_OVER_LOCAL}); CPU: {cpu_ratio:.2f}"
+    )
 
 
 if __name__ == "__main__":

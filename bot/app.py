@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from bot.command import Command
 from bot.context import AppContext
 from bot.core.rescoring import ir_rescorer
+from bot.credentials import CredentialUnreadable
 from bot.dispatch import execute
 from bot.invocation import Invocation, UsageError
 from bot.reply import Reply
@@ -41,9 +42,12 @@ def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool 
 
 
 def load_settings() -> Settings:
-    """Settings from the environment and ``.env``; a bad value is one line naming its variable (no traceback)."""
+    """Settings from the environment, ``.env`` and systemd credential files; a bad value is one line naming its
+    variable or credential (no traceback)."""
     try:
         return Settings()
+    except CredentialUnreadable as err:
+        raise UsageError(err.message, hint=err.hint) from None
     except ValidationError as err:
         first = err.errors()[0]
         variable = "SUTRO_" + str(first["loc"][0]).upper() if first.get("loc") else "a SUTRO_ setting"

@@ -1,7 +1,9 @@
 """Settings from the environment (prefix ``SUTRO_``) or a ``.env`` file: the one place configuration enters.
 
 Nothing reads these at import time: the composition root (``bot.app``) builds a :class:`Settings` and hands the
-values down. Secrets are ``SecretStr`` so they never print in a repr or a log line.
+values down. Secrets are ``SecretStr`` so they never print in a repr or a log line; each can also come from a
+systemd credential file (``$CREDENTIALS_DIRECTORY/telegram-bot-token`` …, :mod:`bot.credentials`) when neither the
+environment nor ``.env`` sets it.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
+from bot.credentials import CredentialFiles
 from tools.config import defaults
 
 IdList = Annotated[list[int], NoDecode]
@@ -156,5 +159,17 @@ class Settings(BaseSettings):
         default="",
         description="Dask scheduler address (tcp://host:8786) to run queued jobs on a cluster; empty = local workers.",
     )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Arguments, then the environment, then ``.env``, then systemd credential files (secrets only)."""
+        return init_settings, env_settings, dotenv_settings, CredentialFiles(settings_cls), file_secret_settings
 
     _id_list = field_validator("allowed_chats", "admin_ids", "allowed_users", mode="before")(id_list)

@@ -2,16 +2,27 @@
 
 Python code is normalised by its AST (comments, blank lines and formatting do not change the key; sources over 16 KiB
 are parsed in a resource-limited child, never in this process); code that is not Python (IR programs) by trimming
-trailing whitespace and blank lines. The key is SHA-256 over canonical JSON; a submission's label is not part of it.
+trailing whitespace and blank lines. A request of kind ``ir`` holds IR text by definition, so it is trimmed without
+trying a Python parse (a 16x16 matmul program is over 16 KiB: the parse would cost a child process per hash). The
+key is SHA-256 over canonical JSON; a submission's label is not part of it.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+IR_KIND = "ir"
+"""The request kind whose code is IR text (never Python)."""
+
+
+def normalise_text(code: str) -> str:
+    """``code`` with trailing whitespace, Windows line ends and leading/trailing blank lines removed."""
+    lines = [line.rstrip() for line in code.replace("\r\n", "\n").split("\n")]
+    return "\n".join(lines).strip("\n")
 
 
 def normalise_code(code: str) -> str:
@@ -19,15 +30,13 @@ def normalise_code(code: str) -> str:
     from engine.sandbox.lint import python_normal_form  # large sources are parsed in a limited child
 
     dump = python_normal_form(code)
-    if dump is None:
-        lines = [line.rstrip() for line in code.replace("\r\n", "\n").split("\n")]
-        return "\n".join(lines).strip("\n")
-    return dump
+    return normalise_text(code) if dump is None else dump
 
 
-def code_hash(code: str) -> str:
-    """SHA-256 hex of the normalised code."""
-    return hashlib.sha256(normalise_code(code).encode()).hexdigest()
+def code_hash(code: str, *, python: bool = True) -> str:
+    """SHA-256 hex of the normalised code; ``python=False`` for text known not to be Python (IR)."""
+    normal = normalise_code(code) if python else normalise_text(code)
+    return hashlib.sha256(normal.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -41,12 +50,12 @@ class NormalisedRequest:
     code: str | None = None
     metric_versions: tuple[str, ...] = ()
 
-    @functools.cached_property
+    @cached_property
     def code_hash(self) -> str | None:
-        """SHA-256 hex of the normalised code (computed once: large sources are parsed in a child)."""
-        return None if self.code is None else code_hash(self.code)
+        """SHA-256 of the normalised code (computed once per request: a large source is parsed in a child)."""
+        return None if self.code is None else code_hash(self.code, python=self.kind != IR_KIND)
 
-    @property
+    @cached_property
     def key(self) -> str:
         """SHA-256 hex over challenge, kind, sorted params, the code hash and sorted metric versions — and the
         subject only when there is no code (a method's name is what runs; a submission's label changes nothing that

@@ -101,7 +101,7 @@ def idea(ctx: AppContext, inv: Invocation) -> Reply:
     if "run" in inv.options:
         return approval.run_approved(ctx, _idea_id(inv, "run"), approver=who, progress=inv.progress)
     if "discard" in inv.options:
-        return approval.discard_idea(ctx, _idea_id(inv, "discard"), who=who)
+        return approval.discard(ctx, _idea_id(inv, "discard"), who=who)
     proposal = propose_idea(ctx, inv)
     if "yes" not in inv.flags or not proposal.ok or proposal.data is None:
         return proposal

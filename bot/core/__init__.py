@@ -13,6 +13,7 @@ One module per use case or rule:
 - :mod:`bot.core.baselines` — which baseline a run is compared with.
 - :mod:`bot.core.log_entry` — the run's sprint-log entry.
 - :mod:`bot.core.rescoring` — re-score stored runs when a metric's version changes.
+- :mod:`bot.core.idea_approval` — run an approved ``/idea`` once (claim, run, link, log), discard one.
 
 The core asks for the services it uses through :class:`bot.core.services.Services` (the composition root's
 AppContext provides them); it never imports a command, an edge, or Telegram.

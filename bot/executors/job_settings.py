@@ -26,8 +26,9 @@ NEVER_IN_JOBS = ("telegram_bot_token", "telegram_webhook_secret")
 NOT_ON_THE_CLUSTER = (*NEVER_IN_JOBS, "anthropic_api_key", "google_service_account_file")
 """Settings a job on a Dask worker does not receive."""
 
-OTHER_SECRET_VARIABLES = ("GOOGLE_APPLICATION_CREDENTIALS",)
-"""Variables outside our settings that name a credential (Google's client libraries read this one on their own)."""
+OTHER_SECRET_VARIABLES = ("GOOGLE_APPLICATION_CREDENTIALS", "CREDENTIALS_DIRECTORY")
+"""Variables outside our settings that name a credential: Google's client libraries read the first on their own;
+systemd's credentials directory holds the bot's token and keys (``LoadCredential=``, :mod:`bot.credentials`)."""
 
 
 def settings_for_local_jobs(settings: Settings) -> Settings:

@@ -120,6 +120,7 @@ def test_compose_file_matches_the_compose_spec_and_has_every_service(tmp_path: P
         assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(services[name].get("security_opt", [])), name
     for worker in ("worker-1", "worker-2"):
         assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__DAEMON"] == "False"
+        assert services[worker]["environment"]["DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED"] == "False"
         assert services[worker]["entrypoint"] == ["dask", "worker"]
     broken = tmp_path / "compose.yaml"
     broken.write_text(compose.read_text().replace("    image: postgres", "    imagefile: postgres"))  # unknown key
@@ -198,3 +199,18 @@ def test_the_google_key_drop_in_hands_the_dynamic_user_its_key_by_load_credentia
     assert result.returncode == 0 and result.stdout == result.stderr == "", result.stdout + result.stderr
     broken = _verify_unit(unit, tmp_path / "broken", drop_in=text.replace("%d/", "%Q/"))
     assert "Failed to resolve specifiers" in broken.stdout + broken.stderr
+
+
+def test_the_credentials_drop_in_hands_the_token_to_the_name_settings_read(tmp_path: Path) -> None:
+    """LoadCredential=NAME:PATH puts the token at $CREDENTIALS_DIRECTORY/NAME; Settings reads the file named after
+    the field (bot/credentials.py). Verified with the unit by systemd-analyze."""
+    from bot.credentials import credential_name, secret_fields
+    from bot.settings import Settings
+
+    text = (DEPLOY / "sutro.service.d" / "credentials.conf").read_text()
+    loaded = dict(line.split(":", 1) for line in re.findall(r"^LoadCredential=(.*)$", text, re.M))
+    assert loaded == {"telegram-bot-token": "/etc/sutro/telegram-bot-token"}
+    optional = dict(line.split(":", 1) for line in re.findall(r"^#LoadCredential=(.*)$", text, re.M))
+    assert set(loaded) | set(optional) == {credential_name(name) for name in secret_fields(Settings)}
+    result = _verify_unit((DEPLOY / "sutro.service").read_text(), tmp_path, drop_in=text)
+    assert result.returncode == 0 and result.stdout == result.stderr == "", result.stdout + result.stderr

@@ -56,6 +56,7 @@ def test_the_secret_variables_are_the_secret_settings_and_their_aliases() -> Non
         "SUTRO_ANTHROPIC_API_KEY",
         "ANTHROPIC_API_KEY",
         "GOOGLE_APPLICATION_CREDENTIALS",
+        "CREDENTIALS_DIRECTORY",
     }
     env = {**SECRETS, "SUTRO_DATABASE_URL": "postgresql+psycopg://db/sutro", "PATH": "/usr/bin"}
     assert scrub_environment(env) == sorted(SECRETS)
