@@ -103,7 +103,8 @@ COMMANDS: tuple[Command, ...] = (
         handler=_in("run", "run"),
         details=(
             "Methods: " + ", ".join(RUN_METHODS) + ". Keys: n k seed hidden lr wd batch epochs m. "
-            "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
+            "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline); "
+            "any matmul size by name (matmul_32x32) or as matmul n=32. "
             "Every run is stored and logged; the same request returns its stored result unless --force. "
             "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
             "does."
