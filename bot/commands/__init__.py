@@ -58,6 +58,7 @@ against engine.methods.METHODS, which is not imported here: it loads numpy)."""
 
 USAGES = {
     "run": "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
+    "sweep": "METHOD key=V1,V2,... [key=value ...] [--force]   (e.g. sweep km_min n=20,50,100 k=3,5)",
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "score": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "compare": "ID ID",
@@ -111,6 +112,20 @@ COMMANDS: tuple[Command, ...] = (
         ),
         value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
         flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
+    ),
+    Command(
+        name="sweep",
+        summary="Run a sparse-parity method over a grid of parameters (n, k, seeds, lr …): one table, every run stored",
+        usage=USAGES["sweep"],
+        handler=_in("sweep", "sweep"),
+        details=(
+            "Methods: those of run. A key given comma-separated values is swept (seeds=0,1,2 sweeps the seed); the "
+            "points are every combination, each a run stored and logged like /run METHOD with those parameters "
+            "(a point run before comes back from the store unless --force). A point outside the method's range "
+            "is a row that says why. When n is swept, the card gives the largest n solved per k. At most "
+            "limits.sweep_points points (admin setting)."
+        ),
+        flag_options={"force": "run every point again even if it was run before"},
     ),
     Command(
         name="submit",

@@ -15,6 +15,8 @@ SPRINT_LOG_DOCUMENT_ID: Final = ""
 """The sprint log's Google Doc id; empty until someone sets it."""
 QUEUE_PER_MEMBER: Final = 3
 """Most jobs one member may have queued or running."""
+SWEEP_POINTS: Final = 30
+"""Most points (runs) one ``/sweep`` grid may have; each point is a fully traced run of a few seconds."""
 ASSISTANT_MODEL: Final = "claude-sonnet-4-5"
 """The Claude model ``/idea`` uses."""
 ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0

@@ -4,7 +4,7 @@ Read fresh from :class:`~tools.config.store.ToolConfig` for each request, so a `
 or another) applies to the next run without a restart. Keys used: ``challenges.enabled``, ``methods.enabled``,
 ``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
 docs/sandbox.md#l2-rlimits), ``limits.source_kib`` (largest source, checked before parsing), ``limits.job_wall_s``
-and ``limits.queue_per_member`` (the bot's job queue).
+and ``limits.queue_per_member`` (the bot's job queue), ``limits.sweep_points`` (the largest ``/sweep`` grid).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from engine.challenges import CHALLENGES
 from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB, Limits
+from tools.config import defaults
 from tools.config.store import ToolConfig
 from tools.errors import ToolError
 
@@ -29,6 +30,7 @@ class RunPolicy:
     job_wall_s: float
     queue_per_member: int
     source_kib: int = DEFAULT_LIMITS.source_bytes // KIB
+    sweep_points: int = defaults.SWEEP_POINTS
 
     def sandbox_limits(self, base: Limits = DEFAULT_LIMITS) -> Limits:
         """``base`` with the admins' CPU, wall-clock and memory caps for one sandboxed process."""
@@ -49,6 +51,14 @@ class RunPolicy:
             raise ToolError(
                 f"challenge {name} is not enabled here",
                 hint=_enabled_hint(self.challenges, "challenges.enabled"),
+            )
+
+    def check_sweep(self, points: int) -> None:
+        """Raise a one-line :class:`ToolError` when a sweep grid has more points than ``limits.sweep_points``."""
+        if points > self.sweep_points:
+            raise ToolError(
+                f"the sweep grid has {points:,} points, over the limit of {self.sweep_points}",
+                hint="give fewer values; an admin can change this with /config set limits.sweep_points …",
             )
 
     def check_method(self, name: str) -> None:
@@ -74,4 +84,5 @@ def run_policy(config: ToolConfig) -> RunPolicy:
         job_wall_s=float(values["limits.job_wall_s"]),
         queue_per_member=int(values["limits.queue_per_member"]),
         source_kib=int(values["limits.source_kib"]),
+        sweep_points=int(values["limits.sweep_points"]),
     )
