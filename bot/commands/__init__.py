@@ -52,6 +52,7 @@ RUN_METHODS = (
     "smt",
     "mutual_info",
     "mdl",
+    "rl",
 )
 """The sparse-parity methods ``/run`` takes, as named in ``/help run`` (tests/bot/test_registry_menu.py checks this
 against engine.methods.METHODS, which is not imported here: it loads numpy)."""

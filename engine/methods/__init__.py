@@ -21,6 +21,7 @@ from engine.methods import (
     mutual_info,
     perlayer,
     random_proj,
+    rl,
     sgd,
     sign_sgd,
     smt,
@@ -49,6 +50,7 @@ for _module in (
     smt,
     mutual_info,
     mdl,
+    rl,
 ):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
