@@ -53,6 +53,7 @@ RUN_METHODS = (
     "mutual_info",
     "mdl",
     "rl",
+    "genetic_prog",
 )
 """The sparse-parity methods ``/run`` takes, as named in ``/help run`` (tests/bot/test_registry_menu.py checks this
 against engine.methods.METHODS, which is not imported here: it loads numpy)."""

@@ -12,6 +12,7 @@ from engine.methods import (
     evolutionary,
     forward_forward,
     fourier,
+    genetic_prog,
     gf2,
     km,
     km_min,
@@ -51,6 +52,7 @@ for _module in (
     mutual_info,
     mdl,
     rl,
+    genetic_prog,
 ):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 
