@@ -52,12 +52,15 @@ RUN_METHODS = (
     "smt",
     "mutual_info",
     "mdl",
+    "rl",
+    "genetic_prog",
 )
 """The sparse-parity methods ``/run`` takes, as named in ``/help run`` (tests/bot/test_registry_menu.py checks this
 against engine.methods.METHODS, which is not imported here: it loads numpy)."""
 
 USAGES = {
     "run": "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
+    "sweep": "METHOD key=V1,V2,... [key=value ...] [--force]   (e.g. sweep km_min n=20,50,100 k=3,5)",
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "score": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "compare": "ID ID",
@@ -104,13 +107,28 @@ COMMANDS: tuple[Command, ...] = (
         shared_answer=True,
         details=(
             "Methods: " + ", ".join(RUN_METHODS) + ". Keys: n k seed hidden lr wd batch epochs m. "
-            "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline). "
+            "CHALLENGE generator=NAME scores a built-in IR generator of an IR challenge (default: baseline); "
+            "any matmul size by name (matmul_32x32) or as matmul n=32. "
             "Every run is stored and logged; the same request returns its stored result unless --force. "
             "solve=PATH --compat spc evaluates a local solve(x, y, n_bits, k_sparse) as the public leaderboard "
             "does."
         ),
         value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
         flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
+    ),
+    Command(
+        name="sweep",
+        summary="Run a sparse-parity method over a grid of parameters (n, k, seeds, lr …): one table, every run stored",
+        usage=USAGES["sweep"],
+        handler=_in("sweep", "sweep"),
+        details=(
+            "Methods: those of run. A key given comma-separated values is swept (seeds=0,1,2 sweeps the seed); the "
+            "points are every combination, each a run stored and logged like /run METHOD with those parameters "
+            "(a point run before comes back from the store unless --force). A point outside the method's range "
+            "is a row that says why. When n is swept, the card gives the largest n solved per k. At most "
+            "limits.sweep_points points (admin setting)."
+        ),
+        flag_options={"force": "run every point again even if it was run before"},
     ),
     Command(
         name="submit",

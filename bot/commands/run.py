@@ -2,7 +2,8 @@
 
 ``sutro run local_update n=20`` → accuracy, wall time, the metric panel (each value with its name@version and
 scope) and, for training methods, the change against ``sgd`` on the same seed. ``sutro run matmul_16x16
-generator=tiled`` → the generator's program scored (``run_generator.py``). Both are stored once (the same
+generator=tiled`` → the generator's program scored (``run_generator.py``); any size by name (``matmul_32x32``, or
+``matmul n=32``). Both are stored once (the same
 method + normalised parameters + metric versions returns the stored result unless ``--force``), logged to the
 sprint log, and the card shows the run id and the change against the challenge's record. ``sutro run
 solve=PATH --compat spc`` → the group's sparse-parity-challenge evaluation (per-seed and mean accuracy/dmc; a
@@ -35,6 +36,8 @@ WHOLE_RUN_NOTE = (
     "the one-step figures isolate a step's own traffic"
 )
 SHOWN_ONE_STEP = ("ard@1 (one step)", "dmc@1 (one step)")
+SIZED_FAMILY = "matmul"
+"""``run matmul n=N`` names the N×N challenge (any N the family takes, docs/challenges.md#matmul-ir-track)."""
 
 
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
@@ -161,6 +164,15 @@ def run_compat_reply(inv: Invocation) -> Reply:
     return Reply(text=text, tables=[table], data=data, ok=bool(summary["passed"]))
 
 
+def _sized(inv: Invocation) -> Invocation:
+    """``run matmul n=32`` is ``run matmul_32x32``."""
+    size = inv.options.get("n", "")
+    if not size.isdigit():
+        raise UsageError("which size of matmul?", hint="e.g. run matmul n=32 (or run matmul_32x32)")
+    options = {k: v for k, v in inv.options.items() if k != "n"}
+    return replace(inv, args=[f"{SIZED_FAMILY}_{int(size)}x{int(size)}"], options=options)
+
+
 def run(ctx: AppContext, inv: Invocation) -> Reply:
     if "solve" in inv.options:
         return run_compat_reply(inv)
@@ -170,6 +182,8 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError("which method?", hint="methods: " + ", ".join(ctx.run_policy().methods or ("none enabled",)))
     if len(inv.args) > 1:
         raise UsageError(f"unexpected argument '{inv.args[1]}'", hint="parameters are key=value, e.g. n=20")
+    if inv.args[0] == SIZED_FAMILY:
+        inv = _sized(inv)
     name = inv.args[0]
     if is_ir_challenge(name):
         return run_generator_reply(ctx, inv)

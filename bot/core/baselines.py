@@ -15,7 +15,7 @@ import functools
 from sqlmodel import Session
 
 from engine.errors import EngineError
-from engine.scoring.ir import ir_challenge, ir_names, score_ir
+from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
 from storage.runs import latest_passing_run
 from storage.tables import Run
 
@@ -26,7 +26,7 @@ BASELINE_METHOD = {"sparse_parity": "sgd"}
 @functools.cache
 def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
     """Metric -> value of ``challenge``'s built-in baseline program; {} when it has none (or it fails)."""
-    if challenge not in ir_names():
+    if not is_ir_name(challenge):
         return {}
     generate = ir_challenge(challenge).generators.get("baseline")
     if generate is None:
@@ -47,7 +47,7 @@ def baseline_method(challenge: str, kind: str, subject: str) -> str | None:
 
 def baseline_metrics(session: Session, run: Run) -> dict[str, float]:
     """Metric -> baseline value for ``run`` (see the module docstring); {} when there is no baseline."""
-    if run.challenge in ir_names():
+    if is_ir_name(run.challenge):
         return builtin_baseline_metrics(run.challenge)
     method = baseline_method(run.challenge, run.kind, run.subject)
     if method is None:

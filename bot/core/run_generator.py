@@ -16,7 +16,7 @@ from engine.errors import EngineError, UnknownName
 from engine.metrics.registry import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
-from engine.scoring.ir import ir_challenge, ir_names, score_ir
+from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
 from tools.run_request import NormalisedRequest
 
 DEFAULT_GENERATOR = "baseline"
@@ -24,8 +24,8 @@ GENERATOR_PROVENANCE = "the challenge's built-in generator, scored by the truste
 
 
 def is_ir_challenge(name: str) -> bool:
-    """Whether ``name`` is a registered IR-track challenge."""
-    return name in ir_names()
+    """Whether ``name`` is an IR-track challenge: listed, or any size of a family by name (``matmul_32x32``)."""
+    return is_ir_name(name)
 
 
 @dataclass(frozen=True)

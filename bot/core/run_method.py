@@ -128,13 +128,21 @@ def run_method(
 
 
 def run_registered_method(
-    services: Services, request: MethodRequest, *, member: str, progress: Progress = no_progress
+    services: Services,
+    request: MethodRequest,
+    *,
+    member: str,
+    force: bool = False,
+    progress: Progress = no_progress,
 ) -> RecordedRun:
-    """The method alone, under the same stored request as :func:`run_method` (an approved idea's run)."""
+    """The method alone, under the same stored request as :func:`run_method` (an approved idea's run, a sweep's
+    point)."""
     policy = services.run_policy()
     policy.check_challenge(request.stored.challenge)
     policy.check_method(request.name)
-    return record_once(services, request.stored, lambda: _traced(request.name, request.raw, progress), member=member)
+    return record_once(
+        services, request.stored, lambda: _traced(request.name, request.raw, progress), member=member, force=force
+    )
 
 
 def _traced(name: str, params: dict[str, Any], progress: Progress) -> RunResult:

@@ -12,6 +12,7 @@ from engine.methods import (
     evolutionary,
     forward_forward,
     fourier,
+    genetic_prog,
     gf2,
     km,
     km_min,
@@ -21,6 +22,7 @@ from engine.methods import (
     mutual_info,
     perlayer,
     random_proj,
+    rl,
     sgd,
     sign_sgd,
     smt,
@@ -49,6 +51,8 @@ for _module in (
     smt,
     mutual_info,
     mdl,
+    rl,
+    genetic_prog,
 ):
     METHODS.register(_module.METHOD.name, _module.METHOD)
 

@@ -16,15 +16,23 @@ from engine.challenges.sparse_tasks import CLEAN_TASKS
 from engine.methods.method import Method, Outcome, Problem
 
 
-def influence_top_k(problem: Problem, samples: int) -> list[int]:
-    """The k bits whose flip changes the oracle's label most often (``samples`` queries per bit)."""
+def influence_top_k(problem: Problem, samples: int, answers: list[float] | None = None) -> list[int]:
+    """The k bits whose flip changes the oracle's label most often (``samples`` queries per bit).
+
+    ``answers``: when given, the oracle's labels are appended to it as plain numbers, bit by bit, each sample's
+    label then its flipped label (what an element-level solve reads).
+    """
     n, k = problem.n, problem.k
     influence = np.zeros(n)
     for i in range(n):
         xq = problem.rng.choice([-1.0, 1.0], size=(samples, n))
         flipped = xq.copy()
         flipped[:, i] *= -1.0
-        influence[i] = np.mean(problem.oracle(xq) != problem.oracle(flipped))
+        y, y_flipped = problem.oracle(xq), problem.oracle(flipped)
+        influence[i] = np.mean(y != y_flipped)
+        if answers is not None:
+            for a, b in zip(np.asarray(y).tolist(), np.asarray(y_flipped).tolist(), strict=True):
+                answers += [a, b]
     return sorted(int(i) for i in np.argsort(np.asarray(influence), kind="stable")[-k:])
 
 

@@ -2,7 +2,10 @@
 
 Idea: for a parity, flipping bit i changes the label exactly when i is secret, so one pair of queries per bit
 decides it; this is the group's data-movement leader among influence methods ("KM-min (1 sample)").
-Source: cybertronai/sparse-parity-challenge CLAUDE.md "Current best methods"; SutroYaro KM experiments.
+``bytedmd@1`` (whole run) prices :func:`flips_that_change` on the query labels, as the group's ByteDMD survey prices
+its pure-Python KM-min solve (268 at n=20, k=3 on its own instance).
+Source: cybertronai/sparse-parity-challenge CLAUDE.md "Current best methods"; SutroYaro KM experiments and
+``exp_bytedmd_floor_gap``.
 """
 
 from __future__ import annotations
@@ -11,8 +14,22 @@ from engine.methods.km import influence_top_k
 from engine.methods.method import Method, Outcome, Problem
 
 
+def flips_that_change(labels: list[float], n: int, k: int) -> list[int]:
+    """The element-level solve: bit i is secret when its pair of labels (``labels[2i]``, ``labels[2i+1]``) differ;
+    read the pairs in bit order and stop at the k-th secret bit (the group's ByteDMD solve reads only these labels)."""
+    found: list[int] = []
+    for i in range(n):
+        if labels[2 * i] != labels[2 * i + 1]:
+            found.append(i)
+            if len(found) == k:
+                break
+    return found
+
+
 def run(problem: Problem) -> Outcome:
-    return Outcome(secret=influence_top_k(problem, samples=1))
+    answers: list[float] = []
+    secret = influence_top_k(problem, samples=1, answers=answers)
+    return Outcome(secret=secret, whole_solve=(flips_that_change, (answers, problem.n, problem.k)))
 
 
 METHOD = Method(

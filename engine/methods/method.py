@@ -50,6 +50,9 @@ class Outcome:
     steps: optimisation steps taken (training). one_step: a function and its arguments that perform one
     representative training step on plain arrays, for element-level metrics (``bytedmd@1``, scope "one step").
     note: one line for the result card (e.g. stopped by a time limit).
+    whole_solve: a function and its plain arguments that redo the solver's whole solve element by element on the
+    values it read (pure Python, so every read is priced), for ``bytedmd@1`` with scope "whole run" (solvers that
+    have one; the group's ByteDMD figures for solvers are of such pure-Python solves).
     """
 
     secret: list[int] | None = None
@@ -58,6 +61,23 @@ class Outcome:
     epochs: int = 0
     one_step: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
     note: str = ""
+    whole_solve: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+
+
+ELEMENT_BUDGET = 300_000
+"""Most element operations (estimated) of a whole solve that a solver redoes element by element for ``bytedmd@1``;
+above it the run reports no bytedmd and says so (element tracing costs microseconds per operation)."""
+
+
+def priced_solve(
+    solve: Callable[..., Any], args: tuple[Any, ...], operations: int
+) -> tuple[tuple[Callable[..., Any], tuple[Any, ...]] | None, str]:
+    """``(whole_solve, note)``: the element-level solve when its estimated ``operations`` fit
+    :data:`ELEMENT_BUDGET`, else None and a one-line note for the card."""
+    if operations <= ELEMENT_BUDGET:
+        return (solve, args), ""
+    estimate = f"~{operations:,} operations (limit {ELEMENT_BUDGET:,})"
+    return None, f"bytedmd@1 not priced: the element-level solve would take {estimate}"
 
 
 TRAINING_MAX_N = 64

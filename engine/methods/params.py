@@ -42,6 +42,7 @@ SPECS: dict[str, Spec] = {
     "n0": Spec(int, 2, 256, "bits of the curriculum's first stage (the secret lies among them)"),
     "grow": Spec(int, 1, 256, "bits added per curriculum stage"),
     "pop": Spec(int, 2, 10_000, "population size of a search method"),
+    "episodes": Spec(int, 1, 1_000_000, "episode limit of a reinforcement-learning agent"),
     "t": Spec(int, -8, 8, "threshold task: y = +1 iff the sum of the secret bits is >= t"),
     "noise_rate": Spec(float, 0.0, 0.49, "noisy_parity: fraction of training labels flipped"),
 }

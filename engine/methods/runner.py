@@ -4,7 +4,9 @@
 The whole run (training included) is traced once at buffer level; ``ard@1``, ``ard_per_read@1`` and ``dmc@1`` are
 computed from that trace (scope "whole run"; training methods also get per-step means). For training methods the
 element-level ``bytedmd@1`` is measured on one representative step — the first step's starting weights on a single
-training row, as the group's tracked step does — and labelled scope "one step".
+training row, as the group's tracked step does — and labelled scope "one step". Solvers that hand back an
+element-level solve (:attr:`Outcome.whole_solve`: ``km_min``, ``gf2``, ``fourier``) get ``bytedmd@1`` of that whole
+solve, scope "whole run", as the group prices pure-Python solvers (SutroYaro ``exp_bytedmd_floor_gap``).
 
 Unless asked not to, the run also says where its cost went (:mod:`engine.attribution`): the per-buffer table of each
 scope and ``bytedmd@1`` split by argument, in ``RunResult.buffer_attribution``.
@@ -160,6 +162,16 @@ def run_with(
         else:
             metrics[BYTEDMD] = float(bytedmd(step, args))
         scopes[BYTEDMD] = ONE_STEP
+    elif outcome.whole_solve is not None:
+        say("element-level trace of the solve", 0.8)
+        solve, solve_args = outcome.whole_solve
+        if attribution:
+            split = bytedmd_by_argument(solve, solve_args, argument_names(solve, solve_args), WHOLE_RUN)
+            splits.append(split)
+            metrics[BYTEDMD] = float(split.total)
+        else:
+            metrics[BYTEDMD] = float(bytedmd(solve, solve_args))
+        scopes[BYTEDMD] = WHOLE_RUN
     wall = time.perf_counter() - start
     ok = accuracy >= 0.95
     return RunResult(

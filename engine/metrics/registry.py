@@ -6,7 +6,9 @@ Stored requests carry these versions (a version change makes a new request and r
 - IR track (``ir`` text, ``generate()`` programs, built-in generators): ``dally@1``, the Dally-model read cost of
   the program (engine.scoring.ir).
 - numpy track, traced methods: ``ard@1``, ``ard_per_read@1``, ``dmc@1`` over the whole run (engine.metrics.clock)
-  and ``bytedmd@1`` of one step (engine.metrics.bytedmd).
+  and ``bytedmd@1`` (engine.metrics.bytedmd): of one step for training methods (scope "one step"), of the whole
+  solve for the solvers that redo it element by element (``km_min``, ``gf2``, ``fourier``; scope "whole run");
+  the other solvers report none. ``RunResult.metric_scopes`` labels each.
 - numpy track, ``solve()`` submissions: ``dmc@1``, ``ard@1``, ``ard_per_read@1`` measured by the parent on remote
   arrays (engine.sandbox.judge).
 """

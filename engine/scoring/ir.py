@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.challenges import CHALLENGES
 from engine.challenges.ir_track import IRChallenge, TestSet
-from engine.errors import BadParameter
+from engine.errors import BadParameter, EngineError, UnknownName
 from engine.ir.cost import read_cost
 from engine.ir.parser import parse, statement_ends
 from engine.ir.program import Program
@@ -41,7 +41,22 @@ def ir_challenge(name: str) -> IRChallenge:
 
 
 def ir_names() -> list[str]:
+    """The listed IR-track challenges (family members reached by name, e.g. ``matmul_32x32``, are not listed)."""
     return [c.name for c in CHALLENGES if isinstance(c, IRChallenge)]
+
+
+def is_ir_name(name: str) -> bool:
+    """Whether ``name`` is an IR-track challenge, listed or reached by name through a family (``matmul_32x32``).
+
+    A family name out of range (``matmul_100x100``) counts too: :func:`ir_challenge` then refuses it in one line
+    that gives the range, which tells the user more than "unknown name".
+    """
+    try:
+        return isinstance(CHALLENGES.get(name), IRChallenge)
+    except UnknownName:
+        return False
+    except EngineError:
+        return True
 
 
 def score_ir(challenge: str, text: str, *, seeds: Sequence[int] | None = None, subject: str = "ir") -> RunResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,8 @@ def test_run_gf2_json():
     data = json.loads(result.output)
     assert data["method"] == "gf2" and data["seed"] == 7 and data["accuracy"] == 1.0
     assert data["params"]["n"] == 20 and data["engine_version"]
-    assert set(data["metrics"]) == {"ard@1", "ard_per_read@1", "dmc@1"}
+    assert set(data["metrics"]) == {"ard@1", "ard_per_read@1", "dmc@1", "bytedmd@1"}
+    assert data["metric_scopes"]["bytedmd@1"] == "whole run"  # gf2 prices its whole solve element by element
     assert data["wall_s"] > 0
 
 
@@ -217,6 +219,47 @@ def test_generator_errors_are_one_line():
         ),
         (["matmul_4x4", "n=4"], "unknown key 'n' for an IR challenge"),
         (["matmul_4x5"], "did you mean 'matmul_4x4'"),
+    ):
+        result = CliRunner().invoke(main, ["run", *args])
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert fragment in " ".join(lines), result.output
+
+
+def _naive_matmul_cost(n: int) -> int:
+    """Dally cost of the naive n×n program by the IR model's rule, cost(address) = ceil(sqrt(address)): A at
+    1..n², B after it, C after B, one temporary last; per C cell ``mul c,a,b`` then n−1 times ``mul t,a,b; add c,c,t``;
+    every C cell read once as output (the 2×2 case is worked by hand in tests/engine/test_matmul_sizes.py: 84)."""
+
+    def cost(address: int) -> int:
+        return math.isqrt(address - 1) + 1
+
+    a, b, c, t = 1, 1 + n * n, 1 + 2 * n * n, 1 + 3 * n * n
+    total = 0
+    for i in range(n):
+        for j in range(n):
+            cell = c + i * n + j
+            total += cost(a + i * n) + cost(b + j) + cost(cell)
+            for k in range(1, n):
+                total += cost(a + i * n + k) + cost(b + k * n + j) + cost(cell) + cost(t)
+    return total
+
+
+def test_any_matmul_size_runs_by_name_or_by_n():
+    assert _naive_matmul_cost(2) == 84 and _naive_matmul_cost(4) == 1316  # hand-worked and published
+    code, data = _json("matmul_32x32")
+    assert code == 0 and data["ok"] is True and data["challenge"] == "matmul_32x32", data
+    assert data["cost"] == _naive_matmul_cost(32) and data["reused"] is False
+    code, again = _json("matmul", "n=32")  # the same request, so the stored run comes back
+    assert again["challenge"] == "matmul_32x32" and again["reused"] is True and again["run_id"] == data["run_id"]
+
+
+def test_matmul_sizes_out_of_range_or_unnamed_are_one_line():
+    for args, fragment in (
+        (["matmul_100x100"], "'matmul_100x100' is out of range — matmul_NxN takes N in [1, 64]"),
+        (["matmul", "n=65"], "out of range — matmul_NxN takes N in [1, 64]"),
+        (["matmul"], "which size of matmul? — e.g. run matmul n=32"),
+        (["matmul", "n=big"], "which size of matmul?"),
     ):
         result = CliRunner().invoke(main, ["run", *args])
         lines = [line for line in result.output.splitlines() if line.strip()]

@@ -100,3 +100,17 @@ async def test_a_chat_note_keeps_its_words_and_lines(fake: FakeBotApi) -> None:
     log = _sprint_log()
     assert "— tried lr=0.1 on local_update — didn't help\n" in log  # the title, with the apostrophe and key=value
     assert "the dmc moved by −0.5% only" in log  # the second line is the body
+
+
+async def test_sweep_and_a_sized_matmul_run_in_the_chat(fake: FakeBotApi) -> None:
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sweep km_min n=20,50 k=3,5", thread_id=TOPIC)
+        await until(fake, any_text("largest n solved"), timeout=60)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run matmul_2x2", thread_id=TOPIC)
+        calls = await until(fake, any_text("matmul_2x2 / baseline: correct"), timeout=60)
+    sent = [c.params["text"] for c in calls if c.method == "sendMessage"]
+    card = next(t for t in sent if "largest n solved" in t)
+    # km_min recovers the secret at any n (accuracy 100 % everywhere); the 2×2 naive cost is worked by hand: 84
+    assert "sweep km_min over n, k: 4 points, 4 passed" in card and "k=3: n=50, k=5: n=50" in card
+    assert "dally@1 = 84" in next(t for t in sent if "matmul_2x2 / baseline" in t)
+    assert "sparse_parity / km_min" in _sprint_log()

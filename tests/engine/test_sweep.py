@@ -1,13 +1,13 @@
 """Sweeps over n and k: typed rows in grid order, refused points become rows with the reason, the largest n solved,
 grid limits in one line. Oracle: the solvers' known behaviour (km_min solves any n; fourier's scan limit is
-C(n, k) ≤ 100,000, so n=64, k=5 is refused) and the training cap n ≤ 64."""
+C(n, k) ≤ 100,000, so n=64, k=5 is refused), the training cap n ≤ 64, and grids enumerated by hand."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.errors import BadParameter, UnknownName
-from engine.methods.sweep import MAX_POINTS, largest_solved, sweep
+from engine.methods.sweep import MAX_POINTS, Grid, largest_solved, sweep, sweep_grid
 
 
 def test_rows_in_grid_order_with_metrics():
@@ -36,3 +36,37 @@ def test_grid_limits_and_unknown_names():
     with pytest.raises(UnknownName) as unknown:
         sweep("kmm", [20], [3])
     assert "did you mean 'km'" in unknown.value.one_line()
+
+
+def test_a_grid_sweeps_the_keys_given_several_values_in_order():
+    grid = Grid.parse({"lr": "0.03,0.1,0.3", "n": "20", "seeds": "0,1", "k": "3,3"})
+    assert grid.axes == (("lr", ("0.03", "0.1", "0.3")), ("seed", ("0", "1")))  # k=3,3 is one value: fixed
+    assert grid.fixed == (("n", "20"), ("k", "3")) and grid.size == 6 and grid.keys == ("lr", "seed")
+    points = grid.points()  # the product by hand, the last axis fastest
+    assert [(p["lr"], p["seed"]) for p in points] == [
+        ("0.03", "0"),
+        ("0.03", "1"),
+        ("0.1", "0"),
+        ("0.1", "1"),
+        ("0.3", "0"),
+        ("0.3", "1"),
+    ]
+    assert all(p["n"] == "20" and p["k"] == "3" for p in points)
+    assert Grid.parse({"n": "20"}).size == 1 and Grid.parse({}).points() == [{}]
+
+
+def test_grid_values_and_size_are_checked_in_one_line():
+    with pytest.raises(BadParameter) as empty:
+        Grid.parse({"n": "20,,30"})
+    assert "n=20,,30 has an empty value" in empty.value.one_line()
+    grid = Grid.parse({"n": ",".join(str(n) for n in range(2, 22)), "k": "1,2"})
+    grid.check(40)
+    with pytest.raises(BadParameter) as over:
+        grid.check(39)
+    assert "the sweep grid has 40 points (20 n × 2 k) — the limit is 39" in over.value.one_line()
+
+
+def test_sweep_grid_rows_carry_their_coordinates():
+    rows = sweep_grid("gf2", Grid.parse({"n": "12", "seed": "1,2"}))
+    assert [r.point for r in rows] == [(("seed", "1"),), (("seed", "2"),)]
+    assert [(r.n, r.k, r.seed) for r in rows] == [(12, 3, 1), (12, 3, 2)] and all(r.ok for r in rows)

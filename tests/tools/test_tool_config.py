@@ -33,6 +33,7 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "limits.memory_mib": ("512", 512, "512.5", "must be a whole number from 256 to 65536"),
     "limits.job_wall_s": ("900", 900.0, "nan", "must be a number from 10 to 86400"),
     "limits.queue_per_member": ("5", 5, "0", "must be a whole number from 1 to 100"),
+    "limits.sweep_points": ("12", 12, "201", "must be a whole number from 1 to 200"),
     "limits.source_kib": ("64", 64, "0", "must be a whole number from 1 to 4096"),
     "limits.running_per_member": ("0", 0, "-1", "must be a whole number from 0 to 100"),
     "limits.limit_failures_per_hour": ("5", 5, "0", "must be a whole number from 1 to 1000"),

@@ -20,6 +20,8 @@ RUNNING_PER_MEMBER: Final = 0
 """Most jobs one member may have running while another member's job waits; 0 = every worker but one."""
 LIMIT_FAILURES_PER_HOUR: Final = 2
 """Jobs a member may have end on a resource limit within an hour before their queued jobs go after everyone else's."""
+SWEEP_POINTS: Final = 30
+"""Most points (runs) one ``/sweep`` grid may have; each point is a fully traced run of a few seconds."""
 ASSISTANT_MODEL: Final = "claude-sonnet-5-5"
 """The Claude model ``/idea`` uses."""
 ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0

@@ -5,7 +5,7 @@ or another) applies to the next run without a restart. Keys used: ``challenges.e
 ``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
 docs/sandbox.md#l2-rlimits), ``limits.source_kib`` (largest source, checked before parsing), ``limits.job_wall_s``,
 ``limits.queue_per_member``, ``limits.running_per_member`` and ``limits.limit_failures_per_hour`` (the bot's job
-queue and its fairness rules, bot/jobs/fair_queue.py).
+queue and its fairness rules, bot/jobs/fair_queue.py), ``limits.sweep_points`` (the largest ``/sweep`` grid).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class RunPolicy:
     source_kib: int = DEFAULT_LIMITS.source_bytes // KIB
     running_per_member: int = defaults.RUNNING_PER_MEMBER
     limit_failures_per_hour: int = defaults.LIMIT_FAILURES_PER_HOUR
+    sweep_points: int = defaults.SWEEP_POINTS
 
     def sandbox_limits(self, base: Limits = DEFAULT_LIMITS) -> Limits:
         """``base`` with the admins' CPU, wall-clock and memory caps for one sandboxed process."""
@@ -53,6 +54,14 @@ class RunPolicy:
             raise ToolError(
                 f"challenge {name} is not enabled here",
                 hint=_enabled_hint(self.challenges, "challenges.enabled"),
+            )
+
+    def check_sweep(self, points: int) -> None:
+        """Raise a one-line :class:`ToolError` when a sweep grid has more points than ``limits.sweep_points``."""
+        if points > self.sweep_points:
+            raise ToolError(
+                f"the sweep grid has {points:,} points, over the limit of {self.sweep_points}",
+                hint="give fewer values; an admin can change this with /config set limits.sweep_points …",
             )
 
     def check_method(self, name: str) -> None:
@@ -80,4 +89,5 @@ def run_policy(config: ToolConfig) -> RunPolicy:
         source_kib=int(values["limits.source_kib"]),
         running_per_member=int(values["limits.running_per_member"]),
         limit_failures_per_hour=int(values["limits.limit_failures_per_hour"]),
+        sweep_points=int(values["limits.sweep_points"]),
     )

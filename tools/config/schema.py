@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.challenges import CHALLENGES
 from engine.methods import METHODS
+from engine.methods.sweep import MAX_POINTS
 from engine.metrics.registry import track_metrics
 from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB
 from tools.config import defaults
@@ -165,6 +166,13 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "only when no one else's wait.",
             defaults.LIMIT_FAILURES_PER_HOUR,
             v.number(minimum=1, maximum=1000, integer=True),
+            "count",
+        ),
+        ConfigKey(
+            "limits.sweep_points",
+            "Most points (runs) one /sweep grid may have.",
+            defaults.SWEEP_POINTS,
+            v.number(minimum=1, maximum=MAX_POINTS, integer=True),
             "count",
         ),
         ConfigKey(

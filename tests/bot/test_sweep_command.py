@@ -1,0 +1,73 @@
+"""``sweep``: one table over the grid, each point stored as the run ``/run`` would store, refusals in one line.
+
+Oracles: km_min solves any n (accuracy 1.0 at every point, so the largest n solved is the largest n swept); a point
+of a sweep is the same stored request as ``run`` with those parameters (same run id, reused); sgd's cap n ≤ 64;
+a limit set with ``config set`` is the one that refuses.
+"""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from bot.cli import main
+
+
+def _json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, json.loads(result.output)
+
+
+def _one_line(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    return " ".join(line.strip() for line in result.output.splitlines() if line.strip())
+
+
+def test_a_sweep_over_n_and_k_is_one_table_and_the_largest_n_solved():
+    code, data = _json("sweep", "km_min", "n=20,50,100", "k=3,5")
+    assert code == 0 and data["axes"] == {"n": ["20", "50", "100"], "k": ["3", "5"]}
+    rows = data["rows"]
+    assert [(r["n"], r["k"]) for r in rows] == [(20, 3), (20, 5), (50, 3), (50, 5), (100, 3), (100, 5)]
+    assert all(r["ok"] and r["accuracy"] == 1.0 and r["dmc@1"] > 0 and r["run_id"] for r in rows)
+    assert data["largest_solved"] == {"3": 100, "5": 100}
+    assert len({r["run_id"] for r in rows}) == 6 and not any(r["reused"] for r in rows)
+    code, again = _json("sweep", "km_min", "n=20,50,100", "k=3,5")
+    assert [r["run_id"] for r in again["rows"]] == [r["run_id"] for r in rows] and all(
+        r["reused"] for r in again["rows"]
+    )
+
+
+def test_each_point_is_the_run_that_run_stores():
+    params = ["n=8", "k=3", "m=60", "hidden=20", "epochs=2"]
+    code, single = _json("run", "sgd", *params, "lr=0.1")
+    assert code in (0, 1) and single["run_id"]
+    code, data = _json("sweep", "sgd", *params, "lr=0.03,0.1")
+    assert [r["lr"] for r in data["rows"]] == ["0.03", "0.1"] and data["fixed"]["hidden"] == "20"
+    first, second = data["rows"]
+    assert second["run_id"] == single["run_id"] and second["reused"] is True
+    assert second["accuracy"] == single["accuracy"] and second["dmc@1"] == single["metrics"]["dmc@1"]
+    assert first["reused"] is False and first["run_id"] != single["run_id"]
+    code, shown = _json("show", str(first["run_id"]))
+    assert code == 0 and shown["run"]["params"]["lr"] == 0.03
+
+
+def test_points_outside_the_range_are_rows_that_say_why():
+    code, data = _json("sweep", "sgd", "n=100", "k=3,5")
+    assert code == 0 and all(r["run_id"] is None and r["accuracy"] is None for r in data["rows"])
+    assert "n=100 is above sgd's limit of n ≤ 64" in data["rows"][0]["note"]
+    assert data["largest_solved"] == {}  # n is fixed here, not swept
+
+
+def test_bad_sweeps_are_refused_in_one_line():
+    assert "did you mean 'km' or 'km_min'" in _one_line("sweep", "kmm", "n=20,30")
+    assert "unknown parameter 'nn' — did you mean 'n'?" in _one_line("sweep", "km_min", "nn=20,30")
+    assert "n=20,,30 has an empty value" in _one_line("sweep", "km_min", "n=20,,30")
+    assert "which method?" in _one_line("sweep")
+    many = [f"n={','.join(str(n) for n in range(20, 26))}", "k=1,2,3,4,5,6"]
+    assert "the sweep grid has 36 points, over the limit of 30" in _one_line("sweep", "km_min", *many)
+    assert CliRunner().invoke(main, ["config", "set", "limits.sweep_points", "4"]).exit_code == 0
+    line = _one_line("sweep", "km_min", "n=20,30,40", "k=3,5")
+    assert "the sweep grid has 6 points, over the limit of 4" in line and "limits.sweep_points" in line
