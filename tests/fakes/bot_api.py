@@ -1,7 +1,8 @@
 """A local fake Telegram Bot API: a real HTTP server on 127.0.0.1 that records what the bot sent.
 
 Enough of the Bot API for the real python-telegram-bot Application to poll and answer: getMe, deleteWebhook,
-getUpdates (long poll), sendMessage, editMessageText (400 "message is too long" over 4096 characters, as Telegram),
+getUpdates (long poll), sendMessage, editMessageText (400 "message is too long" over 4096 characters and "message to
+edit not found" for a message it did not send, as Telegram),
 sendDocument / sendPhoto (multipart), getFile and the file download, answerCallbackQuery, setMyCommands; any other
 method answers ``true``. Tests inject failures (``fail_next``: 429 with retry_after, 400, or a slow answer for
 timeouts) and updates (``push_message``, ``push_update``).
@@ -76,6 +77,7 @@ class FakeBotApi:
         self._message_ids = itertools.count(1000)
         self._file_ids = itertools.count(1)
         self._files: dict[str, bytes] = {}
+        self._messages: dict[int, dict[str, Any]] = {}  # what the bot sent, by message_id, as it reads now
         self._failures: dict[str, list[Failure]] = {}
         self._cond = threading.Condition()
         self._stopping = False
@@ -255,6 +257,10 @@ class FakeBotApi:
                 body["parameters"] = {"retry_after": failure.retry_after}
             self._record(call)
             return failure.status, body
+        if method == "editMessageText" and not self._knows(params):
+            call.status = 400
+            self._record(call)
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
         if method in ("sendMessage", "editMessageText") and len(visible_text(params)) > MESSAGE_LIMIT:
             call.status = 400
             self._record(call)
@@ -268,6 +274,12 @@ class FakeBotApi:
         call.result = result
         self._record(call)
         return 200, {"ok": True, "result": result}
+
+    def _knows(self, params: dict[str, str]) -> bool:
+        """Whether the message an edit names was sent by the bot to that chat."""
+        with self._cond:
+            msg = self._messages.get(int(params.get("message_id", "0") or 0))
+        return msg is not None and str(msg["chat"]["id"]) == params.get("chat_id")
 
     def _record(self, call: Call) -> None:
         with self._cond:
@@ -308,12 +320,21 @@ class FakeBotApi:
                 "can_read_all_group_messages": self.can_read_all_group_messages,
                 "supports_inline_queries": False,
             }
-        if method in ("sendMessage", "editMessageText"):
+        if method == "sendMessage":
             msg = self._sent(params, text=params.get("text", ""))
             if params.get("reply_markup"):
                 msg["reply_markup"] = json.loads(params["reply_markup"])
-            if method == "editMessageText":
-                msg["message_id"] = int(params["message_id"])
+            with self._cond:
+                self._messages[msg["message_id"]] = msg
+            return msg
+        if method == "editMessageText":  # the message as it now reads (its chat and topic kept)
+            with self._cond:
+                msg = dict(self._messages[int(params["message_id"])])
+                msg.update(text=params.get("text", ""), edit_date=int(time.time()))
+                msg.pop("reply_markup", None)
+                if params.get("reply_markup"):
+                    msg["reply_markup"] = json.loads(params["reply_markup"])
+                self._messages[msg["message_id"]] = msg
             return msg
         if method in ("sendDocument", "sendPhoto"):
             field_name = "document" if method == "sendDocument" else "photo"
