@@ -137,7 +137,13 @@ class JobMessage:
             self.progress = None
         self.outbox.forget(self)
         opening = self.opening
-        if opening is not None and not self.in_flight and opening.row_id is None and not opening.done.done():
+        if (
+            opening is not None
+            and not self.in_flight
+            and opening.row_id is None
+            and not opening.done.done()
+            and not self.outbox.result_behind(opening)
+        ):
             opening.text, opening.buttons = text, list(buttons or [])  # never sent: send the result instead
             self.outbox.tally.coalesced += 1
             self.outbox.wake(self.topic.chat_id)
@@ -236,6 +242,16 @@ class ChatOutbox:
         self._chat(topic.chat_id).jobs.add(job)
         self.put(job.opening)
         return job
+
+    def result_behind(self, opening: Outgoing) -> bool:
+        """Whether a result handed in earlier waits behind ``opening`` in its topic: a later result must not
+        overtake it by taking the acknowledgement's place."""
+        queue = self._chat(opening.topic.chat_id).topics.get(opening.topic, deque())
+        after = list(queue)[list(queue).index(opening) + 1 :] if opening in queue else []
+        return any(
+            item.kind == "edit" or (item.job is not None and item is item.job.opening and item.job.finished)
+            for item in after
+        )
 
     def forget(self, job: JobMessage) -> None:
         self._chat(job.topic.chat_id).jobs.discard(job)
