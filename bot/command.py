@@ -39,6 +39,9 @@ class Command:
         taken out; ``key=value`` words, quotes and new lines stay in the text as typed.
     needs_assistant: calls the Anthropic API, so its job runs on the bot's host (where the key is), never on a
         Dask worker.
+    precheck: ``(AppContext, Invocation) -> None`` run in the bot process before a background command is queued:
+        raises the usage errors found without running anything (an unknown method, a bad key), so a typo is
+        answered at once instead of costing a queued job and its messages.
     """
 
     name: str
@@ -56,3 +59,4 @@ class Command:
     on_stopped: StopHandler | None = None
     free_text: bool = False
     needs_assistant: bool = False
+    precheck: Callable[..., None] | None = None

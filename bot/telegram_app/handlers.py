@@ -38,10 +38,12 @@ from bot.telegram_app.requests import (
     looks_like_code,
     split_tokens,
 )
+from engine.errors import EngineError
 from engine.sandbox.limits import DEFAULT_LIMITS
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 from tools.config.policy import RunPolicy
+from tools.errors import ToolError
 
 log = logging.getLogger("sutro.telegram")
 
@@ -189,7 +191,9 @@ class ChatFrontDoor:
             inv.attachments += attachments
             if document:
                 inv.attachments.append(await download(message, await self._upload_limit(message)))
-        except UsageError as err:
+            if command.background and command.precheck is not None:  # a typo is answered now, not queued
+                await asyncio.to_thread(command.precheck, self.ctx, inv)
+        except (UsageError, EngineError, ToolError, StorageError) as err:
             await courier.send_text(err.one_line())
             return
         if command.background:

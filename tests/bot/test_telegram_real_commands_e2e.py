@@ -100,3 +100,18 @@ async def test_a_chat_note_keeps_its_words_and_lines(fake: FakeBotApi) -> None:
     log = _sprint_log()
     assert "— tried lr=0.1 on local_update — didn't help\n" in log  # the title, with the apostrophe and key=value
     assert "the dmc moved by −0.5% only" in log  # the second line is the body
+
+
+async def test_a_run_with_a_typo_is_answered_at_once_without_a_job(fake: FakeBotApi) -> None:
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run loacl_update n=20", thread_id=TOPIC)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run local_update n=twenty", thread_id=TOPIC)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run matmul_4x4 generator=nope", thread_id=TOPIC)
+        calls = await until(fake, lambda cs: len(texts(cs)) == 3, timeout=30)
+    replies = texts(calls)
+    # no job message (a queued job's starts "#N /run …" and is edited): nothing was queued
+    assert not [c for c in calls if c.method == "editMessageText"] and not any(t.startswith("#") for t in replies)
+    assert any("unknown method or challenge 'loacl_update'" in t and "'local_update'" in t for t in replies)
+    assert any("n" in t and "twenty" in t for t in replies)
+    assert any("nope" in t for t in replies)
+    assert all("\n" not in t for t in replies)  # one line each
