@@ -7,7 +7,8 @@
   one message. A result that arrives while the acknowledgement still waits is sent in its place (one send, no
   edit); progress keeps only its latest line.
 - **Pressure.** Progress edits are the first thing dropped: one goes out only when nothing else waits for the
-  chat and more than half of the group's minute budget is left. The final result is never dropped.
+  chat and more than three quarters of the group's minute budget is left (answers that come later find it
+  there). The final result is never dropped.
 - **Outages.** An item that keeps failing for longer than ``patience_s`` is stored (storage/chat_messages.py)
   with everything behind it in its topic; the topic is then sent from storage, oldest first, until it is empty,
   and replies stored by an earlier run of the bot go out when it starts again.
@@ -328,8 +329,8 @@ class ChatOutbox:
         pending = [j for j in chat.jobs if j.progress is not None and j.message_id is not None]
         if not pending or chat.stored:
             return None, None
-        if self.rate.headroom(chat_id, now) <= (self.rate.limits.group_per_minute // 2):
-            return None, self.progress_every_s  # look again later: the window frees up as it slides
+        if self.rate.headroom(chat_id, now) <= self.rate.limits.group_per_minute * 3 // 4:
+            return None, self.progress_every_s  # three quarters of a group's minute are kept for answers
         job = min(pending, key=lambda j: j.progress_at)
         due_in = job.progress_at + self.progress_every_s - now
         if due_in > 0:
