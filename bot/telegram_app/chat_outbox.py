@@ -29,7 +29,7 @@ from typing import Protocol
 from bot.incidents import report_incident
 from bot.reply import Button, OutFile
 from bot.telegram_app.send_rate import Pace, SendRate
-from storage import chat_messages as stored
+from bot.telegram_app.stored_replies import StoredReplies
 from storage.chat_messages import Topic
 from storage.database import SessionFactory
 from storage.errors import StorageError
@@ -179,7 +179,7 @@ class ChatOutbox:
         self.transport = transport
         self.pace = pace or Pace()
         self.rate = rate or SendRate()
-        self.sessions = sessions
+        self.store = StoredReplies(sessions) if sessions is not None else None
         self.progress_every_s = progress_every_s
         self.patience_s = patience_s
         self.tally = Tally()
@@ -190,21 +190,16 @@ class ChatOutbox:
     # -- lifecycle ------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Pick up replies stored by an earlier run (sent before anything new in their topics)."""
-        if self.sessions is None:
+        if self.store is None:
             return
         try:
-            topics = await asyncio.to_thread(self._waiting_topics)
-        except StorageError as err:
-            log.warning("stored chat replies unreadable at start (%s)", err.one_line())
+            topics = await self.store.topics()
+        except Exception as err:  # noqa: BLE001 - the bot must start even when the database cannot be read
+            log.warning("stored chat replies unreadable at start (%s)", _one_line(err))
             return
         for topic in topics:
             self._chat(topic.chat_id).stored[topic] = self.pace.now()
             self.wake(topic.chat_id)
-
-    def _waiting_topics(self) -> list[Topic]:
-        assert self.sessions is not None
-        with self.sessions()() as session:
-            return stored.waiting_topics(session)
 
     async def close(self, grace_s: float = 5.0) -> None:
         """Deliver what is queued for up to ``grace_s`` (wall seconds), then store what is left and stop."""
@@ -352,6 +347,7 @@ class ChatOutbox:
         try:
             message_id = await self.transport.transmit(item)
         except SendLater as err:
+            now = self.pace.now()  # retry_after counts from the answer, not from when the call began
             self._failed(chat_id, item, now, err)
             if item.durable and item.row_id is None and now - (item.failing_since or now) >= self.patience_s:
                 await self._store_topic(chat_id, chat, item.topic, str(err))
@@ -418,14 +414,14 @@ class ChatOutbox:
     # -- storage ----------------------------------------------------------------------------------------
     async def _store_topic(self, chat_id: int, chat: _Chat, topic: Topic, error: str) -> None:
         """Move the topic's durable items to storage, in order; later ones follow them there."""
-        if self.sessions is None:
+        if self.store is None:
             return  # nowhere to keep them: they stay queued and are retried
         queue = chat.topics.get(topic, deque())
         items = [item for item in queue if item.durable and not item.progress]
         try:
-            rows = await asyncio.to_thread(self._store_items, items, error)
-        except StorageError as err:
-            log.warning("could not store waiting replies (%s); they stay queued", err.one_line())
+            rows = await self.store.store(items, error)
+        except Exception as err:  # noqa: BLE001 - the database is down: keep them queued rather than lose them
+            log.warning("could not store waiting replies (%s); they stay queued", _one_line(err))
             return
         for item, row_id in zip(items, rows, strict=True):
             queue.remove(item)
@@ -442,41 +438,6 @@ class ChatOutbox:
             )
         chat.stored[topic] = self.pace.now() + STORED_RETRY_S
 
-    def _store_items(self, items: list[Outgoing], error: str) -> list[int | None]:
-        assert self.sessions is not None
-        rows: list[int | None] = []
-        with self.sessions()() as session:
-            for item in items:
-                job = item.job
-                buttons = [[b.label, b.data] for b in item.buttons]
-                replaces_ack = item.kind == "edit" and job is not None and job.message_id is None
-                if (
-                    replaces_ack
-                    and job is not None
-                    and job.stored_row is not None
-                    and stored.replace_pending_text(session, row_id=job.stored_row, text=item.text, buttons=buttons)
-                ):
-                    rows.append(None)  # the stored acknowledgement now carries the result
-                    continue
-                kind = item.kind
-                target = item.message_id if item.message_id is not None else (job.message_id if job else None)
-                if kind == "edit" and target is None:
-                    kind = "text"
-                row = stored.store_message(
-                    session,
-                    topic=item.topic,
-                    kind=kind,
-                    text=item.text,
-                    reply_to=item.reply_to,
-                    message_id=target if kind == "edit" else None,
-                    buttons=buttons,
-                    file_name=item.file.name if item.file else None,
-                    content=item.file.content if item.file else None,
-                    error=error,
-                )
-                rows.append(row.id)
-        return rows
-
     async def _stored_head(
         self, chat_id: int, chat: _Chat, topic: Topic, now: float
     ) -> tuple[Outgoing | None, float | None]:
@@ -487,11 +448,11 @@ class ChatOutbox:
         due = chat.stored[topic]
         if due > now:
             return None, due - now
-        assert self.sessions is not None
+        assert self.store is not None
         try:
-            row = await asyncio.to_thread(self._oldest, topic)
-        except StorageError as err:
-            log.warning("stored chat replies unreadable (%s)", err.one_line())
+            row = await self.store.oldest(topic)
+        except Exception as err:  # noqa: BLE001 - the database is down: try again later
+            log.warning("stored chat replies unreadable (%s)", _one_line(err))
             chat.stored[topic] = now + STORED_RETRY_S
             return None, STORED_RETRY_S
         if row is None:
@@ -516,34 +477,19 @@ class ChatOutbox:
         item.failing_since = now
         return item, None
 
-    def _oldest(self, topic: Topic) -> stored.ChatMessage | None:
-        assert self.sessions is not None
-        with self.sessions()() as session:
-            return stored.oldest_pending(session, topic=topic)
-
     async def _settle_row(self, chat: _Chat, item: Outgoing, message_id: int | None) -> None:
-        assert self.sessions is not None and item.row_id is not None
-        row_id = item.row_id
-
-        def mark() -> None:
-            assert self.sessions is not None
-            with self.sessions()() as session:
-                stored.mark_sent(session, row_id=row_id, sent_message_id=message_id)
-
-        await asyncio.to_thread(mark)
-        job = self._rows.pop(row_id, None)
+        assert self.store is not None and item.row_id is not None
+        await self.store.sent(item.row_id, message_id)
+        job = self._rows.pop(item.row_id, None)
         if job is not None and message_id is not None:
             job.message_id = message_id
         chat.stored[item.topic] = self.pace.now()  # the next stored reply may go at once
 
     async def _count_stored_failure(self, chat: _Chat, item: Outgoing, error: str) -> None:
-        assert self.sessions is not None and item.row_id is not None
-        row_id = item.row_id
-
-        def count() -> None:
-            assert self.sessions is not None
-            with self.sessions()() as session:
-                stored.count_failure(session, row_id=row_id, error=error)
-
-        await asyncio.to_thread(count)
+        assert self.store is not None and item.row_id is not None
+        await self.store.failed(item.row_id, error)
         chat.stored[item.topic] = self.pace.now() + min(STORED_RETRY_S, max(1.0, item.attempts))
+
+
+def _one_line(err: Exception) -> str:
+    return err.one_line() if isinstance(err, StorageError) else f"{type(err).__name__}: {err}".splitlines()[0]
