@@ -29,7 +29,7 @@ from typing import Protocol
 from bot.incidents import report_incident
 from bot.reply import Button, OutFile
 from bot.telegram_app.send_rate import Pace, SendRate
-from bot.telegram_app.stored_replies import StoredReplies
+from bot.telegram_app.stored_replies import StoredReplies, ToStore
 from storage.chat_messages import Topic
 from storage.database import SessionFactory
 from storage.errors import StorageError
@@ -419,7 +419,7 @@ class ChatOutbox:
         queue = chat.topics.get(topic, deque())
         items = [item for item in queue if item.durable and not item.progress]
         try:
-            rows = await self.store.store(items, error)
+            rows = await self.store.store([_to_store(item) for item in items], error)
         except Exception as err:  # noqa: BLE001 - the database is down: keep them queued rather than lose them
             log.warning("could not store waiting replies (%s); they stay queued", _one_line(err))
             return
@@ -493,3 +493,22 @@ class ChatOutbox:
 
 def _one_line(err: Exception) -> str:
     return err.one_line() if isinstance(err, StorageError) else f"{type(err).__name__}: {err}".splitlines()[0]
+
+
+def _to_store(item: Outgoing) -> ToStore:
+    """What is kept of ``item`` in the database (an edit names its message once the acknowledgement went out)."""
+    job = item.job
+    target = item.message_id if item.message_id is not None else (job.message_id if job else None)
+    return ToStore(
+        topic=item.topic,
+        kind=item.kind,
+        text=item.text,
+        reply_to=item.reply_to,
+        message_id=target if item.kind == "edit" else None,
+        buttons=[[b.label, b.data] for b in item.buttons],
+        file_name=item.file.name if item.file else None,
+        content=item.file.content if item.file else None,
+        job=id(job) if job is not None else None,
+        opens_job=job is not None and item is job.opening,
+        ack_row=job.stored_row if job is not None else None,
+    )

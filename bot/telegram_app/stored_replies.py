@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from storage import chat_messages as stored
@@ -16,9 +17,29 @@ from storage.tables import ChatMessage
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from bot.telegram_app.chat_outbox import Outgoing
-
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ToStore:
+    """One waiting reply as it is stored. kind: ``text``, ``edit`` (of ``message_id``), ``photo``, ``document``.
+
+    job: a key naming the job whose message this is (None for other replies); opens_job: it is that job's
+    acknowledgement; ack_row: the row holding the job's acknowledgement, when stored earlier and not yet sent — a
+    result then replaces that row's text instead of becoming a second message.
+    """
+
+    topic: Topic
+    kind: str
+    text: str = ""
+    reply_to: int | None = None
+    message_id: int | None = None
+    buttons: list[list[str]] = field(default_factory=list)
+    file_name: str | None = None
+    content: bytes | None = None
+    job: int | None = None
+    opens_job: bool = False
+    ack_row: int | None = None
 
 
 class StoredReplies:
@@ -31,17 +52,18 @@ class StoredReplies:
         """Topics with replies waiting (from this run or an earlier one)."""
         return await asyncio.to_thread(self._in_session, lambda s: stored.waiting_topics(s))
 
-    async def store(self, items: list[Outgoing], error: str) -> list[int | None]:
+    async def store(self, items: list[ToStore], error: str) -> list[int | None]:
         """Commit ``items`` in order; their row ids (None for a job's result that was put into its waiting,
         stored acknowledgement instead)."""
 
         def work(session: Session) -> list[int | None]:
             rows: list[int | None] = []
-            acks: dict[int, int] = {}  # id(job) -> row of its acknowledgement stored in this batch
+            acks: dict[int, int] = {}  # job -> row of its acknowledgement stored in this batch
             for item in items:
-                rows.append(self._store_one(session, item, error, acks))
-                if rows[-1] is not None and item.job is not None and item is item.job.opening:
-                    acks[id(item.job)] = rows[-1]  # type: ignore[assignment]
+                row = self._store_one(session, item, error, acks)
+                rows.append(row)
+                if row is not None and item.job is not None and item.opens_job:
+                    acks[item.job] = row
             return rows
 
         return await asyncio.to_thread(self._in_session, work)
@@ -62,30 +84,26 @@ class StoredReplies:
             return work(session)
 
     @staticmethod
-    def _store_one(session: Session, item: Outgoing, error: str, acks: dict[int, int]) -> int | None:
-        job = item.job
-        buttons = [[b.label, b.data] for b in item.buttons]
-        ack_row = None if job is None else job.stored_row if job.stored_row is not None else acks.get(id(job))
+    def _store_one(session: Session, item: ToStore, error: str, acks: dict[int, int]) -> int | None:
+        ack_row = item.ack_row if item.ack_row is not None else acks.get(item.job) if item.job is not None else None
         if (
             item.kind == "edit"
-            and job is not None
-            and job.message_id is None
+            and item.message_id is None
             and ack_row is not None
-            and stored.replace_pending_text(session, row_id=ack_row, text=item.text, buttons=buttons)
+            and stored.replace_pending_text(session, row_id=ack_row, text=item.text, buttons=item.buttons)
         ):
             return None  # the stored acknowledgement now carries the result
-        target = item.message_id if item.message_id is not None else (job.message_id if job else None)
-        kind = "text" if item.kind == "edit" and target is None else item.kind
+        kind = "text" if item.kind == "edit" and item.message_id is None else item.kind
         row = stored.store_message(
             session,
             topic=item.topic,
             kind=kind,
             text=item.text,
             reply_to=item.reply_to,
-            message_id=target if kind == "edit" else None,
-            buttons=buttons,
-            file_name=item.file.name if item.file else None,
-            content=item.file.content if item.file else None,
+            message_id=item.message_id if kind == "edit" else None,
+            buttons=item.buttons,
+            file_name=item.file_name,
+            content=item.content,
             error=error,
         )
         return row.id
