@@ -1,12 +1,19 @@
 """Load on the Telegram edge: N members send M queued commands within a time window to the real bot.
 
 The real Application (``build_bot``) polls a local fake Bot API (tests/fakes/bot_api.py) on loopback. Each command is
-a short job in a worker process (the ``sleepy`` test fixture: 2 progress steps, 0.05 s apart — this branch has no
-``/run`` yet). Measured: time from posting the update to the fake until the bot's acknowledgement reaches it (median,
-p90, max), exactly one result per command, nothing lost or duplicated, and the bot process's RSS over the run.
+a short job in a worker process (the ``sleepy`` test fixture: 2 progress steps, 0.05 s apart). Measured: time from
+posting the update to the fake until the first message answering it reaches the fake (the acknowledgement — or, when
+it had not gone out yet, the result that replaced it, or an instant refusal): median, p90, p95, max; exactly one
+answer per command, nothing lost or duplicated; messages and edits per job; the bot process's RSS over the run.
 Baseline in the same process: the acknowledgement latency of single commands sent one at a time before the load.
 
+``--rate-limit``: the fake enforces Telegram's group limit (a sliding 20 messages and edits per minute, 429 with
+``retry_after``) and the bot's outbox paces itself by Telegram's rules. ``--speed S`` runs the outbox's and the
+fake's clock S times faster than the wall clock, so minutes of Telegram time take seconds (the jobs still run in
+real time); every time printed is Telegram time (seconds on that clock).
+
     PYTHONPATH=$PWD python bench/telegram_load.py [--members 20] [--commands 200] [--seconds 60]
+    PYTHONPATH=$PWD python bench/telegram_load.py --rate-limit --speed 20      # 200 commands/min, limit on
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import asyncio
 import random
 import statistics
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -28,8 +36,10 @@ from measure import machine_line
 from bot.app import build_context  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.telegram_app.application import build_bot  # noqa: E402
+from bot.telegram_app.send_rate import Pace, ScaledPace  # noqa: E402
 from tests.bot.fixture_commands import SLEEPY  # noqa: E402
-from tests.fakes.bot_api import FakeBotApi  # noqa: E402
+from tests.bot.telegram_harness import Shown, messages  # noqa: E402
+from tests.fakes.bot_api import LIMITED, Call, FakeBotApi  # noqa: E402
 
 TOKEN = "5550001:AAFakeTokenForBench-abcdefghijklmno"
 GROUP = -1001500000001
@@ -42,12 +52,30 @@ def rss_mib() -> float:
     return float("nan")
 
 
-def ack_for(fake: FakeBotApi, message_id: int) -> float | None:
+def reply_to(call: Call) -> int | None:
+    return (call.json_param("reply_parameters") or {}).get("message_id")
+
+
+def first_answer(fake: FakeBotApi, message_id: int) -> float | None:
+    """When the first message answering ``message_id`` reached the fake (on the fake's clock)."""
     for call in fake.delivered("sendMessage"):
-        reply_to = call.json_param("reply_parameters") or {}
-        if reply_to.get("message_id") == message_id and "queued #" in call.params.get("text", ""):
-            return call.at
+        if reply_to(call) == message_id:
+            return call.clock
     return None
+
+
+def is_final(text: str) -> bool:
+    return "slept 2 steps" in text or "you already have" in text or "rate limit" in text
+
+
+def answers(fake: FakeBotApi, ids: set[int]) -> dict[int, list[Shown]]:
+    """Command message id -> the bot's messages replying to it, as the chat shows them now (edits applied)."""
+    out: dict[int, list[Shown]] = {m: [] for m in ids}
+    for shown in messages(fake.delivered()):
+        target = reply_to(shown.sent)
+        if target in out:
+            out[target].append(shown)
+    return out
 
 
 async def wait_until(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
@@ -59,29 +87,40 @@ async def wait_until(predicate, timeout: float) -> bool:  # type: ignore[no-unty
     return predicate()
 
 
-async def main(members: int, commands: int, seconds: float, workers: int, trace: bool) -> None:
+async def main(
+    members: int, commands: int, seconds: float, workers: int, trace: bool, rate_limit: bool, speed: float
+) -> None:
+    pace: Pace = ScaledPace(speed) if speed != 1.0 else Pace()
     fake = FakeBotApi(TOKEN).start()
+    on = rate_limit
+    data = tempfile.TemporaryDirectory(prefix="telegram-load-")  # never the operator's database
     settings = Settings(
+        data_dir=Path(data.name),
         telegram_bot_token=TOKEN,
         telegram_base_url=fake.base_url,
         telegram_base_file_url=fake.base_file_url,
         allowed_chats=[GROUP],
         job_workers=workers,
         job_rate_per_minute=max(10, commands // members),
-        telegram_progress_interval_s=1.0,
+        telegram_progress_interval_s=2.0,
+        telegram_chat_gap_s=1.0 if on else 0.0,
+        telegram_group_per_minute=20 if on else 0,
+        telegram_overall_per_s=30 if on else 0,
     )
-    bot = build_bot(build_context(settings), commands=(SLEEPY,))
+    bot = build_bot(build_context(settings), commands=(SLEEPY,), pace=pace)
     await bot.start(poll_timeout_s=10)
+    fake.limit_groups(20 if on else 0, clock=pace.now)  # the fake reads the outbox's clock (limit 0: off)
     text = "/sleepy steps=2 pause=0.05"
     try:
         # baseline: one command at a time, idle bot
         baseline = []
         for i in range(5):
-            sent = time.monotonic()
+            sent = pace.now()
             msg = fake.push_message(chat_id=GROUP, user_id=10_000 + i, text=text)
-            await wait_until(lambda m=msg: ack_for(fake, m["message_id"]) is not None, 10)
-            baseline.append(ack_for(fake, msg["message_id"]) - sent)  # type: ignore[operator]
-            await wait_until(lambda: not bot.board.active(), 10)
+            await wait_until(lambda m=msg: first_answer(fake, m["message_id"]) is not None, 30)
+            baseline.append(first_answer(fake, msg["message_id"]) - sent)  # type: ignore[operator]
+            await wait_until(lambda: not bot.board.active(), 30)
+        await wait_until(lambda: bot.outbox.waiting() == 0, 120)
         rss_start = rss_mib()
         if trace:
             tracemalloc.start()
@@ -90,61 +129,85 @@ async def main(members: int, commands: int, seconds: float, workers: int, trace:
         random.Random(1).shuffle(plan)
         pushed: list[tuple[int, float]] = []
         rss_samples = [rss_start]
-        start = time.monotonic()
+        start = pace.now()
+        calls_before = len(fake.calls)
         for i, member in enumerate(plan):
-            due = start + seconds * i / commands
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            await pace.sleep(start + seconds * i / commands - pace.now())
             msg = fake.push_message(chat_id=GROUP, user_id=member, text=text)
-            pushed.append((msg["message_id"], time.monotonic()))
+            pushed.append((msg["message_id"], pace.now()))
             if i % (commands // 5 or 1) == 0:
                 rss_samples.append(rss_mib())
         ids = {m for m, _ in pushed}
 
-        def results() -> dict[int, int]:
-            counts = {m: 0 for m in ids}
-            for call in fake.delivered("sendMessage"):
-                reply_to = (call.json_param("reply_parameters") or {}).get("message_id")
-                if reply_to in counts and "queued #" not in call.params.get("text", ""):
-                    counts[reply_to] += 1
-            return counts
+        def all_answered() -> bool:
+            return all(any(is_final(s.text) for s in got) for got in answers(fake, ids).values())
 
-        await wait_until(lambda: all(v >= 1 for v in results().values()), 120)
-        elapsed = time.monotonic() - start
-        await asyncio.sleep(1.0)
+        await wait_until(all_answered, max(120.0, 4 * 60 * commands / 20 / speed))
+        elapsed = pace.now() - start
+        await pace.sleep(5.0)
         rss_samples.append(rss_mib())
-        counts = results()
-        acks = [ack_for(fake, m) for m, _ in pushed]
-        latencies = [a - t for (_, t), a in zip(pushed, acks, strict=True) if a is not None]
-        refused = [
-            c.params.get("text", "")
-            for c in fake.delivered("sendMessage")
-            if "rate limit" in c.params.get("text", "") or "already have" in c.params.get("text", "")
+        got = answers(fake, ids)
+        firsts = [first_answer(fake, m) for m, _ in pushed]
+        latencies = [a - t for (_, t), a in zip(pushed, firsts, strict=True) if a is not None]
+        jobs = {m: shown for m, shown in ((m, s[0]) for m, s in got.items() if s) if "slept" in shown.text}
+        load_calls = [c for c in fake.calls[calls_before:] if c.method in LIMITED]
+        sends_per_job = [
+            sum(1 for c in load_calls if c.status == 200 and c.method != "editMessageText" and reply_to(c) == m)
+            for m in jobs
         ]
+        edits_per_job = [
+            sum(
+                1
+                for c in load_calls
+                if c.status == 200
+                and c.method == "editMessageText"
+                and c.params.get("message_id") == str(s.result["message_id"])
+            )
+            for s in jobs.values()
+        ]
+        refused = [s.text for got_ in got.values() for s in got_ if "rate limit" in s.text or "already have" in s.text]
+        too_many = sum(1 for c in load_calls if c.status == 429)
         if trace:
             top = tracemalloc.take_snapshot().compare_to(snapshot, "filename")[:4]
             growth = [f"{Path(str(s.traceback[0].filename)).name} {s.size_diff / 1024:+.0f} KiB" for s in top]
         recorded_calls = len(fake.calls)
+        tally = bot.outbox.tally
     finally:
         await bot.stop()
         fake.stop()
+        data.cleanup()
 
     print(machine_line())
-    print(f"load: {members} members, {commands} commands over {seconds:.0f} s, {workers} worker processes")
+    limit = "Telegram's group limit on (sliding 20/min, 1 s per chat)" if on else "no rate limit"
+    print(
+        f"load: {members} members, {commands} commands over {seconds:.0f} s, {workers} worker processes; {limit}; "
+        f"clock ×{speed:g} (times below are Telegram time)"
+    )
     base = statistics.median(baseline)
     med = statistics.median(latencies)
-    print(f"baseline ack latency (idle, 5 single commands): median {1000 * base:.1f} ms")
+    pct = numpy.percentile(latencies, [90, 95])
+    print(f"baseline ack latency (idle, 5 single commands): median {base:.2f} s")
     print(
-        f"ack latency under load: median {1000 * med:.1f} ms, p90 {1000 * numpy.percentile(latencies, 90):.1f} ms, "
-        f"max {1000 * max(latencies):.1f} ms  (ratio median/baseline {med / base:.2f})"
+        f"ack latency under load: median {med:.2f} s, p90 {pct[0]:.2f} s, p95 {pct[1]:.2f} s, "
+        f"max {max(latencies):.2f} s  (ratio median/baseline {med / base:.1f})"
     )
     print(
-        f"acknowledged {len(latencies)}/{commands}; results: exactly one for "
-        f"{sum(v == 1 for v in counts.values())}, none for {sum(v == 0 for v in counts.values())}, "
-        f"duplicated {sum(v > 1 for v in counts.values())}; refused by the member limits {len(refused)}"
+        f"answered {sum(1 for s in got.values() if s)}/{commands}: exactly one message for "
+        f"{sum(len(s) == 1 for s in got.values())}, none for {sum(not s for s in got.values())}, "
+        f"more than one for {sum(len(s) > 1 for s in got.values())}; {len(jobs)} ran as jobs, "
+        f"{len(refused)} refused by the member limits"
     )
-    for text in refused:
-        print(f"  refusal: {text}")
-    print(f"all results in {elapsed:.1f} s after the first command")
+    if jobs:
+        print(
+            f"messages per job: mean {statistics.mean(sends_per_job):.2f}, max {max(sends_per_job)}; "
+            f"edits per job: mean {statistics.mean(edits_per_job):.2f}, max {max(edits_per_job)}"
+        )
+    print(
+        f"outbox: {tally.sends} sends, {tally.edits} result edits, {tally.progress_edits} progress edits, "
+        f"{tally.progress_dropped} progress lines dropped, {tally.coalesced} acknowledgements replaced by their "
+        f"result before sending, {too_many} answered 429, {tally.stored} stored for later"
+    )
+    print(f"all answers in {elapsed:.1f} s after the first command")
     print(
         "bot RSS (MiB) over the run: "
         + ", ".join(f"{r:.1f}" for r in rss_samples)
@@ -161,5 +224,7 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--trace", action="store_true", help="attribute memory growth by file (tracemalloc)")
+    parser.add_argument("--rate-limit", action="store_true", help="Telegram's group limit in the fake and the bot")
+    parser.add_argument("--speed", type=float, default=1.0, help="run the outbox's and the fake's clock this fast")
     args = parser.parse_args()
-    asyncio.run(main(args.members, args.commands, args.seconds, args.workers, args.trace))
+    asyncio.run(main(args.members, args.commands, args.seconds, args.workers, args.trace, args.rate_limit, args.speed))

@@ -43,6 +43,9 @@ class Command:
         returns it): an identical request from another member while its job is queued or running attaches to that
         job and both get the answer. False: only the same member's repeats attach (a note or an idea is the
         asker's own). See :func:`bot.executors.keys.job_key`.
+    precheck: ``(AppContext, Invocation) -> None`` run in the bot process before a background command is queued:
+        raises the usage errors found without running anything (an unknown method, a bad key), so a typo is
+        answered at once instead of costing a queued job and its messages.
     """
 
     name: str
@@ -61,3 +64,4 @@ class Command:
     free_text: bool = False
     needs_assistant: bool = False
     shared_answer: bool = False
+    precheck: Callable[..., None] | None = None

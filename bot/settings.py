@@ -121,6 +121,19 @@ class Settings(BaseSettings):
     telegram_progress_interval_s: float = Field(
         default=2.0, description="Least time between two edits of a job's progress message (seconds)."
     )
+    telegram_chat_gap_s: float = Field(
+        default=1.0, description="Least time between two sends or edits in one chat (seconds; Telegram: 1 s)."
+    )
+    telegram_group_per_minute: int = Field(
+        default=20, description="Most sends and edits to one group in any 60 s (Telegram: 20; 0 = off)."
+    )
+    telegram_overall_per_s: int = Field(
+        default=30, description="Most sends and edits to all chats in any second (Telegram: 30; 0 = off)."
+    )
+    telegram_patience_s: float = Field(
+        default=120.0,
+        description="How long a reply may keep failing (rate limits, outage) before it is stored and sent later.",
+    )
     job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
     job_queue_per_member: int = Field(
         default=defaults.QUEUE_PER_MEMBER, description="Most queued or running jobs one member may have."

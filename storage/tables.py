@@ -9,7 +9,7 @@ SQLAlchemy does not track in-place JSON changes (docs/integrations.md#database).
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, Relationship, SQLModel
 
 from storage.timestamps import UTCDateTime, utcnow
@@ -261,3 +261,36 @@ class JobRecord(SQLModel, table=True):
     submitted_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+CHAT_PENDING = "pending"
+CHAT_SENT = "sent"
+
+
+class ChatMessage(SQLModel, table=True):
+    """A chat reply that Telegram would not take for a long while (an outage, a long rate limit): kept here and
+    sent when possible, oldest first per forum topic (``chat_id``, ``thread_id``), so nothing acknowledged is lost.
+
+    kind: ``text`` (HTML in ``text``), ``edit`` (replace the text of the bot's message ``message_id``), ``photo``
+    or ``document`` (``file_name`` and ``content``). reply_to: the member's message it answers. buttons: inline
+    buttons as ``[label, data]`` pairs. sent_message_id: the message Telegram created, once sent.
+    """
+
+    __tablename__ = "chat_messages"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(index=True, sa_type=BigInteger)
+    thread_id: int | None = Field(default=None, sa_type=BigInteger)
+    reply_to: int | None = Field(default=None, sa_type=BigInteger)
+    kind: str = Field(max_length=20)
+    text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    message_id: int | None = Field(default=None, sa_type=BigInteger)
+    buttons: list[list[str]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    file_name: str | None = Field(default=None, max_length=255)
+    content: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    state: str = Field(default=CHAT_PENDING, index=True, max_length=20)
+    attempts: int = 0
+    last_error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    sent_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -115,6 +115,7 @@ COMMANDS: tuple[Command, ...] = (
         ),
         value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
         flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
+        precheck=_in("run", "check_run"),
     ),
     Command(
         name="sweep",

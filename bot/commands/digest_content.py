@@ -27,11 +27,13 @@ def schedule_of(config: ToolConfig) -> DigestSchedule:
     return DigestSchedule(config.get("digest.day"), config.get("digest.time"), config.get("digest.timezone"))
 
 
-def sprint_log_link(ctx: AppContext, config: ToolConfig) -> str:
+def sprint_log_link(config: ToolConfig) -> str:
+    """Where members read the sprint log: the Google Doc's link when the sink is Docs, otherwise the log's name —
+    never the server's file path (the digest is posted into the group)."""
     document_id = config.get("sprint_log.document_id")
     if config.get("sprint_log.sink") == "gdocs" and document_id:
         return f"https://docs.google.com/document/d/{document_id}/edit"
-    return str(ctx.settings.data_dir / SPRINT_LOG_FILE)
+    return f"{SPRINT_LOG_FILE}, the Markdown log the bot keeps (/log adds to it)"
 
 
 def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
@@ -47,7 +49,7 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
             start=end - WEEK,
             end=end,
             challenges=scope,
-            sprint_log=sprint_log_link(ctx, config),
+            sprint_log=sprint_log_link(config),
         )
     digest = render_digest(data)
     chart = activity_chart_png(data.runs, week=week)

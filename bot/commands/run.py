@@ -19,9 +19,9 @@ from typing import Any
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.result_card import card_footer, mover_lines, movers_data
-from bot.commands.run_generator import run_generator_reply, unknown_subject
+from bot.commands.run_generator import generator_name, run_generator_reply, unknown_subject
 from bot.context import AppContext
-from bot.core.run_generator import is_ir_challenge
+from bot.core.run_generator import GeneratorRequest, is_ir_challenge
 from bot.core.run_method import MethodOutcome, MethodRequest, run_method
 from engine.challenges.sparse_tasks import TASKS
 from engine.compat import spc
@@ -173,9 +173,11 @@ def _sized(inv: Invocation) -> Invocation:
     return replace(inv, args=[f"{SIZED_FAMILY}_{int(size)}x{int(size)}"], options=options)
 
 
-def run(ctx: AppContext, inv: Invocation) -> Reply:
+def route(ctx: AppContext, inv: Invocation) -> tuple[str, Invocation]:
+    """What ``inv`` asks to run — ``compat`` (a local solve()), ``generator`` (an IR challenge's built-in
+    generator) or ``method`` — and the invocation to run it with; usage errors found on the way are raised."""
     if "solve" in inv.options:
-        return run_compat_reply(inv)
+        return "compat", inv
     if "compat" in inv.options:
         raise UsageError("--compat needs solve=PATH", hint=f"usage: run {USAGE}")
     if not inv.args:
@@ -186,10 +188,29 @@ def run(ctx: AppContext, inv: Invocation) -> Reply:
         inv = _sized(inv)
     name = inv.args[0]
     if is_ir_challenge(name):
-        return run_generator_reply(ctx, inv)
+        return "generator", inv
     if name in TASKS and name not in METHODS:  # run TASK: the task's default method (task=TASK)
         inv = replace(inv, args=[TASKS.get(name).default_method], options={**inv.options, "task": name})
         name = inv.args[0]
     if name not in METHODS:
         raise unknown_subject(name, METHODS.names())
+    return "method", inv
+
+
+def check_run(ctx: AppContext, inv: Invocation) -> None:
+    """The errors ``run`` would find before running anything (unknown name, bad or unknown key): in the chat they
+    are answered at once, without a queued job (``Command.precheck``)."""
+    kind, inv = route(ctx, inv)
+    if kind == "generator":
+        GeneratorRequest.parse(inv.args[0], generator_name(inv))
+    elif kind == "method":
+        MethodRequest.parse(inv.args[0], dict(inv.options))
+
+
+def run(ctx: AppContext, inv: Invocation) -> Reply:
+    kind, inv = route(ctx, inv)
+    if kind == "compat":
+        return run_compat_reply(inv)
+    if kind == "generator":
+        return run_generator_reply(ctx, inv)
     return run_method_reply(ctx, inv)

@@ -23,7 +23,8 @@ def unknown_subject(name: str, methods: list[str]) -> UnknownName:
     return UnknownName("method or challenge", name, difflib.get_close_matches(name, known, n=3), known)
 
 
-def _generator(inv: Invocation) -> str:
+def generator_name(inv: Invocation) -> str:
+    """The generator ``inv`` names (the baseline when none); an unknown key is a usage error."""
     extra = sorted(set(inv.options) - {"generator"})
     if extra:
         raise UsageError(
@@ -34,7 +35,7 @@ def _generator(inv: Invocation) -> str:
 
 
 def run_generator_reply(ctx: AppContext, inv: Invocation) -> Reply:
-    request = GeneratorRequest.parse(inv.args[0], _generator(inv))
+    request = GeneratorRequest.parse(inv.args[0], generator_name(inv))
     recorded = run_generator(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
     return generator_card(request, recorded)
 

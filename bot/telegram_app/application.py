@@ -37,11 +37,14 @@ from bot.invocation import UsageError
 from bot.jobs.board import JobBoard
 from bot.settings import Settings
 from bot.telegram_app.buttons import PATTERN as BUTTON_PATTERN
+from bot.telegram_app.chat_outbox import ChatOutbox
+from bot.telegram_app.delivery import BotTransport
 from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.outbox_job import schedule_outbox_drain
 from bot.telegram_app.redaction import protect_secret
+from bot.telegram_app.send_rate import Limits, Pace, SendRate
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 
@@ -91,6 +94,7 @@ class TelegramBot:
     board: JobBoard
     menu: list[BotCommand]
     digest: DigestPoster
+    outbox: ChatOutbox
 
     webhook: Webhook | None = None
 
@@ -119,6 +123,7 @@ class TelegramBot:
         one start line goes to stderr (and the log) once updates flow."""
         await self.app.initialize()
         await self.app.bot.set_my_commands(self.menu)
+        await self.outbox.start()  # replies stored during an outage before a restart go out first
         await self.board.start()
         await self.app.start()
         await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
@@ -165,6 +170,7 @@ class TelegramBot:
         await self.board.stop()
         if self.app.running:
             await self.app.stop()
+        await self.outbox.close()  # what is still queued: delivered for a few seconds, then stored for next time
         await self.app.shutdown()
 
     async def run_until_signalled(self) -> None:
@@ -194,11 +200,13 @@ def build_bot(
     commands: tuple[Command, ...] | None = None,
     *,
     clock: Callable[[], datetime] = utcnow,
+    pace: Pace | None = None,
 ) -> TelegramBot:
     """The bot for ``ctx.settings``; raises :class:`UsageError` (one line) when no token is set.
 
     ``clock``: aware UTC now for the weekly digest's start-up catch-up and slot choice (tests pin it so that
-    no test depends on today's date or weekday)."""
+    no test depends on today's date or weekday). ``pace``: the chat outbox's clock for Telegram's rate limits
+    (tests and the load bench run it faster than the wall clock)."""
     if commands is None:
         from bot.commands import COMMANDS
 
@@ -237,7 +245,16 @@ def build_bot(
         .media_write_timeout(timeout * 3)
         .build()
     )
-    door = ChatFrontDoor(ctx, board, commands)
+    limits = Limits(settings.telegram_chat_gap_s, settings.telegram_group_per_minute, settings.telegram_overall_per_s)
+    outbox = ChatOutbox(
+        BotTransport(app.bot),
+        pace=pace,
+        rate=SendRate(limits),
+        sessions=ctx.sessions,
+        progress_every_s=settings.telegram_progress_interval_s,
+        patience_s=settings.telegram_patience_s,
+    )
+    door = ChatFrontDoor(ctx, board, commands, outbox)
     new_messages = filters.UpdateType.MESSAGE
     for command in commands:
         if command.telegram:
@@ -250,9 +267,9 @@ def build_bot(
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
     door.ctx.reads_group_messages = lambda: reads_all_group_messages(app)  # /status says what Telegram hands us
-    digest = DigestPoster(door.ctx, app, clock=clock)
+    digest = DigestPoster(door.ctx, app, clock=clock, outbox=outbox)
     door.ctx.digest_next = digest.next_time
-    return TelegramBot(app=app, board=board, menu=menu, digest=digest, webhook=webhook)
+    return TelegramBot(app=app, board=board, menu=menu, digest=digest, outbox=outbox, webhook=webhook)
 
 
 def serve(ctx: AppContext) -> None:

@@ -16,6 +16,7 @@ from telegram import CallbackQuery, Message
 from bot.command import Command
 from bot.invocation import Invocation
 from bot.telegram_app.access import Decision, Sender
+from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier
 
 IDEA_BUTTON = re.compile(r"^idea:(run|edit|discard):(\d+)$")
@@ -24,9 +25,10 @@ PATTERN = r"^idea:"
 
 class FrontDoor(Protocol):
     """What a press needs from the chat's front door (``handlers.ChatFrontDoor``): the access check, the
-    registered commands, and the job board."""
+    registered commands, the chat outbox, and the job board."""
 
     commands: dict[str, Command]
+    outbox: ChatOutbox
 
     async def check_sender(self, sender: Sender) -> Decision: ...
 
@@ -52,7 +54,7 @@ async def press_button(door: FrontDoor, query: CallbackQuery, card: Message) -> 
         await query.answer("this button is no longer supported", show_alert=True)
         return
     action, idea_id = match.group(1), match.group(2)
-    courier = Courier(card.get_bot(), card.chat.id, sender.thread_id, reply_to=card.message_id)
+    courier = Courier(door.outbox, card.chat.id, sender.thread_id, reply_to=card.message_id)
     if action == "edit":
         await query.answer()
         await courier.send_text(

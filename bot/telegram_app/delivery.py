@@ -1,39 +1,38 @@
-"""Send and edit chat messages so that nothing is lost: Bot API failures are retried or reported in the log.
+"""The Bot API side of the chat outbox: send or edit one item, and say how a failure should be handled.
 
-- 429 Too Many Requests: wait ``retry_after`` seconds (capped) and send again — Telegram did not deliver it.
-- Timeouts and network errors: retried with a short back-off (a timed-out send may have arrived; a rare duplicate
-  beats a lost result).
-- 400 "message is not modified" on an edit: nothing to do. 400 "can't parse entities": resent as plain text.
-- Anything else, or too many failures: logged as an incident with what was not delivered.
+- 429 Too Many Requests → :class:`SendLater` with ``retry_after`` (the outbox holds the chat that long).
+- Timeouts and network errors (5xx included) → :class:`SendLater` without a time (the outbox backs off; a
+  timed-out send may have arrived: a rare duplicate beats a lost result).
+- 400 "message is not modified" on an edit: delivered already. 400 "can't parse entities": resent as plain text.
+  A final edit of a message that is gone or can no longer be edited is sent as a new message (a progress edit
+  raises :class:`TargetGone` and is dropped). Any other 400 or 403 → :class:`Refused`.
 
 No text goes out longer than Telegram's 4096 characters: a longer one is sent as plain text cut at a line with a
 note (replies are already split by render.py; this catches echoes of long input in refusals and errors).
+
+:class:`Courier` is what handlers hold: one chat (and forum topic), replying to the member's message; everything
+it sends goes through the outbox, so it waits its turn under Telegram's limits.
 """
 
 from __future__ import annotations
 
-import asyncio
 import html
-import logging
 import re
 import warnings
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-from bot.incidents import report_incident
-from bot.reply import OutFile
+from bot.reply import Button, OutFile
+from bot.telegram_app.chat_outbox import ChatOutbox, JobMessage, Outgoing, Refused, SendLater, TargetGone
 from bot.telegram_app.render import MESSAGE_LIMIT, fit_plain
+from storage.chat_messages import Topic
 
-log = logging.getLogger("sutro.telegram")
-T = TypeVar("T")
-MAX_ATTEMPTS = 5
-MAX_RETRY_AFTER_S = 60.0
 _TAG = re.compile(r"<[^>]+>")
+_GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
 
 def retry_after_seconds(err: RetryAfter) -> float:
@@ -49,93 +48,117 @@ def plain_text_of(text_html: str) -> str:
     return html.unescape(_TAG.sub("", text_html))
 
 
-class Courier:
-    """Delivers to one chat (and forum topic), replying to the member's message where there is one."""
-
-    def __init__(self, bot: Bot, chat_id: int, thread_id: int | None = None, reply_to: int | None = None) -> None:
-        self.bot = bot
-        self.chat_id = chat_id
-        self.thread_id = thread_id
-        self.reply_to = reply_to
-
-    async def _call(self, what: str, action: Callable[[], Awaitable[T]]) -> T | None:
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            try:
-                return await action()
-            except RetryAfter as err:
-                wait = min(retry_after_seconds(err), MAX_RETRY_AFTER_S)
-                log.warning("Telegram rate limit on %s: retrying in %.1f s", what, wait)
-                await asyncio.sleep(wait)
-            except BadRequest as err:
-                if "not modified" in err.message.lower():
-                    return None
-                raise
-            except (TimedOut, NetworkError) as err:
-                if attempt == MAX_ATTEMPTS:
-                    report_incident(err, where=f"delivering {what} to chat {self.chat_id} (gave up)")
-                    return None
-                log.warning("Telegram %s on %s: retry %d", type(err).__name__, what, attempt)
-                await asyncio.sleep(0.5 * 2 ** (attempt - 1))
-        log.error("gave up delivering %s to chat %s after %d rate limits", what, self.chat_id, MAX_ATTEMPTS)
+def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
+    """One row of inline buttons; a press sends the button's data back as a callback query."""
+    if not buttons:
         return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data) for b in buttons]])
 
-    def _where(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"chat_id": self.chat_id, "message_thread_id": self.thread_id}
-        if self.reply_to is not None:
-            kwargs["reply_parameters"] = ReplyParameters(message_id=self.reply_to, allow_sending_without_reply=True)
-        return kwargs
 
-    async def send_text(self, text_html: str, *, markup: InlineKeyboardMarkup | None = None) -> Message | None:
-        """Send an HTML message (with inline buttons when ``markup``); if Telegram cannot parse it, send the same
-        text without markup."""
-        if len(text_html) > MESSAGE_LIMIT:
-            return await self._plain(fit_plain(plain_text_of(text_html)), markup)
+class BotTransport:
+    """Sends outbox items with a PTB Bot."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    async def transmit(self, item: Outgoing) -> int | None:
         try:
-            return await self._call(
-                "a message",
-                lambda: self.bot.send_message(
-                    text=text_html, parse_mode=ParseMode.HTML, reply_markup=markup, **self._where()
-                ),
-            )
+            return await self._transmit(item)
+        except RetryAfter as err:
+            raise SendLater("429 Too Many Requests", retry_after_seconds(err)) from err
         except BadRequest as err:
-            log.warning("HTML message refused (%s); sending plain text", err.message)
-            return await self._plain(plain_text_of(text_html), markup)
+            if "not modified" in err.message.lower():
+                return item.message_id
+            if item.kind == "edit" and any(g in err.message.lower() for g in _GONE):
+                if item.progress:
+                    raise TargetGone(err.message) from err
+                return await self.transmit(_as_new_message(item))
+            raise Refused(err.message) from err
+        except Forbidden as err:
+            raise Refused(err.message) from err
+        except NetworkError as err:  # TimedOut is a NetworkError; so are 5xx answers
+            raise SendLater(f"{type(err).__name__}: {err.message}") from err
 
-    async def _plain(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
-        try:
-            return await self._call(
-                "a message", lambda: self.bot.send_message(text=text, reply_markup=markup, **self._where())
-            )
-        except BadRequest as err:
-            report_incident(err, where=f"sending a message to chat {self.chat_id}")
-            return None
-
-    async def edit_text(self, message_id: int, text_html: str) -> None:
+    async def _transmit(self, item: Outgoing) -> int | None:
+        where: dict[str, Any] = {"chat_id": item.topic.chat_id}
+        if item.kind != "edit":
+            where["message_thread_id"] = item.topic.thread_id
+            if item.reply_to is not None:
+                where["reply_parameters"] = ReplyParameters(message_id=item.reply_to, allow_sending_without_reply=True)
+        if item.kind in ("photo", "document"):
+            assert item.file is not None
+            data = InputFile(item.file.content, filename=item.file.name)
+            if item.kind == "photo":
+                try:
+                    return (await self.bot.send_photo(photo=data, **where)).message_id
+                except BadRequest:  # Telegram refuses some images as photos: a document always works
+                    data = InputFile(item.file.content, filename=item.file.name)
+            return (await self.bot.send_document(document=data, **where)).message_id
+        text = item.text
         parse_mode: str | None = ParseMode.HTML
-        if len(text_html) > MESSAGE_LIMIT:
-            text_html, parse_mode = fit_plain(plain_text_of(text_html)), None
+        if len(text) > MESSAGE_LIMIT:
+            text, parse_mode = fit_plain(plain_text_of(text)), None
         try:
-            await self._call(
-                "an edit",
-                lambda: self.bot.edit_message_text(
-                    text=text_html, chat_id=self.chat_id, message_id=message_id, parse_mode=parse_mode
-                ),
+            return await self._text(item, where, text, parse_mode)
+        except BadRequest as err:
+            if parse_mode is None or "parse" not in err.message.lower():
+                raise
+            return await self._text(item, where, plain_text_of(text), None)  # the same words without markup
+
+    async def _text(self, item: Outgoing, where: dict[str, Any], text: str, parse_mode: str | None) -> int | None:
+        markup = keyboard(item.buttons)
+        if item.kind == "edit":
+            assert item.message_id is not None
+            edited = await self.bot.edit_message_text(
+                text=text, message_id=item.message_id, parse_mode=parse_mode, reply_markup=markup, **where
             )
-        except BadRequest as err:
-            log.warning("edit of message %s refused: %s", message_id, err.message)
+            return edited.message_id if isinstance(edited, Message) else item.message_id
+        sent = await self.bot.send_message(text=text, parse_mode=parse_mode, reply_markup=markup, **where)
+        return sent.message_id
 
-    async def send_file(self, file: OutFile, *, photo: bool) -> None:
-        def upload() -> Awaitable[Message]:
-            data = InputFile(file.content, filename=file.name)
-            if photo:
-                return self.bot.send_photo(photo=data, **self._where())
-            return self.bot.send_document(document=data, **self._where())
 
-        try:
-            await self._call(f"file {file.name}", upload)
-        except BadRequest as err:
-            if photo:  # Telegram refuses some images as photos: a document always works
-                log.warning("photo %s refused (%s); sending as a document", file.name, err.message)
-                await self.send_file(file, photo=False)
-            else:
-                report_incident(err, where=f"sending {file.name} to chat {self.chat_id}")
+def _as_new_message(item: Outgoing) -> Outgoing:
+    item.kind, item.message_id = "text", None
+    return item
+
+
+class Courier:
+    """Delivers to one chat (and forum topic), replying to the member's message where there is one.
+
+    durable: what it sends is kept through an outage and sent later (members' answers); False for a sender that
+    keeps its own record and retries itself (the weekly digest), which is told None when delivery failed.
+    """
+
+    def __init__(
+        self,
+        outbox: ChatOutbox,
+        chat_id: int,
+        thread_id: int | None = None,
+        reply_to: int | None = None,
+        *,
+        durable: bool = True,
+    ) -> None:
+        self.outbox = outbox
+        self.topic = Topic(chat_id, thread_id)
+        self.chat_id = chat_id
+        self.reply_to = reply_to
+        self.durable = durable
+
+    async def send_text(self, text_html: str, *, buttons: list[Button] | None = None) -> int | None:
+        """Queue an HTML message; a durable one returns at once (None), otherwise the sent message's id (or None
+        when it could not be delivered)."""
+        item = Outgoing(self.topic, "text", text_html, self.reply_to, list(buttons or []), durable=self.durable)
+        return await self._queue(item)
+
+    async def send_file(self, file: OutFile, *, photo: bool) -> int | None:
+        item = Outgoing(self.topic, "photo" if photo else "document", reply_to=self.reply_to, file=file)
+        item.durable = self.durable
+        return await self._queue(item)
+
+    def open_job(self, text_html: str) -> JobMessage:
+        """The acknowledgement of a queued job: the message that its progress and result will replace."""
+        return self.outbox.open_job(self.topic, self.reply_to, text_html)
+
+    async def _queue(self, item: Outgoing) -> int | None:
+        done = self.outbox.put(item)
+        return await done if not self.durable else None

@@ -31,7 +31,8 @@ from bot.commands.digest_content import digest_reply, schedule_of
 from bot.context import AppContext
 from bot.incidents import report_incident
 from bot.reply import Reply
-from bot.telegram_app.delivery import Courier
+from bot.telegram_app.chat_outbox import ChatOutbox
+from bot.telegram_app.delivery import BotTransport, Courier
 from bot.telegram_app.render import render
 from storage.digests import claim_week, mark_posted, release_week
 from storage.timestamps import utcnow
@@ -53,9 +54,11 @@ class DigestPoster:
         ctx: AppContext,
         app: Application,  # type: ignore[type-arg]
         clock: Callable[[], datetime] = utcnow,
+        outbox: ChatOutbox | None = None,
     ) -> None:
         self.ctx = ctx
         self.app = app
+        self.outbox = outbox or ChatOutbox(BotTransport(app.bot))
         self.clock = clock
         self.scheduled: tuple[DigestSchedule, int, int | None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -184,7 +187,7 @@ class DigestPoster:
             return False
         try:
             reply = await asyncio.to_thread(digest_reply, self.ctx, end=slot)
-            sent = await send_digest(Courier(self.app.bot, chat_id, topic_id), reply)
+            sent = await send_digest(Courier(self.outbox, chat_id, topic_id, durable=False), reply)
         except Exception as exc:  # noqa: BLE001 - keep the bot up; the claim is released for a later try
             report_incident(exc, where=f"posting the digest of {week}")
             sent = False

@@ -18,7 +18,8 @@ def post_digest_now(settings: Settings, reply: Reply, chat_id: int, topic_id: in
     thread or the CLI); True once the text was delivered. UsageError (one line) when no bot token is set."""
     from telegram import Bot
 
-    from bot.telegram_app.delivery import Courier
+    from bot.telegram_app.chat_outbox import ChatOutbox
+    from bot.telegram_app.delivery import BotTransport, Courier
     from bot.telegram_app.digest_job import send_digest
     from bot.telegram_app.redaction import protect_secret
 
@@ -33,6 +34,10 @@ def post_digest_now(settings: Settings, reply: Reply, chat_id: int, topic_id: in
     async def send() -> bool:
         bot = Bot(token, base_url=settings.telegram_base_url, base_file_url=settings.telegram_base_file_url)
         async with bot:
-            return await send_digest(Courier(bot, chat_id, topic_id), reply)
+            outbox = ChatOutbox(BotTransport(bot))
+            try:
+                return await send_digest(Courier(outbox, chat_id, topic_id, durable=False), reply)
+            finally:
+                await outbox.close()
 
     return asyncio.run(send())

@@ -13,7 +13,7 @@ import logging
 import time
 from datetime import UTC, datetime
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
+from telegram import Message, MessageEntity, Update
 from telegram.ext import ContextTypes
 
 from bot.command import Command
@@ -24,9 +24,10 @@ from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
-from bot.reply import Button, Reply
+from bot.reply import Reply
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
+from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier
 from bot.telegram_app.progress import ProgressMessage
 from bot.telegram_app.render import render
@@ -37,10 +38,12 @@ from bot.telegram_app.requests import (
     looks_like_code,
     split_tokens,
 )
+from engine.errors import EngineError
 from engine.sandbox.limits import DEFAULT_LIMITS
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 from tools.config.policy import RunPolicy
+from tools.errors import ToolError
 
 log = logging.getLogger("sutro.telegram")
 
@@ -66,38 +69,31 @@ def sender_of(message: Message) -> Sender:
     )
 
 
-def courier_for(message: Message) -> Courier:
-    thread = message.message_thread_id if message.is_topic_message else None
-    return Courier(message.get_bot(), message.chat.id, thread, reply_to=message.message_id)
-
-
 async def send_reply(courier: Courier, reply: Reply) -> None:
-    """Text first (with the reply's buttons as an inline keyboard), then charts as photos, then documents."""
+    """An instant answer: text first (with the reply's buttons as an inline keyboard), then charts as photos, then
+    documents — queued in the outbox, in that order."""
     out = render(reply)
-    await courier.send_text(out.html, markup=keyboard(out.buttons))
+    await courier.send_text(out.html, buttons=out.buttons)
     for photo in out.photos:
         await courier.send_file(photo, photo=True)
     for document in out.documents:
         await courier.send_file(document, photo=False)
 
 
-def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
-    """One row of inline buttons; a press sends the button's data back as a callback query."""
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data) for b in buttons]])
-
-
 class ChatFrontDoor:
     """Every handler of the Application, sharing the context, the job board and the registry."""
 
-    def __init__(self, ctx: AppContext, board: JobBoard, commands: tuple[Command, ...]) -> None:
+    def __init__(self, ctx: AppContext, board: JobBoard, commands: tuple[Command, ...], outbox: ChatOutbox) -> None:
         self.ctx = dataclasses.replace(ctx, jobs=board)
         self.board = board
+        self.outbox = outbox
         self.commands = {c.name: c for c in commands if c.telegram}
-        settings = ctx.settings
-        self.stale_after_s = settings.telegram_stale_after_s
-        self.progress_interval_s = settings.telegram_progress_interval_s
+        self.stale_after_s = ctx.settings.telegram_stale_after_s
+
+    def courier_for(self, message: Message) -> Courier:
+        """Answers to ``message``: in its chat and forum topic, as a reply to it, through the outbox."""
+        thread = message.message_thread_id if message.is_topic_message else None
+        return Courier(self.outbox, message.chat.id, thread, reply_to=message.message_id)
 
     # -- entry points (one per kind of message) --------------------------------------------------------
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -149,7 +145,7 @@ class ChatFrontDoor:
         decision = await self.check_sender(sender_of(message))
         if decision.caller is None:  # a stranger's edit: their first message already got the refusal
             return
-        await courier_for(message).send_text(
+        await self.courier_for(message).send_text(
             html.escape(f"edits are not re-run — send /{word[0]} again as a new message", quote=False)
         )
 
@@ -165,7 +161,7 @@ class ChatFrontDoor:
         error = context.error or RuntimeError("unknown error")
         incident = report_incident(error, where="a Telegram update")
         if isinstance(update, Update) and update.effective_message is not None:
-            await courier_for(update.effective_message).send_text(incident_line(incident))
+            await self.courier_for(update.effective_message).send_text(incident_line(incident))
 
     # -- the one flow ---------------------------------------------------------------------------------
     def _paste_command_name(self) -> str:
@@ -182,7 +178,7 @@ class ChatFrontDoor:
     ) -> None:
         """Check the sender, parse, and run ``name``; ``document_of``: the message whose document is downloaded
         into the invocation (the command's own, or the one a ``/submit`` replied to)."""
-        courier = courier_for(message)
+        courier = self.courier_for(message)
         decision = await self.check_sender(sender_of(message))
         if decision.caller is None:
             log.info("refused a message from chat %s", message.chat.id)
@@ -200,14 +196,17 @@ class ChatFrontDoor:
                 raise UsageError(
                     unknown_command(name, sorted(self.commands)).one_line(), hint="/help lists the commands"
                 )
-            if command.admin_only and not decision.caller.is_admin and decision.caller.user_id is None:
-                raise UsageError(f"/{name} is for admins only", hint=ANONYMOUS_ADMIN_HINT)
+            if command.admin_only and not decision.caller.is_admin:  # refused at once, never queued
+                hint = ANONYMOUS_ADMIN_HINT if decision.caller.user_id is None else ""
+                raise UsageError(f"/{name} is for admins only", hint=hint)
             inv = parse_free_text(command, rest) if command.free_text else parse_tokens(command, split_tokens(rest))
             inv.caller = decision.caller
             inv.attachments += attachments
             if document_of is not None:
                 inv.attachments.append(await download(document_of, await self._upload_limit(document_of)))
-        except UsageError as err:
+            if command.background and command.precheck is not None:  # a typo is answered now, not queued
+                await asyncio.to_thread(command.precheck, self.ctx, inv)
+        except (UsageError, EngineError, ToolError, StorageError) as err:
             await courier.send_text(err.one_line())
             return
         if command.background:
@@ -237,7 +236,8 @@ class ChatFrontDoor:
         return decide(self.ctx.settings, sender, allowed_chats=allowed)
 
     async def run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None:
-        progress = ProgressMessage(courier, self.progress_interval_s)
+        """Queue a job; its acknowledgement is the one message that progress edits and the result replace."""
+        progress = ProgressMessage(courier)
         submitted_at = utcnow()
         try:
             policy: RunPolicy | None = await asyncio.to_thread(self.ctx.run_policy)
@@ -248,7 +248,7 @@ class ChatFrontDoor:
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
-        await progress.open(f"#{job.id} {job.describe()}", self.board.acknowledgement(job, inv))
+        progress.open(f"#{job.id} {job.describe()}", self.board.acknowledgement(job, inv))
         reply, status = await job.outcome
         took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")
@@ -256,22 +256,21 @@ class ChatFrontDoor:
             final = f"cancelled by {job.cancelled_by}"
         elif job.state == "stopped":
             final = f"not finished: {job.stop_reason}"
-        await progress.close(final)
-        await send_reply(courier, reply)
+        note = ""
         owner = job.invocation is inv  # one who attached to the same request has nothing of theirs to undo
         if owner and command.on_stopped is not None and (job.state in ("cancelled", "stopped") or status == 3):
-            await self._undo_stopped(courier, command, inv, submitted_at)
+            note = await self._undo_stopped(command, inv, submitted_at)
+        await progress.close(final, reply, note)
 
-    async def _undo_stopped(self, courier: Courier, command: Command, inv: Invocation, submitted_at: datetime) -> None:
-        """Let the command undo what its stopped job left half-done (an idea left ``running``)."""
+    async def _undo_stopped(self, command: Command, inv: Invocation, submitted_at: datetime) -> str:
+        """Let the command undo what its stopped job left half-done (an idea left ``running``); its note for the
+        member goes under the job's answer ("" for none)."""
         assert command.on_stopped is not None
         try:
-            note = await asyncio.to_thread(command.on_stopped, self.ctx, inv, submitted_at)
-        except Exception as exc:  # noqa: BLE001 - the member already has the job's answer
+            return str(await asyncio.to_thread(command.on_stopped, self.ctx, inv, submitted_at) or "")
+        except Exception as exc:  # noqa: BLE001 - the member still gets the job's answer
             report_incident(exc, where=f"cleaning up after a stopped /{command.name}")
-            return
-        if note:
-            await courier.send_text(note)
+            return ""
 
 
 async def download(message: Message, limit_bytes: int = MAX_DOCUMENT_BYTES) -> Attachment:

@@ -102,14 +102,15 @@ def plain_text(reply: Reply) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def render(reply: Reply) -> ChatMessages:
-    """Split a Reply into chat messages."""
+def render(reply: Reply, limit: int = MESSAGE_LIMIT) -> ChatMessages:
+    """Split a Reply into chat messages; a text over ``limit`` characters goes out as ``reply.txt`` under its
+    first line (``limit`` is smaller when the text is shown below a job's header)."""
     photos = [f for f in reply.files if f.mime == "image/png" or f.name.lower().endswith((".png", ".jpg"))]
     documents = [f for f in reply.files if f not in photos]
     parts = [html.escape(reply.text, quote=False)] if reply.text else []
     parts += [table_html(t) for t in reply.tables]
     text = "\n\n".join(parts) or html.escape("done" if reply.ok else "failed", quote=False)
-    if len(text) > MESSAGE_LIMIT:
+    if len(text) > limit:
         summary = reply.text.splitlines()[0] if reply.text else "result"
         text = html.escape(summary[:300], quote=False) + "\n(full output attached: reply.txt)"
         documents.insert(0, OutFile(name="reply.txt", content=plain_text(reply).encode(), mime="text/plain"))

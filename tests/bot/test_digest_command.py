@@ -4,12 +4,14 @@ and topic; ``sutro digest`` previews in the terminal."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bot.app import build_context
 from bot.cli import main
+from bot.settings import Settings
 from tests.bot.telegram_harness import ADMIN, GROUP, MEMBER, TOPIC, running_bot, settings_for, texts, until
 from tests.fakes.bot_api import FakeBotApi
 
@@ -42,3 +44,21 @@ def test_terminal_preview_and_post_without_a_token() -> None:
     assert result.exit_code == 0 and json.loads(result.output)["runs"] == 0
     result = CliRunner().invoke(main, ["digest", "--post"])
     assert result.exit_code == 2 and "digest.chat_id is not set" in result.output
+
+
+def test_the_digest_names_the_markdown_log_and_links_the_doc_never_a_server_path(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from bot.commands.digest_content import digest_reply
+
+    ctx = build_context(Settings(data_dir=tmp_path / "data"))
+    end = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+    markdown = digest_reply(ctx, end=end).text
+    assert markdown.splitlines()[-1] == "Sprint log: sprint-log.md, the Markdown log the bot keeps (/log adds to it)"
+    assert str(tmp_path) not in markdown and "/data" not in markdown
+    config = ctx.tool_config()
+    config.set("sprint_log.document_id", "DOC123", by="test")
+    config.set("sprint_log.sink", "gdocs", by="test")
+    docs = digest_reply(ctx, end=end).text
+    assert docs.splitlines()[-1] == "Sprint log: https://docs.google.com/document/d/DOC123/edit"
+    assert str(tmp_path) not in docs

@@ -36,14 +36,14 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run local_update n=20", thread_id=TOPIC)
         calls = await until(fake, any_text("logged to the sprint log"), timeout=60)
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/runs", thread_id=TOPIC)
-        calls = await until(fake, lambda cs: len(texts(cs)) >= 3, timeout=20)
-    ack, card, runs = [c for c in calls if c.method == "sendMessage"][:3]
+        calls = await until(fake, lambda cs: len(texts(cs)) >= 2, timeout=20)
+    ack, runs = [c for c in calls if c.method == "sendMessage"]  # the run's one message, then /runs
     assert "#1 started" in ack.params["text"] or "queued #1" in ack.params["text"]
-    assert ack.params["message_thread_id"] == card.params["message_thread_id"] == str(TOPIC)
+    assert ack.params["message_thread_id"] == str(TOPIC)
     edits = [c.params["text"] for c in calls if c.method == "editMessageText"]
     assert any("running local_update" in e for e in edits)  # progress reported by the method, edited in
     assert "done in" in edits[-1]
-    text = card.params["text"]
+    text = edits[-1]  # the acknowledgement, replaced by the result card
     assert "local_update: accuracy 100.0%" in text and "vs sgd" in text
     # sgd with the same parameters is the baseline: stored first (#1), then local_update (#2)
     assert "dmc@1" in text and "run #2, logged to the sprint log" in text and "vs baseline: −" in text
@@ -108,9 +108,24 @@ async def test_sweep_and_a_sized_matmul_run_in_the_chat(fake: FakeBotApi) -> Non
         await until(fake, any_text("largest n solved"), timeout=60)
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run matmul_2x2", thread_id=TOPIC)
         calls = await until(fake, any_text("matmul_2x2 / baseline: correct"), timeout=60)
-    sent = [c.params["text"] for c in calls if c.method == "sendMessage"]
+    sent = texts(calls)  # what the chat shows: each message with its latest text (results replace acknowledgements)
     card = next(t for t in sent if "largest n solved" in t)
     # km_min recovers the secret at any n (accuracy 100 % everywhere); the 2×2 naive cost is worked by hand: 84
     assert "sweep km_min over n, k: 4 points, 4 passed" in card and "k=3: n=50, k=5: n=50" in card
     assert "dally@1 = 84" in next(t for t in sent if "matmul_2x2 / baseline" in t)
     assert "sparse_parity / km_min" in _sprint_log()
+
+
+async def test_a_run_with_a_typo_is_answered_at_once_without_a_job(fake: FakeBotApi) -> None:
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run loacl_update n=20", thread_id=TOPIC)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run local_update n=twenty", thread_id=TOPIC)
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run matmul_4x4 generator=nope", thread_id=TOPIC)
+        calls = await until(fake, lambda cs: len(texts(cs)) == 3, timeout=30)
+    replies = texts(calls)
+    # no job message (a queued job's starts "#N /run …" and is edited): nothing was queued
+    assert not [c for c in calls if c.method == "editMessageText"] and not any(t.startswith("#") for t in replies)
+    assert any("unknown method or challenge 'loacl_update'" in t and "'local_update'" in t for t in replies)
+    assert any("n" in t and "twenty" in t for t in replies)
+    assert any("nope" in t for t in replies)
+    assert all("\n" not in t for t in replies)  # one line each

@@ -1,10 +1,12 @@
 """A local fake Telegram Bot API: a real HTTP server on 127.0.0.1 that records what the bot sent.
 
 Enough of the Bot API for the real python-telegram-bot Application to poll and answer: getMe, deleteWebhook,
-getUpdates (long poll), sendMessage, editMessageText (400 "message is too long" over 4096 characters, as Telegram),
+getUpdates (long poll), sendMessage, editMessageText (400 "message is too long" over 4096 characters and "message to
+edit not found" for a message it did not send, as Telegram),
 sendDocument / sendPhoto (multipart), getFile and the file download, answerCallbackQuery, setMyCommands; any other
 method answers ``true``. Tests inject failures (``fail_next``: 429 with retry_after, 400, or a slow answer for
-timeouts) and updates (``push_message``, ``push_update``).
+timeouts; ``set_down``: an outage), Telegram's group limit (``limit_groups``: a sliding 20 per minute answered with
+429 and ``retry_after``, on a clock the test may run fast) and updates (``push_message``, ``push_update``).
 
 Stdlib only (``http.server`` in a thread, see bot_api_http.py): the request log is silenced because every URL
 holds the bot token.
@@ -15,9 +17,12 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import math
 import re
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from typing import Any
@@ -34,6 +39,9 @@ def visible_text(params: dict[str, str]) -> str:
     return html.unescape(_TAG.sub("", text)) if params.get("parse_mode") == "HTML" else text
 
 
+LIMITED = ("sendMessage", "editMessageText", "sendPhoto", "sendDocument", "sendMediaGroup")
+"""What counts against a group's messages per minute (edits included: Telegram answers edit floods with 429 too)."""
+
 BOT_ID = 7000001
 BOT_USERNAME = "sutro_test_bot"
 
@@ -48,6 +56,8 @@ class Call:
     status: int = 200
     at: float = 0.0
     result: Any = None
+    clock: float = 0.0  # the group limit's clock when it was received (equal to ``at`` unless a test set one)
+    retry_after: int | None = None  # what a 429 answer told the bot to wait
 
     def json_param(self, name: str) -> Any:
         return json.loads(self.params[name]) if name in self.params else None
@@ -76,9 +86,15 @@ class FakeBotApi:
         self._message_ids = itertools.count(1000)
         self._file_ids = itertools.count(1)
         self._files: dict[str, bytes] = {}
+        self._messages: dict[int, dict[str, Any]] = {}  # what the bot sent, by message_id, as it reads now
         self._failures: dict[str, list[Failure]] = {}
         self._cond = threading.Condition()
         self._stopping = False
+        self._down = False
+        self._group_limit = 0
+        self._clock: Callable[[], float] = time.monotonic
+        self._group_sends: dict[str, deque[float]] = {}
+        self._restart_backlog: tuple[int, float] = (0, 0.0)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
@@ -119,6 +135,41 @@ class FakeBotApi:
         text = description or {429: "Too Many Requests: retry later", 400: "Bad Request: injected"}.get(status, "error")
         with self._cond:
             self._failures.setdefault(method, []).append(Failure(status, text, retry_after, delay_s))
+
+    def limit_groups(
+        self, per_minute: int = 20, *, clock: Callable[[], float] = time.monotonic, recent: int = 0
+    ) -> None:
+        """Enforce Telegram's group limit strictly: at most ``per_minute`` sends and edits to one group in any 60 s
+        of ``clock`` (a sliding window); one more is refused with 429 and ``retry_after`` = the whole seconds until
+        the oldest leaves the window. ``recent``: sends every group already had just now (a bot that restarted:
+        Telegram remembers what it sent, the bot does not)."""
+        with self._cond:
+            self._group_limit, self._clock = per_minute, clock
+            self._group_sends.clear()
+            self._restart_backlog = (recent, clock())
+
+    def set_down(self, down: bool) -> None:
+        """While down, every call but getUpdates answers 502 Bad Gateway (an outage between the bot and
+        Telegram)."""
+        with self._cond:
+            self._down = down
+
+    def _over_group_limit(self, method: str, params: dict[str, str], now: float) -> int | None:
+        """Seconds to wait when this call would break the group limit (and counts it when it does not)."""
+        chat = params.get("chat_id", "")
+        if not self._group_limit or method not in LIMITED or not chat.startswith("-"):
+            return None
+        with self._cond:
+            if chat not in self._group_sends:
+                recent, at = self._restart_backlog
+                self._group_sends[chat] = deque([at] * recent)
+            window = self._group_sends[chat]
+            while window and window[0] <= now - 60.0:
+                window.popleft()
+            if len(window) >= self._group_limit:
+                return max(1, math.ceil(window[len(window) - self._group_limit] + 60.0 - now))
+            window.append(now)
+        return None
 
     def add_file(self, content: bytes) -> str:
         """Store a file the bot can fetch with getFile; returns its file_id."""
@@ -243,9 +294,15 @@ class FakeBotApi:
             failure = failures.pop(0) if failures else None
         if failure is not None and failure.delay_s:
             time.sleep(failure.delay_s)
-        call = Call(method, params, files, at=time.monotonic())
+        call = Call(method, params, files, at=time.monotonic(), clock=self._clock())
+        if self._down and method != "getUpdates":
+            failure = Failure(502, "Bad Gateway")
+        if failure is None or failure.status == 200:
+            wait = self._over_group_limit(method, params, call.clock)
+            if wait is not None:
+                failure = Failure(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         if failure is not None and failure.status != 200:
-            call.status = failure.status
+            call.status, call.retry_after = failure.status, failure.retry_after
             body: dict[str, Any] = {
                 "ok": False,
                 "error_code": failure.status,
@@ -255,6 +312,10 @@ class FakeBotApi:
                 body["parameters"] = {"retry_after": failure.retry_after}
             self._record(call)
             return failure.status, body
+        if method == "editMessageText" and not self._knows(params):
+            call.status = 400
+            self._record(call)
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
         if method in ("sendMessage", "editMessageText") and len(visible_text(params)) > MESSAGE_LIMIT:
             call.status = 400
             self._record(call)
@@ -268,6 +329,12 @@ class FakeBotApi:
         call.result = result
         self._record(call)
         return 200, {"ok": True, "result": result}
+
+    def _knows(self, params: dict[str, str]) -> bool:
+        """Whether the message an edit names was sent by the bot to that chat."""
+        with self._cond:
+            msg = self._messages.get(int(params.get("message_id", "0") or 0))
+        return msg is not None and str(msg["chat"]["id"]) == params.get("chat_id")
 
     def _record(self, call: Call) -> None:
         with self._cond:
@@ -308,12 +375,21 @@ class FakeBotApi:
                 "can_read_all_group_messages": self.can_read_all_group_messages,
                 "supports_inline_queries": False,
             }
-        if method in ("sendMessage", "editMessageText"):
+        if method == "sendMessage":
             msg = self._sent(params, text=params.get("text", ""))
             if params.get("reply_markup"):
                 msg["reply_markup"] = json.loads(params["reply_markup"])
-            if method == "editMessageText":
-                msg["message_id"] = int(params["message_id"])
+            with self._cond:
+                self._messages[msg["message_id"]] = msg
+            return msg
+        if method == "editMessageText":  # the message as it now reads (its chat and topic kept)
+            with self._cond:
+                msg = dict(self._messages[int(params["message_id"])])
+                msg.update(text=params.get("text", ""), edit_date=int(time.time()))
+                msg.pop("reply_markup", None)
+                if params.get("reply_markup"):
+                    msg["reply_markup"] = json.loads(params["reply_markup"])
+                self._messages[msg["message_id"]] = msg
             return msg
         if method in ("sendDocument", "sendPhoto"):
             field_name = "document" if method == "sendDocument" else "photo"

@@ -13,6 +13,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from storage.chat_messages import Topic, store_message
 from storage.database import make_engine, session_factory
 from storage.digests import claim_week, mark_posted
 from storage.errors import DatabaseUnavailable
@@ -60,6 +61,10 @@ def _populate(engine: Engine) -> None:
         enqueue(s, key="job-1", command="run", description="run gf2", member="alice")
         start_attempt(s, key="job-1", worker="w1")
         finish(s, key="job-1", state=JOB_DONE)
+        topic = Topic(-100123, 7)
+        buttons = [["Run it", "idea:run:1"]]
+        store_message(s, topic=topic, kind="text", text="<b>run #7</b> ✓", reply_to=55, buttons=buttons)
+        store_message(s, topic=topic, kind="document", file_name="reply.txt", content=b"\x00\xffbinary\n", error="502")
         s.add(ToolConfigValue(key="limits.queue_per_member", value=3, updated_by="admin"))
         s.add(ToolConfigChange(key="limits.queue_per_member", old_value=2, new_value=3, changed_by="admin"))
         s.commit()

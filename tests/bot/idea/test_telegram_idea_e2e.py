@@ -18,6 +18,8 @@ from tests.bot.telegram_harness import (
     OTHER_MEMBER,
     STRANGERS,
     TOPIC,
+    Shown,
+    messages,
     running_bot,
     settings_for,
     until,
@@ -28,8 +30,9 @@ from tests.fakes.bot_api import Call, FakeBotApi
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(90)]
 
 
-def _sent(calls: list[Call], fragment: str) -> list[Call]:
-    return [c for c in calls if c.method == "sendMessage" and fragment in c.params.get("text", "")]
+def _sent(calls: list[Call], fragment: str) -> list[Shown]:
+    """The bot's messages holding ``fragment`` as the chat shows them (a job's message edited into its result)."""
+    return messages(calls, fragment)
 
 
 def _has(fragment: str, count: int = 1):  # noqa: ANN202
@@ -49,9 +52,9 @@ async def test_idea_card_button_press_runs_once(
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/idea {IDEA}", thread_id=TOPIC, username="ada")
         calls = await until(fake, _has("idea #1: one membership query per bit"), timeout=30)
         [card] = _sent(calls, "idea #1: one membership query per bit")
-        assert card.params["message_thread_id"] == str(TOPIC)
-        assert "nothing runs until someone presses Run it" in card.params["text"]
-        [row] = card.json_param("reply_markup")["inline_keyboard"]
+        assert card.thread == str(TOPIC)
+        assert "nothing runs until someone presses Run it" in card.text
+        [row] = card.result["reply_markup"]["inline_keyboard"]
         assert [(b["text"], b["callback_data"]) for b in row] == [
             ("Run it", "idea:run:1"),
             ("Edit", "idea:edit:1"),
@@ -63,12 +66,12 @@ async def test_idea_card_button_press_runs_once(
         fake.push_button_press(card=card.result, user_id=MEMBER, data="idea:run:1", username="ada")
         calls = await until(fake, _has("not run again"), timeout=30)
     [result] = _sent(calls, "), approved by grace")
-    assert result.params["text"].startswith("idea #1 (one membership query per bit), approved by grace")
-    assert "km_min" in result.params["text"] and "passed" in result.params["text"]
-    assert result.params["message_thread_id"] == str(TOPIC)
-    assert result.json_param("reply_parameters")["message_id"] == card.result["message_id"]  # under the card
+    assert "\n\nidea #1 (one membership query per bit), approved by grace" in result.text  # below the job's header
+    assert "km_min" in result.text and "passed" in result.text
+    assert result.thread == str(TOPIC)
+    assert result.sent.json_param("reply_parameters")["message_id"] == card.result["message_id"]  # under the card
     [again] = _sent(calls, "not run again")
-    assert "already ran as run #1 (approved by grace)" in again.params["text"]
+    assert "already ran as run #1 (approved by grace)" in again.text
     assert len([c for c in calls if c.method == "answerCallbackQuery"]) == 2
     ctx = build_context(settings_for(fake, **overrides))
     with ctx.sessions()() as session:
