@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storage.errors import UnknownRun
-from storage.tables import RUN_ACTIVE, RUN_SUPERSEDED, Member, MetricValue, Run
+from storage.tables import ROLE_MEMBER, RUN_ACTIVE, RUN_SUPERSEDED, Member, MetricValue, Run
 from storage.timestamps import utcnow
 
 
@@ -58,6 +58,7 @@ class NewRun:
     code: str | None = None
     code_hash: str | None = None
     created_at: datetime | None = None
+    role: str = ROLE_MEMBER
 
 
 def record_run(session: Session, new: NewRun, *, supersede: bool = False) -> Run:
@@ -90,6 +91,7 @@ def record_run(session: Session, new: NewRun, *, supersede: bool = False) -> Run
                     engine_version=new.engine_version,
                     code=new.code,
                     code_hash=new.code_hash,
+                    role=new.role,
                 ),
             )
         except IntegrityError:

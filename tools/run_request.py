@@ -31,7 +31,9 @@ def code_hash(code: str) -> str:
 
 @dataclass(frozen=True)
 class NormalisedRequest:
-    """What was asked: challenge, kind (method/ir/solve/generate), subject, parameters, code, metric versions."""
+    """What was asked: challenge, kind (method/ir/solve/generate), subject, parameters, code, metric versions, and
+    who asks — a member, or the system for a baseline (``role``: a baseline is answered and stored apart from a
+    member's run of the same method, so it never becomes the member's entry)."""
 
     challenge: str
     kind: str
@@ -39,6 +41,7 @@ class NormalisedRequest:
     params: dict[str, Any] = field(default_factory=dict)
     code: str | None = None
     metric_versions: tuple[str, ...] = ()
+    role: str = "member"
 
     @property
     def code_hash(self) -> str | None:
@@ -46,7 +49,9 @@ class NormalisedRequest:
 
     @property
     def key(self) -> str:
-        """SHA-256 hex over challenge, kind, subject, sorted params, the code hash and sorted metric versions."""
+        """SHA-256 hex over challenge, kind, subject, sorted params, the code hash and sorted metric versions (and the
+        role when it is not ``member``, so members' keys are those of before roles existed)."""
+        role = {} if self.role == "member" else {"role": self.role}
         canonical = json.dumps(
             {
                 "challenge": self.challenge,
@@ -55,6 +60,7 @@ class NormalisedRequest:
                 "params": self.params,
                 "code": self.code_hash,
                 "metrics": sorted(self.metric_versions),
+                **role,
             },
             sort_keys=True,
             default=str,

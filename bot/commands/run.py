@@ -11,6 +11,7 @@ local check, not stored).
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,9 +23,11 @@ from bot.commands.run_generator import run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import is_ir_challenge
 from bot.core.run_method import MethodOutcome, MethodRequest, run_method
+from bot.core.verdict import spread_of
 from engine.challenges.sparse_tasks import TASKS
 from engine.compat import spc
 from engine.methods import METHODS
+from engine.result import RunResult
 from engine.version import __version__
 from tools.metric_format import format_figure, format_relative
 
@@ -49,19 +52,22 @@ def method_card(outcome: MethodOutcome) -> Reply:
     name, recorded, versus = outcome.request.name, outcome.recorded, outcome.versus
     result = recorded.result
     panel = [[key, format_figure(value), result.metric_scopes.get(key, "")] for key, value in result.metrics.items()]
+    seeds = seeds_label(result.seeds)
     tables = [Table(headers=["metric", "value", "scope"], rows=panel, title="metrics")]
     if versus is not None:
         rows = [
             [c.key, format_figure(c.baseline), format_figure(c.value), format_relative(c.value, c.baseline)]
             for c in (*versus.metrics, *versus.one_step)
         ]
-        title = f"{name} vs {versus.method}, seed {result.seeds[0]}"
-        tables.append(Table(headers=["metric", versus.method, name, "change"], rows=rows, title=title))
+        title = f"{name} vs {versus.method} (baseline" + (f", #{versus.run_id}" if versus.run_id else "") + ")"
+        tables.append(Table(headers=["metric", versus.method, name, "change"], rows=rows, title=f"{title}, {seeds}"))
     if result.per_step:
         rows = [[k, format_figure(v)] for k, v in result.per_step.items()]
         tables.append(Table(headers=["per step (mean)", "value"], rows=rows))
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
-    lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall ({'pass' if result.ok else 'FAIL'})"]
+    lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall, {seeds} ({'pass' if result.ok else 'FAIL'})"]
+    if result.seed_metrics:
+        lines.append(spread_line(result))
     if result.found is not None:
         lines.append(f"secret {result.secret}, found {result.found}")
     if "steps" in result.counts:
@@ -72,6 +78,11 @@ def method_card(outcome: MethodOutcome) -> Reply:
     if result.method_kind == "training":
         lines.append(WHOLE_RUN_NOTE)
     if versus is not None:
+        lines += [
+            f"{c.verdict.outcome.value} vs {versus.method} (baseline): {c.key} {format_relative(c.value, c.baseline)}"
+            for c in versus.metrics
+            if c.verdict is not None and c.key == primary_key(result)
+        ]
         lines += [
             f"{c.key} vs {versus.method}: {format_figure(c.baseline)} -> {format_figure(c.value)} "
             f"({format_relative(c.value, c.baseline)})"
@@ -85,11 +96,21 @@ def method_card(outcome: MethodOutcome) -> Reply:
     tables += footer_tables
     vs_baseline: dict[str, Any] | None = None
     if versus is not None:
-        vs_baseline = {c.key: {versus.method: c.baseline, "change": c.relative} for c in versus.metrics}
+        vs_baseline = {
+            c.key: {
+                versus.method: c.baseline,
+                "change": c.relative,
+                "verdict": None if c.verdict is None else c.verdict.outcome.value,
+            }
+            for c in versus.metrics
+        }
     data = {
         "method": name,
         "params": result.params,
         "seed": result.seeds[0],
+        "seeds": result.seeds,
+        "seed_metrics": result.seed_metrics or None,
+        "baseline": None if versus is None else {"method": versus.method, "run_id": versus.run_id},
         "accuracy": result.accuracy,
         "ok": result.ok,
         "failure": result.failure,
@@ -109,6 +130,26 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "reused": recorded.stored.reused,
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok)
+
+
+def seeds_label(seeds: list[int]) -> str:
+    """``seed 7`` or ``3 seeds (42, 123, 456)``."""
+    return f"seed {seeds[0]}" if len(seeds) == 1 else f"{len(seeds)} seeds ({', '.join(map(str, seeds))})"
+
+
+def primary_key(result: RunResult) -> str:
+    """The metric the card's verdict line is about: the challenge's registered primary metric (dmc@1)."""
+    from engine.challenges import CHALLENGES
+
+    return CHALLENGES.get(result.challenge).primary_metric if result.challenge in CHALLENGES else ""
+
+
+def spread_line(result: RunResult) -> str:
+    """The primary metric's mean ± sample standard deviation over the seeds, and the per-seed values."""
+    key = primary_key(result) if primary_key(result) in result.seed_metrics else next(iter(result.seed_metrics))
+    values = result.seed_metrics[key]
+    per_seed = ", ".join(format_figure(v) for v in values)
+    return f"{key} mean {format_figure(statistics.fmean(values))} ± {format_figure(spread_of(values))} ({per_seed})"
 
 
 def _solve_source(inv: Invocation, path: str) -> tuple[str, str]:

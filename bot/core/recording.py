@@ -7,6 +7,8 @@ The rules that make stored results trustworthy live here:
   is answered once; ``force`` (``--force``) computes it again and supersedes the stored answer.
 - A stored answer that failed on a resource limit (:attr:`FailureKind.LIMIT`) is not reused: that verdict belongs
   to the limits of its day, which the admins may have raised since; it is computed again and supersedes it.
+- A baseline the system runs by itself (``request.role`` ``baseline``) is stored under the system member and gets
+  no sprint-log entry of its own: the entry of the run it serves names it.
 - Each value is stored once: the run's columns hold what they can, the ``detail`` JSON the rest
   (:func:`detail_of`); :func:`result_of` puts a RunResult back together (rows of either shape).
 """
@@ -23,7 +25,7 @@ from bot.core.services import Services
 from bot.core.verdict import configured_rule
 from engine.result import FailureKind, RunResult
 from storage.runs import NewRun, find_by_request_key, get_run, record_run
-from storage.tables import Run
+from storage.tables import ROLE_MEMBER, Run
 from tools.run_request import NormalisedRequest
 
 COLUMNS = (
@@ -105,6 +107,7 @@ def store_result(
         wall_s=result.wall_s,
         code=request.code,
         code_hash=result.code_hash or request.code_hash,
+        role=request.role,
     )
     with services.sessions()() as session:
         run = record_run(session, new, supersede=force)
@@ -137,7 +140,7 @@ def record_once(
     result = compute()
     stored = store_result(services, result, request=request, member=member, force=force or previous is not None)
     run, comparison = _compare(services, stored)
-    note = log_run(services, run, comparison)
+    note = log_run(services, run, comparison) if request.role == ROLE_MEMBER else ""  # a baseline: in its run's entry
     return RecordedRun(stored=stored, result=result, comparison=comparison, log_note=note)
 
 
@@ -146,6 +149,7 @@ def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison]:
     config = services.tool_config()
     primary = config.primary_metrics().get(stored.run.challenge)
     rule = configured_rule(config.get)
+    reference = str(config.get("baseline.reference"))  # read before the session: SQLite allows one writer
     with services.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        return run, compare(session, run, primary=primary, rule=rule)
+        return run, compare(session, run, primary=primary, rule=rule, reference=reference)
