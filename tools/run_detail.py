@@ -1,12 +1,22 @@
-"""One stored run in full, for ``show ID``: provenance, parameters, metrics, failure and code (pure)."""
+"""One stored run in full, for ``show ID``: provenance, parameters, metrics (a seed set's: the mean, then the spread
+and each seed's value), failure and code (pure)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, field
 
 from storage.tables import Run
 from tools.metric_format import format_value
+
+
+def _seed_cell(values: list[float] | None) -> str:
+    """``± 12 (100, 112, 124)``: the sample standard deviation and each seed's value."""
+    if not values:
+        return ""
+    spread = statistics.stdev(values) if len(values) >= 2 else 0.0
+    return f"± {format_value(spread)} ({', '.join(format_value(v) for v in values)})"
 
 
 @dataclass(frozen=True)
@@ -15,6 +25,7 @@ class RunDetail:
     fields: list[list[str]]
     metrics: list[list[str]]
     code: str | None
+    per_seed: dict[str, list[float]] = field(default_factory=dict)
 
 
 def run_detail(run: Run) -> RunDetail:
@@ -36,6 +47,10 @@ def run_detail(run: Run) -> RunDetail:
         ["code hash", run.code_hash or "—"],
         ["request key", run.request_key],
     ]
-    scopes = run.result.get("metric_scopes", {}) if isinstance(run.result, dict) else {}
+    detail = run.result if isinstance(run.result, dict) else {}
+    scopes = detail.get("metric_scopes") or {}
+    per_seed = detail.get("seed_metrics") or {}
     metrics = [[name, format_value(value), scopes.get(name, "")] for name, value in sorted(run.metrics.items())]
-    return RunDetail(summary=summary, fields=fields, metrics=metrics, code=run.code)
+    if per_seed:  # a seed set: the value is the mean; each seed's value and the spread follow it
+        metrics = [[*row, _seed_cell(per_seed.get(row[0]))] for row in metrics]
+    return RunDetail(summary=summary, fields=fields, metrics=metrics, code=run.code, per_seed=dict(per_seed))

@@ -26,7 +26,11 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
         text=detail.summary,
         tables=[
             Table(headers=["field", "value"], rows=detail.fields),
-            Table(headers=["metric", "value", "scope"], rows=detail.metrics, title="metrics"),
+            Table(
+                headers=["metric", "value", "scope", *(["spread (per seed)"] if detail.per_seed else [])],
+                rows=detail.metrics,
+                title="metrics" + (f" (mean of {len(run.seeds)} seeds)" if detail.per_seed else ""),
+            ),
         ],
         files=files,
         data={
@@ -39,6 +43,8 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
                 "member": run.member.name,
                 "params": run.params,
                 "metrics": run.metrics,
+                "seeds": run.seeds,
+                "seed_metrics": detail.per_seed or None,
                 "code": run.code,
                 "engine_version": run.engine_version,
             },
