@@ -7,11 +7,13 @@ from bot.commands.base import Invocation, Reply, Table
 from bot.commands.boards import board_entries, check_instance, instance_options
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
+from tools.board import mixed_seeds_note
 from tools.leaderboard import LEADERBOARD_HEADERS, leaderboard_cells, rank_best
 
 
 def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
     tables: list[Table] = []
+    notes: list[str] = []
     data: list[dict[str, object]] = []
     primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
     instance_options(inv.args, inv.options)
@@ -25,6 +27,8 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
             for board, entries in board_entries(session, challenge, metric, inv.options, published=False).items():
                 rows = rank_best(entries)
                 tables.append(Table(headers=LEADERBOARD_HEADERS, rows=leaderboard_cells(rows), title=board.title))
+                if note := mixed_seeds_note(r.best for r in rows):
+                    notes.append(f"{board.title}: {note}")
                 data.append(
                     {
                         "challenge": challenge,
@@ -46,7 +50,7 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
     if not tables:
         return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []})
     return Reply(
-        text=f"{len(tables)} leaderboard(s); lower is better",
+        text="\n".join([f"{len(tables)} leaderboard(s); lower is better", *notes]),
         tables=tables,
         data={"ok": True, "boards": data},
     )

@@ -25,7 +25,7 @@ from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule, judge
 from storage.runs import get_run
 from storage.scores import ScoredRun, scored_runs
 from storage.tables import Run
-from tools.board import Board, board_of, on_board
+from tools.board import Board, Setting, board_of, on_board, setting_of, what_differs
 from tools.metric_format import format_change, format_value
 from tools.published.records import published_scores
 
@@ -66,6 +66,7 @@ class Standing:
     rule: VerdictRule = DEFAULT_RULE
     values: tuple[float, ...] = ()
     record_values: tuple[float, ...] = ()
+    differs: str = ""
 
     @property
     def verdict(self) -> Verdict | None:
@@ -103,6 +104,10 @@ def _rivals(session: Session, run: Run, metric: str) -> list[ScoredRun]:
     return [s for s in on_board(run.challenge, entries, board) if s.run_id != run.id]
 
 
+def _setting(run: Run) -> Setting:
+    return setting_of(run.challenge, run.kind, run.subject, run.params, run.seeds, run.metrics)
+
+
 def seed_values(run: Run, metric: str) -> tuple[float, ...]:
     """The per-seed values of ``metric`` stored with ``run`` (empty for a single-seed or deterministic run)."""
     stored = run.result.get("seed_metrics") if isinstance(run.result, dict) else None
@@ -138,9 +143,9 @@ def compare(
         if primary not in others:
             others[primary] = _rivals(session, run, primary)
         best = min(others[primary], key=lambda s: (s.value, s.created_at, s.run_id), default=None)
-        record_values = (
-            () if best is None or best.published else seed_values(get_run(session, run_id=best.run_id), primary)
-        )
+        record_run = None if best is None or best.published else get_run(session, run_id=best.run_id)
+        record_values = () if record_run is None else seed_values(record_run, primary)
+        differs = "" if record_run is None else what_differs(_setting(record_run), _setting(run))
         standing = Standing(
             run.challenge,
             primary,
@@ -151,5 +156,6 @@ def compare(
             rule=rule,
             values=seed_values(run, primary),
             record_values=record_values,
+            differs=differs,
         )
     return Comparison(rows=tuple(rows), standing=standing, baseline=baseline, versus_baseline=versus)

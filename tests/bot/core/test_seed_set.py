@@ -16,6 +16,7 @@ from bot.commands import command_named
 from bot.commands.base import Caller, Invocation, Reply
 from bot.context import AppContext
 from bot.core.method_request import MethodRequest
+from bot.core.recording import store_result
 from bot.core.seed_set import SeedTask, combine, run_here, run_tasks
 from bot.dispatch import execute
 from bot.settings import Settings
@@ -140,3 +141,30 @@ def test_a_seed_list_over_the_cap_stores_nothing(ctx: AppContext) -> None:
     assert status == 2 and reply.text.startswith("11 seeds is over this group's limit of 10") and "\n" not in reply.text
     with ctx.sessions()() as session:
         assert count_runs(session) == 0
+
+
+def _stored_set(ctx: AppContext, seeds: list[int], dmc: list[float]) -> int:
+    request = MethodRequest.parse("sgd", {"seeds": ",".join(map(str, seeds))})
+    result = RunResult(
+        challenge="sparse_parity",
+        subject="sgd",
+        kind="method",
+        ok=True,
+        seeds=seeds,
+        params=request.params,
+        metrics={"dmc@1": sum(dmc) / len(dmc)},
+        seed_metrics={"dmc@1": dmc},
+    )
+    return store_result(ctx, result, request=request.stored, member="ann").id
+
+
+def test_compare_judges_over_the_seed_values_and_names_differing_seeds(ctx: AppContext) -> None:
+    # docs/verdicts.md's worked example: 98, 100, 102 (s = 2) against 104, 105, 106 (s = 1): change 5 > margin 2
+    a = _stored_set(ctx, [1, 2, 3], [104.0, 105.0, 106.0])
+    b = _stored_set(ctx, [4, 5, 6], [98.0, 100.0, 102.0])
+    c = _stored_set(ctx, [7, 8, 9], [90.0, 100.0, 110.0])  # the same mean, s = 10: inside the margin
+    reply, status = call(ctx, "compare", str(a), str(b))
+    assert status == 0 and "dmc@1: WIN" in reply.text
+    assert "not like for like: seeds 1,2,3 vs 4,5,6" in reply.text.splitlines()
+    reply, _ = call(ctx, "compare", str(a), str(c))
+    assert "dmc@1: INCONCLUSIVE" in reply.text
