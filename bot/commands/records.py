@@ -27,7 +27,7 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
             for board, entries in board_entries(session, challenge, metric, inv.options, published=True).items():
                 history = record_history(entries)
                 tables.append(Table(headers=RECORD_HEADERS, rows=record_cells(history), title=board.title))
-                png = progression_chart_png(history, challenge=challenge, metric=metric)
+                png = progression_chart_png(history, challenge=challenge, metric=metric, board=board.name)
                 stem = "-".join([challenge, *(f"{k}{v}" for k, v in board.instance), board.track])
                 files.append(
                     OutFile(name=f"records-{stem}-{metric.replace('@', '-v')}.png", content=png, mime="image/png")
