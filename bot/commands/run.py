@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import card_footer, mover_lines, movers_data
+from bot.commands.result_card import mover_lines, movers_data, provenance_line, standing_line
 from bot.commands.run_generator import run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import is_ir_challenge
@@ -33,10 +33,6 @@ from tools.metric_format import format_figure, format_relative
 
 USAGE = usage_of("run")
 COMPAT_MODES = ("spc",)
-WHOLE_RUN_NOTE = (
-    "whole-run ard/dmc are dominated by reads of the training set, written once at the start; "
-    "the one-step figures isolate a step's own traffic"
-)
 SHOWN_ONE_STEP = ("ard@1 (one step)", "dmc@1 (one step)")
 
 
@@ -47,42 +43,35 @@ def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 def method_card(outcome: MethodOutcome) -> Reply:
-    """The result card of a method run: accuracy and wall time, the metric panel, the change against the baseline
-    method, the per-step figures, and the shared footer (record, comparison, run id)."""
+    """The result card of a method run, short enough for a phone (≤ 25 lines at 40 characters): the verdicts first
+    (against the record of its board, then against its baseline), accuracy, wall time and seeds, the primary
+    metric's spread over the seeds, the per-step figures against the baseline, the top movers, and where the rest
+    is: every metric, the per-step table and the comparison table are in ``show ID`` (and ``--json``)."""
     name, recorded, versus = outcome.request.name, outcome.recorded, outcome.versus
     result = recorded.result
-    panel = [[key, format_figure(value), result.metric_scopes.get(key, "")] for key, value in result.metrics.items()]
     seeds = seeds_label(result.seeds)
-    tables = [Table(headers=["metric", "value", "scope"], rows=panel, title="metrics")]
+    lines: list[str] = []
+    if result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
+        lines.append(line)
+        standing = recorded.comparison.standing
+        if standing is not None and standing.differs:
+            lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
     if versus is not None:
-        rows = [
-            [c.key, format_figure(c.baseline), format_figure(c.value), format_relative(c.value, c.baseline)]
-            for c in (*versus.metrics, *versus.one_step)
-        ]
-        title = f"{name} vs {versus.method} (baseline" + (f", #{versus.run_id}" if versus.run_id else "") + ")"
-        tables.append(Table(headers=["metric", versus.method, name, "change"], rows=rows, title=f"{title}, {seeds}"))
-    if result.per_step:
-        rows = [[k, format_figure(v)] for k, v in result.per_step.items()]
-        tables.append(Table(headers=["per step (mean)", "value"], rows=rows))
-    acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
-    lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall, {seeds} ({'pass' if result.ok else 'FAIL'})"]
-    if result.seed_metrics:
-        lines.append(spread_line(result))
-    if result.found is not None:
-        lines.append(f"secret {result.secret}, found {result.found}")
-    if "steps" in result.counts:
-        counts = result.counts
-        lines.append(f"{counts['steps']} steps, {counts['epochs']} epochs, {counts['events']:,} events")
-    if result.note:
-        lines.append(result.note)
-    if result.method_kind == "training":
-        lines.append(WHOLE_RUN_NOTE)
-    if versus is not None:
+        label = versus.method + (f" (#{versus.run_id})" if versus.run_id else "")
         lines += [
-            f"{c.verdict.outcome.value} vs {versus.method} (baseline): {c.key} {format_relative(c.value, c.baseline)}"
+            f"{c.verdict.outcome.value} vs {label}, the baseline: {c.key} {format_relative(c.value, c.baseline)}"
             for c in versus.metrics
             if c.verdict is not None and c.key == primary_key(result)
         ]
+    acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
+    lines.append(f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall, {seeds} ({'pass' if result.ok else 'FAIL'})")
+    if result.failure:
+        lines.append(result.failure)
+    if result.seed_metrics:
+        lines.append(spread_line(result))
+    if result.note:
+        lines.append(result.note)
+    if versus is not None:
         lines += [
             f"{c.key} vs {versus.method}: {format_figure(c.baseline)} -> {format_figure(c.value)} "
             f"({format_relative(c.value, c.baseline)})"
@@ -91,9 +80,9 @@ def method_card(outcome: MethodOutcome) -> Reply:
         ]
         if versus.buffers is not None:
             lines += mover_lines(versus.buffers, versus.method)
-    footer_lines, footer_tables = card_footer(recorded)
-    lines += footer_lines
-    tables += footer_tables
+    lines.append(f"details (every metric, per step, vs baseline and record): show {recorded.stored.id}")
+    lines.append(provenance_line(recorded))
+    tables: list[Table] = []
     vs_baseline: dict[str, Any] | None = None
     if versus is not None:
         vs_baseline = {

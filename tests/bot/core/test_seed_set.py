@@ -132,7 +132,12 @@ def test_a_seed_set_runs_end_to_end_with_its_baseline_on_the_same_seeds(ctx: App
     assert data["vs_sgd"]["dmc@1"]["verdict"] in ("WIN", "LOSS", "INCONCLUSIVE")
     log = "".join(p.read_text() for p in ctx.settings.data_dir.rglob("*.md"))
     assert f"baseline: sgd (#{base.id})" in log and f"(#{base.id})" not in log.split("baseline:")[0]
+    # a phone-sized card: verdicts first, ≤ 25 lines once wrapped at 40 characters, no tables (they are in show)
+    wrapped = sum(-(-len(line) // 40) or 1 for line in reply.text.splitlines())
+    assert wrapped <= 25 and not reply.tables, reply.text
+    assert reply.text.splitlines()[0].startswith("dmc@1") and "the baseline: dmc@1" in reply.text.splitlines()[1]
     shown, _ = call(ctx, "show", str(data["run_id"]))
+    assert any(t.title.startswith(f"against stored results (baseline: sgd (#{base.id}))") for t in shown.tables)
     assert shown.data is not None and shown.data["run"]["seed_metrics"]["dmc@1"] == data["seed_metrics"]["dmc@1"]
     assert json.dumps(shown.data)  # serialisable
     again, _ = call(ctx, "run", "local_update", seeds="3,4", **TINY)
