@@ -10,6 +10,11 @@ from dataclasses import dataclass, field
 from storage.tables import Run
 from tools.metric_format import format_value
 
+COUNTING_NOTE = "traced: every temporary counts, unlike SutroYaro's hand-counted figures of the same name"
+"""Said once where a method run's ARD/DMC/ByteDMD are shown: the group's published method table instruments its
+steps by hand (one-step sgd ARD 8,503.7 there, 13,940 traced here; km_min DMC 3,578 vs 17,814), so the same names
+measure different counts (issue 14's finding; docs/verdicts.md)."""
+
 
 def _seed_cell(values: list[float] | None) -> str:
     """``± 12 (100, 112, 124)``: the sample standard deviation and each seed's value."""
@@ -32,6 +37,8 @@ def run_detail(run: Run) -> RunDetail:
     """The summary line, a field/value table, a metric/value table and the code of ``run``."""
     verdict = "ok" if run.ok else f"FAILED: {run.failure or 'no reason recorded'}"
     summary = f"#{run.id} {run.challenge} / {run.subject} by {run.member.name} — {verdict}"
+    if run.kind == "method":
+        summary += "\n" + COUNTING_NOTE
     fields = [
         ["challenge", run.challenge],
         ["kind", run.kind],

@@ -30,6 +30,7 @@ from engine.methods import METHODS
 from engine.result import RunResult
 from engine.version import __version__
 from tools.metric_format import format_figure, format_relative
+from tools.run_detail import COUNTING_NOTE
 
 USAGE = usage_of("run")
 COMPAT_MODES = ("spc",)
@@ -80,7 +81,8 @@ def method_card(outcome: MethodOutcome) -> Reply:
         ]
         if versus.buffers is not None:
             lines += mover_lines(versus.buffers, versus.method)
-    lines.append(f"details (every metric, per step, vs baseline and record): show {recorded.stored.id}")
+    lines.append(COUNTING_NOTE)
+    lines.append(f"details: show {recorded.stored.id}")
     lines.append(provenance_line(recorded))
     tables: list[Table] = []
     vs_baseline: dict[str, Any] | None = None

@@ -24,6 +24,7 @@ from engine.errors import BadParameter
 from engine.result import FailureKind, RunResult
 from storage.runs import count_runs, get_run
 from tools.errors import ToolError
+from tools.run_detail import COUNTING_NOTE
 
 ANN = Caller(name="ann")
 TINY = {"n": "8", "epochs": "20"}
@@ -139,6 +140,7 @@ def test_a_seed_set_runs_end_to_end_with_its_baseline_on_the_same_seeds(ctx: App
     assert reply.text.splitlines()[0].startswith("dmc@1") and "the baseline: dmc@1" in reply.text.splitlines()[1]
     shown, _ = call(ctx, "show", str(data["run_id"]))
     assert any(t.title.startswith(f"against stored results (baseline: sgd (#{base.id}))") for t in shown.tables)
+    assert COUNTING_NOTE in reply.text and COUNTING_NOTE in shown.text  # not SutroYaro's hand counts: said once
     assert shown.data is not None and shown.data["run"]["seed_metrics"]["dmc@1"] == data["seed_metrics"]["dmc@1"]
     assert json.dumps(shown.data)  # serialisable
     again, _ = call(ctx, "run", "local_update", seeds="3,4", **TINY)
