@@ -81,6 +81,8 @@ class RunResult:
     dialect: the IR dialect a program was parsed in.
     per_instance_metrics: a solve() judgement's metrics on each hidden instance.
     provenance: which path judged it (see :class:`Provenance`).
+    seed_metrics: for a run over a seed set, ``name@version`` -> the value on each seed of ``seeds`` (in order);
+        ``metrics`` then holds their means. Empty for a single-seed or deterministic run.
     buffer_attribution: a traced run's per-buffer tables by scope, reuse histograms and ByteDMD split by argument
         (:class:`engine.attribution.Attribution`); a dict of its ``to_dict`` form is read back into one.
     """
@@ -110,6 +112,7 @@ class RunResult:
     dialect: str | None = None
     per_instance_metrics: list[dict[str, float]] = field(default_factory=list)
     provenance: Provenance | None = None
+    seed_metrics: dict[str, list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.buffer_attribution, dict):
@@ -139,6 +142,8 @@ class RunResult:
             values["per_step"] = {}
         if values.get("per_instance_metrics") is None:
             values["per_instance_metrics"] = []
+        if values.get("seed_metrics") is None:
+            values["seed_metrics"] = {}
         provenance = values.get("provenance")
         if isinstance(provenance, dict):
             values["provenance"] = Provenance(**provenance)

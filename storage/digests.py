@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from storage.tables import DIGEST_POSTED, RUN_ACTIVE, DigestPost, Member, Run
+from storage.tables import DIGEST_POSTED, ROLE_MEMBER, RUN_ACTIVE, DigestPost, Member, Run
 from storage.timestamps import utcnow
 
 
@@ -69,11 +69,13 @@ class WeekRun:
 
 
 def runs_between(session: Session, *, start: datetime, end: datetime) -> list[WeekRun]:
-    """Active runs created in ``[start, end)``, oldest first."""
+    """Active members' runs created in ``[start, end)``, oldest first (baselines the system ran are no one's
+    activity)."""
     query = (
         select(Run, Member.name)
         .join(Member, col(Member.id) == col(Run.member_id))
         .where(col(Run.created_at) >= start, col(Run.created_at) < end, Run.status == RUN_ACTIVE)
+        .where(col(Run.role) == ROLE_MEMBER)
         .order_by(col(Run.created_at), col(Run.id))
     )
     out = []

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storage.errors import UnknownRun
-from storage.tables import RUN_ACTIVE, RUN_SUPERSEDED, Member, MetricValue, Run, Submission
+from storage.tables import ROLE_MEMBER, RUN_ACTIVE, RUN_SUPERSEDED, Member, MetricValue, Run, Submission
 from storage.timestamps import utcnow
 
 
@@ -62,6 +62,7 @@ class NewRun:
     created_at: datetime | None = None
     former_keys: tuple[str, ...] = ()
     """Keys under which an earlier version stored the same request: retired too when superseding."""
+    role: str = ROLE_MEMBER
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ def submit_run(session: Session, new: NewRun, *, supersede: bool = False) -> tup
                     engine_version=new.engine_version,
                     code=new.code,
                     code_hash=new.code_hash,
+                    role=new.role,
                 ),
             )
         except IntegrityError:

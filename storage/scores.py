@@ -2,7 +2,8 @@
 re-scored value when a metric's version changes.
 
 Lower is better for every metric we store (Dally cost, ByteDMD, ARD, DMC are all energy/distance costs). Only
-valid results count: ``ok`` runs that are the active answer for their request.
+valid members' results count: ``ok`` runs that are the active answer for their request and were asked for by a
+member (a baseline the system ran by itself is no one's entry on a board).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sqlalchemy import func
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
-from storage.tables import RUN_ACTIVE, Member, MetricValue, Run
+from storage.tables import ROLE_MEMBER, RUN_ACTIVE, Member, MetricValue, Run
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def _valid_scores(challenge: str, metric: str) -> Any:  # a Select of the Scored
         .join(MetricValue, col(MetricValue.run_id) == col(Run.id))
         .join(Member, col(Member.id) == col(Run.member_id))
         .where(col(Run.challenge) == challenge, col(MetricValue.metric) == metric, col(Run.ok).is_(True))
-        .where(col(Run.status) == RUN_ACTIVE)
+        .where(col(Run.status) == RUN_ACTIVE, col(Run.role) == ROLE_MEMBER)
     )
 
 

@@ -17,6 +17,14 @@ from storage.timestamps import UTCDateTime, utcnow
 RUN_ACTIVE = "active"
 RUN_SUPERSEDED = "superseded"
 
+ROLE_MEMBER = "member"
+"""A run a member asked for: it is theirs, on the boards, in their records and activity."""
+ROLE_BASELINE = "baseline"
+"""A run the system made by itself as a baseline (e.g. sgd beside a member's training method): stored under the
+system member, reused, never on a board, in records or in activity."""
+SYSTEM_MEMBER = "(system)"
+"""The member row that owns baseline runs (parentheses: no Telegram or terminal name looks like it)."""
+
 ENTRY_PENDING = "pending"
 ENTRY_DELIVERED = "delivered"
 ENTRY_PARKED = "parked"
@@ -42,6 +50,7 @@ class Run(SQLModel, table=True):
     metrics: ``name@version`` -> value; re-scoring adds keys (both versions kept), it never replaces one.
     request_key: hash of normalised code + params + metric versions; ``active_key`` equals it while this row is the
     answer for that request and is NULL once a forced re-run superseded it (unique, so one active row per request).
+    role: ``member`` (asked for by its member) or ``baseline`` (made by the system, owned by :data:`SYSTEM_MEMBER`).
     """
 
     __tablename__ = "runs"
@@ -66,6 +75,7 @@ class Run(SQLModel, table=True):
     member_id: int = Field(foreign_key="members.id", index=True)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
     status: str = Field(default=RUN_ACTIVE, max_length=20)
+    role: str = Field(default=ROLE_MEMBER, max_length=20, sa_column_kwargs={"server_default": ROLE_MEMBER})
     member: Member = Relationship(sa_relationship_kwargs={"lazy": "joined"})
 
 

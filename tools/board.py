@@ -137,6 +137,71 @@ def board_of_score(challenge: str, score: ScoredRun) -> Board:
     return board_of(challenge, score.kind, score.subject, score.params, score.metric)
 
 
+@dataclass(frozen=True)
+class Setting:
+    """What makes two results comparable: challenge, instance, track, seed set (empty: deterministic) and the
+    versions of each metric (``dmc`` -> ``dmc@1``)."""
+
+    challenge: str
+    instance: Instance
+    track: str
+    seeds: tuple[int, ...]
+    versions: tuple[tuple[str, str], ...]
+
+
+def setting_of(
+    challenge: str, kind: str, subject: str, params: Mapping[str, Any], seeds: Iterable[int], metrics: Iterable[str]
+) -> Setting:
+    """The setting of one stored run (``metrics``: its ``name@version`` keys)."""
+    versions = tuple(sorted((m.split("@")[0], m) for m in metrics if "@" in m))
+    seed_set = tuple(seeds) if track_of(kind, subject) != "program" else ()
+    return Setting(challenge, instance_of(challenge, params), track_of(kind, subject), seed_set, versions)
+
+
+def what_differs(a: Setting, b: Setting) -> str:
+    """One line naming each setting in which ``a`` and ``b`` differ ("" when like for like): ``not like for like:
+    instance n=20 k=3 vs n=30 k=4; seeds 42,123,456 vs 7``."""
+    parts = []
+    if a.challenge != b.challenge:
+        parts.append(f"challenge {a.challenge} vs {b.challenge}")
+    if a.instance != b.instance:
+        parts.append(f"instance {instance_label(a.instance) or '—'} vs {instance_label(b.instance) or '—'}")
+    if a.track != b.track:
+        parts.append(f"track {a.track} vs {b.track}")
+    if a.seeds != b.seeds and a.seeds and b.seeds:
+        parts.append(f"seeds {','.join(map(str, a.seeds))} vs {','.join(map(str, b.seeds))}")
+    va, vb = dict(a.versions), dict(b.versions)
+    versions = [f"{va[n]} vs {vb[n]}" for n in sorted(va.keys() & vb.keys()) if va[n] != vb[n]]
+    if versions:
+        parts.append("metric " + ", ".join(versions))
+    return "not like for like: " + "; ".join(parts) if parts else ""
+
+
+def seeds_of(params: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seed set a run with ``params`` covered (``seeds`` for a set, ``seed`` for one; empty: none)."""
+    if isinstance(params.get("seeds"), list):
+        return tuple(int(s) for s in params["seeds"])
+    return (int(params["seed"]),) if isinstance(params.get("seed"), int) else ()
+
+
+def mixed_seeds_note(scores: Iterable[ScoredRun]) -> str:
+    """One line when a board's entries were measured on different seed sets ("" when they all share one):
+    ``not like for like: seeds 42,123,456 (3 entries), 7 (1 entry)``."""
+    counts: dict[tuple[int, ...], int] = {}
+    for score in scores:
+        if not score.published:
+            seeds = seeds_of(score.params)
+            counts[seeds] = counts.get(seeds, 0) + 1
+    sets = {k: v for k, v in counts.items() if k}
+    if len(sets) < 2:
+        return ""
+    listed = ", ".join(
+        f"{','.join(map(str, k))} ({v} entr{'y' if v == 1 else 'ies'})"
+        for k, v in sorted(sets.items(), key=lambda kv: -kv[1])
+    )
+    return f"not like for like: seeds {listed}"
+
+
 def split_by_board(challenge: str, scores: Iterable[ScoredRun]) -> dict[Board, list[ScoredRun]]:
     """``scores`` (all of ``challenge``) grouped by board, each group in the given order; boards by instance, then
     track."""

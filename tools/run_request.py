@@ -41,7 +41,9 @@ def code_hash(code: str, *, python: bool = True) -> str:
 
 @dataclass(frozen=True)
 class NormalisedRequest:
-    """What was asked: challenge, kind (method/ir/solve/generate), subject, parameters, code, metric versions."""
+    """What was asked: challenge, kind (method/ir/solve/generate), subject, parameters, code, metric versions, and
+    who asks — a member, or the system for a baseline (``role``: a baseline is answered and stored apart from a
+    member's run of the same method, so it never becomes the member's entry)."""
 
     challenge: str
     kind: str
@@ -49,6 +51,7 @@ class NormalisedRequest:
     params: dict[str, Any] = field(default_factory=dict)
     code: str | None = None
     metric_versions: tuple[str, ...] = ()
+    role: str = "member"
 
     @cached_property
     def code_hash(self) -> str | None:
@@ -57,9 +60,10 @@ class NormalisedRequest:
 
     @cached_property
     def key(self) -> str:
-        """SHA-256 hex over challenge, kind, sorted params, the code hash and sorted metric versions — and the
-        subject only when there is no code (a method's name is what runs; a submission's label changes nothing that
-        is computed, so identical code under two labels is one stored result, credited to its first submitter)."""
+        """SHA-256 hex over challenge, kind, sorted params, the code hash, sorted metric versions and the role when
+        it is not ``member`` — and the subject only when there is no code (a method's name is what runs; a
+        submission's label changes nothing that is computed, so identical code under two labels is one stored
+        result, credited to its first submitter)."""
         return self._digest(with_subject=self.code is None)
 
     @property
@@ -79,5 +83,7 @@ class NormalisedRequest:
         }
         if with_subject:
             fields["subject"] = self.subject
+        if self.role != "member":  # a baseline the system runs; members' keys are those of before roles existed
+            fields["role"] = self.role
         canonical = json.dumps(fields, sort_keys=True, default=str)
         return hashlib.sha256(canonical.encode()).hexdigest()

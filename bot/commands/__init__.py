@@ -180,9 +180,10 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         name="leaderboard",
         summary="Best valid result per member and method, with rank, metric name and version",
-        usage="[CHALLENGE] [n=BITS k=SECRET] [--metric NAME@VERSION]",
+        usage="[CHALLENGE] [n=BITS k=SECRET] [page=N] [--metric NAME@VERSION]",
         handler=_in("leaderboard", "show_leaderboard"),
         value_options={
+            "page": "page of a long board (20 rows a page; the reply names the next one)",
             "metric": "metric and version to rank by (default: the challenge's primary metric)",
             "n": "sparse parity: input bits of the instance (default 20)",
             "k": "sparse parity: secret bits of the instance (default 3)",
@@ -192,10 +193,11 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         name="records",
         summary="Record history: who beat whom, by how much, with a progression chart",
-        usage="[CHALLENGE] [n=BITS k=SECRET] [--metric NAME@VERSION]",
+        usage="[CHALLENGE] [n=BITS k=SECRET] [page=N] [--metric NAME@VERSION]",
         handler=_in("records", "show_records"),
         shared_answer=True,
         value_options={
+            "page": "page of a long board (20 rows a page; the reply names the next one)",
             "metric": "metric and version (default: the challenge's primary metric)",
             "n": "sparse parity: input bits of the instance (default 20)",
             "k": "sparse parity: secret bits of the instance (default 3)",

@@ -6,10 +6,13 @@ Boards are derived from the stored runs when read (tools/board.py); nothing is s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session
 
+from bot.commands.base import UsageError
 from storage.scores import ScoredRun, scored_runs
 from tools.board import TRACKS, Board, board_of_score, instance_of, requested_instance
 from tools.errors import ToolError
@@ -22,6 +25,7 @@ def board_entries(
     """Board -> its entries, oldest first, for the instance named in ``options`` (see
     :func:`tools.board.requested_instance` for the errors); ``published`` adds the group's published records."""
     stored = scored_runs(session, challenge=challenge, metric=metric)
+    options = {k: v for k, v in options.items() if k != "page"}
     instance = requested_instance(challenge, options, (instance_of(challenge, s.params) for s in stored))
     entries = [*published_scores(challenge, metric), *stored] if published else stored
     boards: dict[Board, list[ScoredRun]] = {}
@@ -34,9 +38,49 @@ def board_entries(
     return dict(sorted(boards.items(), key=lambda kv: TRACKS.index(kv[0].track) if kv[0].track in TRACKS else 99))
 
 
+PAGE_ROWS = 20
+"""Rows of one board on one page: with its title, header and rule a table stays within the 25 lines of a phone
+screen."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a board's rows: ``number`` of ``pages`` (1-based)."""
+
+    rows: list[Any]
+    number: int
+    pages: int
+
+
+def page_number(options: Mapping[str, str]) -> int:
+    """The ``page=N`` option (default 1); a UsageError in one line when it is not a whole number ≥ 1."""
+    text = options.get("page", "1").strip()
+    if not text.isdigit() or int(text) < 1:
+        raise UsageError(f"page={text} is not a page number", hint="pages are 1, 2, 3 …; e.g. page=2")
+    return int(text)
+
+
+def page_of(rows: Sequence[Any], number: int, size: int = PAGE_ROWS) -> Page:
+    """Page ``number`` of ``rows`` (the last page when ``number`` is past it)."""
+    pages = max(1, -(-len(rows) // size))
+    number = min(number, pages)
+    return Page(list(rows[(number - 1) * size : number * size]), number, pages)
+
+
+def next_page_hint(command: str, args: Sequence[str], options: Mapping[str, str], page: int, pages: int) -> str:
+    """``page 1 of 3 — more: leaderboard sparse_parity n=30 k=4 page=2`` ("" for a single page)."""
+    if pages <= 1:
+        return ""
+    kept = [f"{k}={v}" for k, v in options.items() if k not in ("page", "metric")]
+    metric = [f"--metric {options['metric']}"] if "metric" in options else []
+    target = page + 1 if page < pages else 1
+    where = " ".join([command, *args, *kept, f"page={target}", *metric])
+    return f"page {page} of {pages} — {'more' if page < pages else 'first page'}: {where}"
+
+
 def instance_options(args: list[str], options: Mapping[str, str]) -> dict[str, str]:
     """The instance options (``n=30 k=4``) of a leaderboard/records call; they need a named challenge."""
-    named = {k: v for k, v in options.items() if k != "metric"}
+    named = {k: v for k, v in options.items() if k not in ("metric", "page")}
     if named and not args:
         raise ToolError("name the challenge the instance belongs to", hint="e.g. leaderboard sparse_parity n=30 k=4")
     return named
@@ -44,4 +88,4 @@ def instance_options(args: list[str], options: Mapping[str, str]) -> dict[str, s
 
 def check_instance(challenge: str, options: Mapping[str, str]) -> None:
     """Refuse a bad or unknown instance in one line even when the challenge has no results yet."""
-    requested_instance(challenge, options, ())
+    requested_instance(challenge, {k: v for k, v in options.items() if k != "page"}, ())

@@ -1,5 +1,6 @@
 """``compare ID ID``: metric deltas of two runs with the verdict of the second against the first (docs/verdicts.md),
-a warning when they are on different boards, and where the cost moved: for runs with per-buffer tables, the
+one line naming what differs when they are not like for like (instance, track, seeds, metric version), the
+verdict over each run's seed values, and where the cost moved: for runs with per-buffer tables, the
 buffers side by side for the board's primary metric (``bot.core.attribution_diff``), sorted by their part of the
 change, each "moved" or "unchanged"; for IR runs, the per-address-ring shifts."""
 
@@ -12,9 +13,10 @@ from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from bot.core.attribution_diff import compare_stored
+from bot.core.comparison import seed_values
 from bot.core.verdict import configured_rule, judge
 from engine.attribution.diff import ONLY_A, ONLY_B, UNCHANGED, AttributionDiff, BufferChange, explain
-from tools.board import board_of
+from tools.board import setting_of, what_differs
 from tools.compare import metric_cells, shift_cells
 from tools.metric_format import format_figure
 
@@ -104,7 +106,9 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
     note = "" if comparison.shifts or diff is not None else " (no per-buffer attribution stored for both runs)"
     rule = configured_rule(ctx.tool_config().get)
     verdicts = {
-        m.metric: judge([m.b], [m.a], candidate_passed=b.ok, rule=rule).outcome.value
+        m.metric: judge(
+            seed_values(b, m.metric) or [m.b], seed_values(a, m.metric) or [m.a], candidate_passed=b.ok, rule=rule
+        ).outcome.value
         for m in comparison.metrics
         if m.a is not None and m.b is not None
     }
@@ -112,9 +116,9 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
     lines += [f"{metric}: {outcome}" for metric, outcome in verdicts.items()]
     if diff is not None:
         lines.append(f"{diff.metric} ({diff.scope}): {explain(diff)}")
-    boards = {board_of(r.challenge, r.kind, r.subject, r.params, "").name for r in (a, b)}
-    if len(boards) > 1:
-        lines.append("not like for like: different boards (" + " vs ".join(sorted(boards)) + ")")
+    differs = what_differs(*(setting_of(r.challenge, r.kind, r.subject, r.params, r.seeds, r.metrics) for r in (a, b)))
+    if differs:
+        lines.append(differs)
     buffers = None
     if diff is not None:
         buffers = {

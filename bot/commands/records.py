@@ -1,10 +1,12 @@
-"""``records [CHALLENGE] [n=… k=…] [--metric M]``: record history per board (who beat whom, by how much, when) with
-a progression chart; the group's published records (tools/published) take part, marked "(published)"."""
+"""``records [CHALLENGE] [n=… k=…] [page=N] [--metric M]``: record history per board (who beat whom, by how much,
+when) with a progression chart (tools/records_chart.py: a log axis past a decade); the group's published records
+(tools/published) take part, marked "(published)". A long history is shown 20 rows a page (the chart and ``--json``
+always have all of it)."""
 
 from __future__ import annotations
 
 from bot.commands.base import Invocation, OutFile, Reply, Table
-from bot.commands.boards import board_entries, check_instance, instance_options
+from bot.commands.boards import board_entries, check_instance, instance_options, next_page_hint, page_number, page_of
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from tools.records import RECORD_HEADERS, record_cells, record_history
@@ -17,6 +19,8 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
     data: list[dict[str, object]] = []
     primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
     instance_options(inv.args, inv.options)
+    wanted = page_number(inv.options)
+    pages = 1
     with ctx.sessions()() as session:
         for challenge, metric in resolve_scope(
             session, inv.args[0] if inv.args else None, inv.options.get("metric"), primary
@@ -26,8 +30,11 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
                 continue
             for board, entries in board_entries(session, challenge, metric, inv.options, published=True).items():
                 history = record_history(entries)
-                tables.append(Table(headers=RECORD_HEADERS, rows=record_cells(history), title=board.title))
-                png = progression_chart_png(history, challenge=challenge, metric=metric)
+                page = page_of(record_cells(history), wanted)
+                pages = max(pages, page.pages)
+                title = board.title + (f" ({page.number}/{page.pages})" if page.pages > 1 else "")
+                tables.append(Table(headers=RECORD_HEADERS, rows=page.rows, title=title))
+                png = progression_chart_png(history, challenge=challenge, metric=metric, board=board.name)
                 stem = "-".join([challenge, *(f"{k}{v}" for k, v in board.instance), board.track])
                 files.append(
                     OutFile(name=f"records-{stem}-{metric.replace('@', '-v')}.png", content=png, mime="image/png")
@@ -55,7 +62,14 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
     if not tables:
         return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "histories": []})
     return Reply(
-        text=f"record history for {len(tables)} challenge(s); lower is better",
+        text="\n".join(
+            line
+            for line in [
+                f"record history for {len(tables)} board(s); lower is better",
+                next_page_hint("records", inv.args, inv.options, min(wanted, pages), pages),
+            ]
+            if line
+        ),
         tables=tables,
         files=files,
         data={"ok": True, "histories": data},

@@ -39,11 +39,12 @@ def standing_line(standing: Standing | None) -> str | None:
 
 
 def comparison_table(comparison: Comparison) -> Table:
-    """The rows as a card table (empty change cells are left blank)."""
+    """The rows as a card table (empty change cells are left blank); the title names the baseline."""
+    named = "" if comparison.baseline is None else f" (baseline: {comparison.baseline.label})"
     return Table(
         headers=["metric", "value", "vs baseline", "vs record"],
         rows=[list(r.cells()) for r in comparison.rows],
-        title="against stored results",
+        title="against stored results" + named,
     )
 
 
@@ -81,8 +82,11 @@ def card_footer(recorded: RecordedRun) -> tuple[list[str], list[Table]]:
     lines: list[str] = []
     tables: list[Table] = []
     own = not recorded.credited_elsewhere
-    if own and recorded.result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
+    standing = recorded.comparison.standing
+    if own and recorded.result.ok and (line := standing_line(standing)) is not None:
         lines.append(line)
+        if standing is not None and standing.differs:
+            lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
     if recorded.result.ok and recorded.comparison.has_reference:
         tables.append(comparison_table(recorded.comparison))
     lines.append(provenance_line(recorded))

@@ -12,29 +12,29 @@ local check, not stored).
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import card_footer, mover_lines, movers_data
+from bot.commands.result_card import mover_lines, movers_data, provenance_line, standing_line
 from bot.commands.run_generator import generator_name, run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import GeneratorRequest, is_ir_challenge
 from bot.core.run_method import MethodOutcome, MethodRequest, run_method
+from bot.core.verdict import spread_of
 from engine.challenges.sparse_tasks import TASKS
 from engine.compat import spc
 from engine.methods import METHODS
+from engine.result import RunResult
 from engine.version import __version__
 from tools.metric_format import format_figure, format_relative
+from tools.run_detail import COUNTING_NOTE
 
 USAGE = usage_of("run")
 COMPAT_MODES = ("spc",)
-WHOLE_RUN_NOTE = (
-    "whole-run ard/dmc are dominated by reads of the training set, written once at the start; "
-    "the one-step figures isolate a step's own traffic"
-)
 SHOWN_ONE_STEP = ("ard@1 (one step)", "dmc@1 (one step)")
 SIZED_FAMILY = "matmul"
 """``run matmul n=N`` names the N×N challenge (any N the family takes, docs/challenges.md#matmul-ir-track)."""
@@ -47,33 +47,34 @@ def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 def method_card(outcome: MethodOutcome) -> Reply:
-    """The result card of a method run: accuracy and wall time, the metric panel, the change against the baseline
-    method, the per-step figures, and the shared footer (record, comparison, run id)."""
+    """The result card of a method run, short enough for a phone (≤ 25 lines at 40 characters): the verdicts first
+    (against the record of its board, then against its baseline), accuracy, wall time and seeds, the primary
+    metric's spread over the seeds, the per-step figures against the baseline, the top movers, and where the rest
+    is: every metric, the per-step table and the comparison table are in ``show ID`` (and ``--json``)."""
     name, recorded, versus = outcome.request.name, outcome.recorded, outcome.versus
     result = recorded.result
-    panel = [[key, format_figure(value), result.metric_scopes.get(key, "")] for key, value in result.metrics.items()]
-    tables = [Table(headers=["metric", "value", "scope"], rows=panel, title="metrics")]
+    seeds = seeds_label(result.seeds)
+    lines: list[str] = []
+    if result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
+        lines.append(line)
+        standing = recorded.comparison.standing
+        if standing is not None and standing.differs:
+            lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
     if versus is not None:
-        rows = [
-            [c.key, format_figure(c.baseline), format_figure(c.value), format_relative(c.value, c.baseline)]
-            for c in (*versus.metrics, *versus.one_step)
+        label = versus.method + (f" (#{versus.run_id})" if versus.run_id else "")
+        lines += [
+            f"{c.verdict.outcome.value} vs {label}, the baseline: {c.key} {format_relative(c.value, c.baseline)}"
+            for c in versus.metrics
+            if c.verdict is not None and c.key == primary_key(result)
         ]
-        title = f"{name} vs {versus.method}, seed {result.seeds[0]}"
-        tables.append(Table(headers=["metric", versus.method, name, "change"], rows=rows, title=title))
-    if result.per_step:
-        rows = [[k, format_figure(v)] for k, v in result.per_step.items()]
-        tables.append(Table(headers=["per step (mean)", "value"], rows=rows))
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
-    lines = [f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall ({'pass' if result.ok else 'FAIL'})"]
-    if result.found is not None:
-        lines.append(f"secret {result.secret}, found {result.found}")
-    if "steps" in result.counts:
-        counts = result.counts
-        lines.append(f"{counts['steps']} steps, {counts['epochs']} epochs, {counts['events']:,} events")
+    lines.append(f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall, {seeds} ({'pass' if result.ok else 'FAIL'})")
+    if result.failure:
+        lines.append(result.failure)
+    if result.seed_metrics:
+        lines.append(spread_line(result))
     if result.note:
         lines.append(result.note)
-    if result.method_kind == "training":
-        lines.append(WHOLE_RUN_NOTE)
     if versus is not None:
         lines += [
             f"{c.key} vs {versus.method}: {format_figure(c.baseline)} -> {format_figure(c.value)} "
@@ -83,16 +84,27 @@ def method_card(outcome: MethodOutcome) -> Reply:
         ]
         if versus.buffers is not None:
             lines += mover_lines(versus.buffers, versus.method)
-    footer_lines, footer_tables = card_footer(recorded)
-    lines += footer_lines
-    tables += footer_tables
+    lines.append(COUNTING_NOTE)
+    lines.append(f"details: show {recorded.stored.id}")
+    lines.append(provenance_line(recorded))
+    tables: list[Table] = []
     vs_baseline: dict[str, Any] | None = None
     if versus is not None:
-        vs_baseline = {c.key: {versus.method: c.baseline, "change": c.relative} for c in versus.metrics}
+        vs_baseline = {
+            c.key: {
+                versus.method: c.baseline,
+                "change": c.relative,
+                "verdict": None if c.verdict is None else c.verdict.outcome.value,
+            }
+            for c in versus.metrics
+        }
     data = {
         "method": name,
         "params": result.params,
         "seed": result.seeds[0],
+        "seeds": result.seeds,
+        "seed_metrics": result.seed_metrics or None,
+        "baseline": None if versus is None else {"method": versus.method, "run_id": versus.run_id},
         "accuracy": result.accuracy,
         "ok": result.ok,
         "failure": result.failure,
@@ -112,6 +124,26 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "reused": recorded.stored.reused,
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)
+
+
+def seeds_label(seeds: list[int]) -> str:
+    """``seed 7`` or ``3 seeds (42, 123, 456)``."""
+    return f"seed {seeds[0]}" if len(seeds) == 1 else f"{len(seeds)} seeds ({', '.join(map(str, seeds))})"
+
+
+def primary_key(result: RunResult) -> str:
+    """The metric the card's verdict line is about: the challenge's registered primary metric (dmc@1)."""
+    from engine.challenges import CHALLENGES
+
+    return CHALLENGES.get(result.challenge).primary_metric if result.challenge in CHALLENGES else ""
+
+
+def spread_line(result: RunResult) -> str:
+    """The primary metric's mean ± sample standard deviation over the seeds, and the per-seed values."""
+    key = primary_key(result) if primary_key(result) in result.seed_metrics else next(iter(result.seed_metrics))
+    values = result.seed_metrics[key]
+    per_seed = ", ".join(format_figure(v) for v in values)
+    return f"{key} mean {format_figure(statistics.fmean(values))} ± {format_figure(spread_of(values))} ({per_seed})"
 
 
 def _solve_source(inv: Invocation, path: str) -> tuple[str, str]:

@@ -1,26 +1,66 @@
-"""The baseline a stored result is compared with ("vs baseline" on result cards and sprint-log tables).
+"""The baseline a stored result is compared with ("vs baseline" on result cards and in sprint-log entries), per
+board: the same instance, the same seeds, the track's reference.
 
-- IR challenges: the challenge's built-in ``baseline`` generator program, priced by the engine (deterministic: the
-  Dally cost depends only on the program, so it is computed once per process and cached). These reproduce the
-  published baselines (matmul 4×4 1,316, 16×16 340,704; sparse parity small 6,918, medium 816,251).
-- The numpy sparse-parity track: the group's baseline training method, ``sgd``, run with the *same* parameters
-  (n, k, seed, …) — the latest such stored run; none when sgd was never run with those parameters.
-- Anything else (a ``solve()`` submission): no baseline, and the column stays empty.
+- **program** (IR challenges): the challenge's built-in ``baseline`` generator program, priced by the engine
+  (deterministic: the Dally cost depends only on the program, so it is computed once per process and cached). These
+  reproduce the published baselines (matmul 4×4 1,316, 16×16 340,704; sparse parity small 6,918, medium 816,251).
+- **training** methods: ``sgd`` with the *same* parameters (every parameter sgd takes, at the method run's values)
+  and the same seed set.
+- **solver** methods: the board's reference method (the admins' ``baseline.reference``, default ``sgd``) on the same
+  instance (n, k, task) and seed set, at its own defaults otherwise.
+- **submission** (a judged ``solve()``): none yet — the column stays empty and the card says so.
+
+The system runs a missing method baseline itself (:mod:`bot.core.run_method`) and stores it as the system's
+(``role`` ``baseline``, never a member's entry); it is found again by its request key, and a member's own run with
+exactly those parameters serves as well.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
+from typing import Any
 
 from sqlmodel import Session
 
+from bot.core.method_request import MethodRequest
+from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS
 from engine.errors import EngineError
+from engine.methods import METHODS
+from engine.methods.params import COMMON_DEFAULTS
 from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
-from storage.runs import latest_passing_run
-from storage.tables import Run
+from storage.runs import find_by_request_key, latest_passing_run
+from storage.tables import ROLE_BASELINE, Run
+from tools.board import track_of
 
-BASELINE_METHOD = {"sparse_parity": "sgd"}
-"""Challenge -> the built-in method its method runs are compared with."""
+TRAINING_BASELINE = "sgd"
+"""The method every training method is compared with (the group's baseline training method)."""
+DEFAULT_REFERENCE = "sgd"
+"""The default reference of the solver board (``baseline.reference``)."""
+INSTANCE_KEYS = ("n", "k", "task")
+"""What a solver's baseline shares with it: the problem instance (and the seeds)."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What a run is compared with: its name (shown on the card and in the log), the stored run holding it (None: a
+    built-in program, computed), the metric values (means over its seeds) and the per-seed values."""
+
+    name: str
+    metrics: dict[str, float]
+    seed_metrics: dict[str, list[float]] = field(default_factory=dict)
+    run_id: int | None = None
+
+    def values(self, metric: str) -> list[float]:
+        """The per-seed values of ``metric`` (one value for a single seed or a program); [] when absent."""
+        if metric in self.seed_metrics:
+            return list(self.seed_metrics[metric])
+        return [self.metrics[metric]] if metric in self.metrics else []
+
+    @property
+    def label(self) -> str:
+        """``sgd (#12)`` or ``baseline program``."""
+        return f"{self.name} (#{self.run_id})" if self.run_id is not None else self.name
 
 
 @functools.cache
@@ -38,19 +78,69 @@ def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
     return {k: float(v) for k, v in result.metrics.items()} if result.ok else {}
 
 
-def baseline_method(challenge: str, kind: str, subject: str) -> str | None:
-    """The built-in method a run of ``subject`` is compared with (``sgd``), or None (not a method run, or the
-    baseline method itself)."""
-    method = BASELINE_METHOD.get(challenge)
-    return None if method is None or kind != "method" or subject == method else method
+def baseline_method(challenge: str, kind: str, subject: str, reference: str = DEFAULT_REFERENCE) -> str | None:
+    """The built-in method a run of ``subject`` is compared with, or None (not a method run, or the baseline
+    itself)."""
+    if kind != "method" or challenge not in TASKS:
+        return None
+    method = TRAINING_BASELINE if track_of(kind, subject) == "training" else reference
+    return None if subject == method else method
 
 
-def baseline_metrics(session: Session, run: Run) -> dict[str, float]:
-    """Metric -> baseline value for ``run`` (see the module docstring); {} when there is no baseline."""
+def baseline_request(
+    challenge: str, kind: str, subject: str, params: dict[str, Any], reference: str = DEFAULT_REFERENCE
+) -> MethodRequest | None:
+    """The baseline run that a method run with the validated ``params`` is compared with (see the module
+    docstring), as the system would ask for it; None when it has none or the baseline cannot run on that instance
+    (e.g. sgd above its n limit)."""
+    method = baseline_method(challenge, kind, subject, reference)
+    if method is None or method not in METHODS:
+        return None
+    task = TASKS.get(str(params.get("task", SPARSE_PARITY_TASK.name)))
+    if track_of(kind, subject) == "training":
+        takes = {*METHODS.get(method).defaults, *task.defaults, *COMMON_DEFAULTS, "task"}
+        shared = {k: v for k, v in params.items() if k in takes and k != "seed"}
+    else:
+        shared = {k: v for k, v in params.items() if k in INSTANCE_KEYS}
+    seeds = params.get("seeds") or [params.get("seed", COMMON_DEFAULTS["seed"])]
+    try:
+        return MethodRequest.parse(method, {**shared, "seeds": list(seeds)}, role=ROLE_BASELINE)
+    except EngineError:
+        return None
+
+
+def stored_baseline(session: Session, request: MethodRequest) -> Run | None:
+    """The system's stored baseline for ``request`` (passing or not: it is not run again), else a member's passing
+    run with exactly its parameters."""
+    run = find_by_request_key(session, request_key=request.stored.key)
+    if run is not None:
+        return run
+    return latest_passing_run(
+        session, challenge=request.challenge, kind="method", subject=request.name, params=request.params
+    )
+
+
+def baseline_of(session: Session, run: Run, *, reference: str = DEFAULT_REFERENCE) -> Baseline | None:
+    """The baseline of the stored ``run`` (see the module docstring); None when it has none (yet)."""
     if is_ir_name(run.challenge):
-        return builtin_baseline_metrics(run.challenge)
-    method = baseline_method(run.challenge, run.kind, run.subject)
-    if method is None:
-        return {}
-    same = latest_passing_run(session, challenge=run.challenge, kind="method", subject=method, params=run.params)
-    return {k: float(v) for k, v in same.metrics.items()} if same is not None else {}
+        metrics = builtin_baseline_metrics(run.challenge)
+        return Baseline("baseline program", metrics) if metrics else None
+    request = baseline_request(run.challenge, run.kind, run.subject, run.params, reference)
+    if request is None:
+        return None
+    stored = stored_baseline(session, request)
+    if stored is None or not stored.ok:  # a baseline that failed its accuracy check compares with nothing
+        return None
+    seed_metrics = stored.result.get("seed_metrics") if isinstance(stored.result, dict) else None
+    return Baseline(
+        request.name,
+        {k: float(v) for k, v in stored.metrics.items()},
+        {k: [float(x) for x in v] for k, v in (seed_metrics or {}).items()},
+        stored.id,
+    )
+
+
+def baseline_metrics(session: Session, run: Run, *, reference: str = DEFAULT_REFERENCE) -> dict[str, float]:
+    """Metric -> baseline value for ``run``; {} when there is no baseline."""
+    baseline = baseline_of(session, run, reference=reference)
+    return {} if baseline is None else dict(baseline.metrics)

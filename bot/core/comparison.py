@@ -3,11 +3,12 @@
 The same :class:`Comparison` feeds the sprint-log entry's results table and the result card. Lower is better for
 every stored metric (energy and distance costs).
 
-- Per metric: the value, its baseline (:mod:`bot.core.baselines`) and the record *when the run was stored* (the best
-  valid value on the run's board stored before it) — what the sprint-log entry shows.
+- Per metric: the value, its baseline (:mod:`bot.core.baselines`, named: ``sgd (#12)``) and the record *when the
+  run was stored* (the best valid value on the run's board stored before it) — what the sprint-log entry shows.
+- The verdict against the baseline on the primary metric, over both sides' seed values.
 - The standing: the challenge's primary metric (the admins' ``metric.primary.<challenge>``) against the *current*
   record of the run's board (the best other valid stored run, earlier or later, or the group's published record),
-  with its verdict (:mod:`bot.core.verdict`): "new record" only on a WIN.
+  with its verdict (:mod:`bot.core.verdict`) over both sides' seed values: "new record" only on a WIN.
 
 Records only come from the same board (:mod:`tools.board`: challenge, instance, track, metric), so a solver on
 n=6 is never compared with training runs on n=20.
@@ -19,11 +20,12 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from bot.core.baselines import baseline_metrics
+from bot.core.baselines import DEFAULT_REFERENCE, Baseline, baseline_of
 from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule, judge
+from storage.runs import get_run
 from storage.scores import ScoredRun, scored_runs
 from storage.tables import Run
-from tools.board import Board, board_of, on_board
+from tools.board import Board, Setting, board_of, on_board, setting_of, what_differs
 from tools.metric_format import format_change, format_value
 from tools.published.records import published_scores
 
@@ -52,6 +54,7 @@ class Standing:
     """The primary metric of a passing run against the current record of its board (None: first result).
 
     ``record_by`` names a published record's author (empty: a stored run's); ``verdict`` decides "new record".
+    ``values`` / ``record_values``: the per-seed values of each side (empty: the one value, exact).
     """
 
     challenge: str
@@ -61,11 +64,16 @@ class Standing:
     board: Board | None = None
     record_by: str = ""
     rule: VerdictRule = DEFAULT_RULE
+    values: tuple[float, ...] = ()
+    record_values: tuple[float, ...] = ()
+    differs: str = ""
 
     @property
     def verdict(self) -> Verdict | None:
-        """The run against the record by the admins' rule (one value each side: exact, minimum size only)."""
-        return None if self.record is None else judge([self.value], [self.record], rule=self.rule)
+        """The run against the record by the admins' rule, over each side's seed values."""
+        if self.record is None:
+            return None
+        return judge(self.values or [self.value], self.record_values or [self.record], rule=self.rule)
 
     @property
     def is_new_record(self) -> bool:
@@ -75,10 +83,13 @@ class Standing:
 
 @dataclass(frozen=True)
 class Comparison:
-    """A stored run against its baseline and the record (rows sorted by metric name)."""
+    """A stored run against its baseline and the record (rows sorted by metric name); ``baseline`` names what the
+    "vs baseline" column compares with (None: nothing), ``versus_baseline`` the primary metric's verdict."""
 
     rows: tuple[MetricComparison, ...] = ()
     standing: Standing | None = None
+    baseline: Baseline | None = None
+    versus_baseline: Verdict | None = None
 
     @property
     def has_reference(self) -> bool:
@@ -93,22 +104,48 @@ def _rivals(session: Session, run: Run, metric: str) -> list[ScoredRun]:
     return [s for s in on_board(run.challenge, entries, board) if s.run_id != run.id]
 
 
-def compare(session: Session, run: Run, *, primary: str | None, rule: VerdictRule = DEFAULT_RULE) -> Comparison:
-    """The comparison of the stored ``run`` (one query per metric; the primary metric's reused for the standing)."""
+def _setting(run: Run) -> Setting:
+    return setting_of(run.challenge, run.kind, run.subject, run.params, run.seeds, run.metrics)
+
+
+def seed_values(run: Run, metric: str) -> tuple[float, ...]:
+    """The per-seed values of ``metric`` stored with ``run`` (empty for a single-seed or deterministic run)."""
+    stored = run.result.get("seed_metrics") if isinstance(run.result, dict) else None
+    return tuple(float(v) for v in (stored or {}).get(metric, ()))
+
+
+def compare(
+    session: Session,
+    run: Run,
+    *,
+    primary: str | None,
+    rule: VerdictRule = DEFAULT_RULE,
+    reference: str = DEFAULT_REFERENCE,
+) -> Comparison:
+    """The comparison of the stored ``run`` (one query per metric; the primary metric's reused for the standing).
+    ``reference``: the solver board's reference method (the admins' ``baseline.reference``)."""
     assert run.id is not None
-    baseline = baseline_metrics(session, run)
+    baseline = baseline_of(session, run, reference=reference)
+    base_metrics = {} if baseline is None else baseline.metrics
     others: dict[str, list[ScoredRun]] = {}
     rows = []
     for metric, value in sorted(run.metrics.items()):
         others[metric] = _rivals(session, run, metric)
         before = [s for s in others[metric] if (s.created_at, s.run_id) < (run.created_at, run.id)]
         record = min((s.value for s in before), default=None)
-        rows.append(MetricComparison(metric, float(value), baseline.get(metric), record))
+        rows.append(MetricComparison(metric, float(value), base_metrics.get(metric), record))
+    versus = None
+    if baseline is not None and primary is not None and primary in run.metrics and baseline.values(primary):
+        mine = seed_values(run, primary) or (float(run.metrics[primary]),)
+        versus = judge(mine, baseline.values(primary), candidate_passed=run.ok, rule=rule)
     standing = None
     if run.ok and primary is not None and primary in run.metrics:
         if primary not in others:
             others[primary] = _rivals(session, run, primary)
         best = min(others[primary], key=lambda s: (s.value, s.created_at, s.run_id), default=None)
+        record_run = None if best is None or best.published else get_run(session, run_id=best.run_id)
+        record_values = () if record_run is None else seed_values(record_run, primary)
+        differs = "" if record_run is None else what_differs(_setting(record_run), _setting(run))
         standing = Standing(
             run.challenge,
             primary,
@@ -117,5 +154,8 @@ def compare(session: Session, run: Run, *, primary: str | None, rule: VerdictRul
             board=board_of(run.challenge, run.kind, run.subject, run.params, primary),
             record_by="" if best is None or not best.published else best.member,
             rule=rule,
+            values=seed_values(run, primary),
+            record_values=record_values,
+            differs=differs,
         )
-    return Comparison(rows=tuple(rows), standing=standing)
+    return Comparison(rows=tuple(rows), standing=standing, baseline=baseline, versus_baseline=versus)

@@ -12,6 +12,8 @@ The rules that make stored results trustworthy live here:
   run as theirs.
 - A stored answer that failed on a resource limit (:attr:`FailureKind.LIMIT`) is not reused: that verdict belongs
   to the limits of its day, which the admins may have raised since; it is computed again and supersedes it.
+- A baseline the system runs by itself (``request.role`` ``baseline``) is stored under the system member and gets
+  no sprint-log entry of its own: the entry of the run it serves names it.
 - Each value is stored once: the run's columns hold what they can, the ``detail`` JSON the rest
   (:func:`detail_of`); :func:`result_of` puts a RunResult back together (rows of either shape).
 """
@@ -28,7 +30,7 @@ from bot.core.services import Services
 from bot.core.verdict import configured_rule
 from engine.result import FailureKind, RunResult
 from storage.runs import Credit, NewRun, credit_of, find_by_request_key, get_run, record_submission, submit_run
-from storage.tables import Run
+from storage.tables import ROLE_MEMBER, Run
 from tools.run_request import NormalisedRequest
 
 COLUMNS = (
@@ -134,6 +136,7 @@ def _store(
         code=request.code,
         code_hash=result.code_hash or request.code_hash,
         former_keys=request.former_keys,
+        role=request.role,
     )
     with services.sessions()() as session:
         run, submission = submit_run(session, new, supersede=force)
@@ -177,7 +180,8 @@ def record_once(
         services, result, request=request, member=member, force=force or previous is not None
     )
     run, comparison, credit = _compare(services, stored)
-    note = log_run(services, run, comparison) if not stored.reused else ""
+    # a baseline the system ran is named in its member run's entry, not logged on its own
+    note = log_run(services, run, comparison) if not stored.reused and request.role == ROLE_MEMBER else ""
     return RecordedRun(
         stored=stored,
         result=result if not stored.reused else result_of(run),
@@ -194,6 +198,7 @@ def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison, Cr
     config = services.tool_config()
     primary = config.primary_metrics().get(stored.run.challenge)
     rule = configured_rule(config.get)
+    reference = str(config.get("baseline.reference"))  # read before the session: SQLite allows one writer
     with services.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        return run, compare(session, run, primary=primary, rule=rule), credit_of(session, run=run)
+        return run, compare(session, run, primary=primary, rule=rule, reference=reference), credit_of(session, run=run)

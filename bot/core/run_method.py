@@ -1,71 +1,46 @@
-"""Run a built-in sparse-parity method fully traced, stored once, against its baseline method on the same seed.
+"""Run a built-in sparse-parity method fully traced over a seed set, stored once, against its baseline on the same
+seeds.
 
 ``sutro run local_update n=20``: the method's parameters are validated and defaulted first (nothing runs on bad
-input), the admins' policy is checked once, then — for a training method other than ``sgd`` — ``sgd`` with the
-same parameters runs (stored like any run: it is the baseline the method's card and sprint-log entry compare
-with; when the admins disabled sgd, its stored result or an unstored run serves the comparison only), then the
-method itself, through :func:`bot.core.recording.record_once`.
+input), the admins' policy is checked once, the seed set is settled (``seeds=…``/``seed=…``, else the admins'
+``seeds.default``; at most ``seeds.max``), then every seed run still missing — the method's and its baseline's
+(:mod:`bot.core.baselines`: sgd for a training method, the board's reference for a solver) — runs in parallel
+(:mod:`bot.core.seed_set`). The baseline is stored as the system's (never the member's entry) before the method,
+through :func:`bot.core.recording.record_once`, so the method's card and sprint-log entry compare with it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from bot.core.attribution_diff import results_diff
-from bot.core.baselines import baseline_method
-from bot.core.recording import RecordedRun, lookup, record_once, result_of
+from bot.core.baselines import baseline_request, stored_baseline
+from bot.core.method_request import METHOD_METRICS, MethodRequest
+from bot.core.recording import RecordedRun, lookup, record_once, result_of, superseded_on_sight
+from bot.core.seed_set import combine, run_tasks
 from bot.core.services import Services
+from bot.core.verdict import DEFAULT_RULE, Verdict, VerdictRule, configured_rule, judge
 from engine.attribution.diff import AttributionDiff
-from engine.methods import METHODS, method_values
-from engine.methods import run_method as run_engine_method
-from engine.metrics.registry import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import Provenance, RunResult
-from tools.run_request import NormalisedRequest
+from storage.tables import SYSTEM_MEMBER
 
-METHOD_METRICS = metrics_for("numpy", "method")
-"""The metric versions a traced method run computes (part of its stored request)."""
+__all__ = ["METHOD_METRICS", "MethodOutcome", "MethodRequest", "run_method", "run_registered_method"]
+
 ONE_STEP_KEYS = ("ard@1 (one step)", "ard_per_read@1 (one step)", "dmc@1 (one step)")
 """Per-step figures compared with the baseline method (a step's own traffic, not the data set's)."""
 METHOD_PROVENANCE = "registered method (engine code; no submitted code runs)"
 
 
 @dataclass(frozen=True)
-class MethodRequest:
-    """A method run as asked: the method's name, its validated, defaulted parameters and the challenge (the sparse
-    task variant, ``task=``; default ``sparse_parity``)."""
-
-    name: str
-    params: dict[str, Any]
-    raw: dict[str, Any] = field(default_factory=dict)
-    challenge: str = "sparse_parity"
-
-    @classmethod
-    def parse(cls, name: str, params: dict[str, Any]) -> MethodRequest:
-        """Validate ``params`` for method ``name``; UnknownName / BadParameter (one line, a hint) when wrong."""
-        challenge, values = method_values(name, params)
-        return cls(name=name, params=values, raw=dict(params), challenge=challenge)
-
-    @property
-    def stored(self) -> NormalisedRequest:
-        """The request under which the run is stored (its parameters and the metric versions)."""
-        return NormalisedRequest(
-            challenge=self.challenge,
-            kind="method",
-            subject=self.name,
-            params=self.params,
-            metric_versions=METHOD_METRICS,
-        )
-
-
-@dataclass(frozen=True)
 class Change:
-    """One figure of the method against the baseline method's (both on the same seed)."""
+    """One figure of the method against the baseline's (both over the same seeds): means, and the verdict over the
+    per-seed values (docs/verdicts.md)."""
 
     key: str
     baseline: float
     value: float
+    verdict: Verdict | None = None
 
     @property
     def relative(self) -> float:
@@ -75,10 +50,11 @@ class Change:
 
 @dataclass(frozen=True)
 class BaselineComparison:
-    """The method against its baseline method run with the same parameters.
+    """The method against its baseline run on the same seeds.
 
     metrics: every metric both have (baseline non-zero); one_step: the per-step figures of :data:`ONE_STEP_KEYS`;
-    buffers: baseline → method per buffer for the board's primary metric (None unless both have per-buffer tables).
+    buffers: baseline → method per buffer for the board's primary metric, first seed (None unless both have
+    per-buffer tables); run_id: the stored baseline run.
     """
 
     method: str
@@ -86,15 +62,21 @@ class BaselineComparison:
     metrics: tuple[Change, ...]
     one_step: tuple[Change, ...]
     buffers: AttributionDiff | None = None
+    run_id: int | None = None
 
 
 @dataclass(frozen=True)
 class MethodOutcome:
-    """A method run as recorded, and its comparison with the baseline method (None when it has none)."""
+    """A method run as recorded, and its comparison with the baseline (None when it has none)."""
 
     request: MethodRequest
     recorded: RecordedRun
     versus: BaselineComparison | None
+
+
+def _needs_computing(services: Services, request: MethodRequest, force: bool) -> bool:
+    previous = None if force else lookup(services, request.stored)
+    return previous is None or superseded_on_sight(previous.run)
 
 
 def run_method(
@@ -105,25 +87,48 @@ def run_method(
     force: bool = False,
     progress: Progress = no_progress,
 ) -> MethodOutcome:
-    """Run (or reuse) ``request``'s method and its baseline method; see the module docstring."""
+    """Run (or reuse) ``request``'s method and its baseline over the seed set; see the module docstring."""
     policy = services.run_policy()
-    stored = request.stored
-    policy.check_challenge(stored.challenge)
+    policy.check_challenge(request.challenge)
     policy.check_method(request.name)
-    versus_name = baseline_method(stored.challenge, "method", request.name)
-    base: RunResult | None = None
-    if versus_name is not None and METHODS.get(request.name).kind == "training":
-        base = _baseline_run(services, request, versus_name, member, progress, store=versus_name in policy.methods)
+    config = services.tool_config()
+    if not request.seeds_named:
+        request = request.with_seeds([int(s) for s in config.get("seeds.default")])
+    request.check_cap(int(config.get("seeds.max")))
+    base = baseline_request(request.challenge, "method", request.name, request.params, config.get("baseline.reference"))
+    base_run = None
+    if base is not None:
+        with services.sessions()() as session:
+            base_run = stored_baseline(session, base)
+    mine_needed = _needs_computing(services, request, force)
+    tasks = [*(request.tasks if mine_needed else []), *(base.tasks if base is not None and base_run is None else [])]
+    results = run_tasks(tasks, workers=services.settings.job_workers, progress=progress)
+    mine, theirs = (
+        results[: len(request.seeds) if mine_needed else 0],
+        results[len(request.seeds) if mine_needed else 0 :],
+    )
+    base_result: RunResult | None = None
+    base_id: int | None = None
+    if base is not None:
+        if base_run is None:
+            progress(f"storing {base.name} on the same seeds (the baseline, the system's run)", None)
+            made = _combined(base, theirs)
+            stored = record_once(services, base.stored, lambda: made, member=SYSTEM_MEMBER)
+            base_result, base_id = stored.result, stored.stored.id
+        else:
+            base_result, base_id = result_of(base_run), base_run.id
     recorded = record_once(
         services,
-        stored,
-        lambda: _traced(request.name, request.raw, progress),
+        request.stored,
+        lambda: _combined(request, mine) if mine else _combined(request, run_tasks(request.tasks, workers=1)),
         member=member,
         force=force,
     )
     versus = None
-    if base is not None and versus_name is not None:
-        versus = _versus(versus_name, base, recorded.result, results_diff(services, base, recorded.result))
+    if base is not None and base_result is not None:
+        rule = configured_rule(config.get)
+        buffers = results_diff(services, base_result, recorded.result)
+        versus = _versus(base.name, base_result, recorded.result, buffers, rule, base_id)
     return MethodOutcome(request=request, recorded=recorded, versus=versus)
 
 
@@ -136,41 +141,56 @@ def run_registered_method(
     progress: Progress = no_progress,
 ) -> RecordedRun:
     """The method alone, under the same stored request as :func:`run_method` (an approved idea's run, a sweep's
-    point)."""
+    point), with the seeds ``request`` names."""
     policy = services.run_policy()
-    policy.check_challenge(request.stored.challenge)
+    policy.check_challenge(request.challenge)
     policy.check_method(request.name)
+    request.check_cap(int(services.tool_config().get("seeds.max")))
     return record_once(
-        services, request.stored, lambda: _traced(request.name, request.raw, progress), member=member, force=force
+        services,
+        request.stored,
+        lambda: _combined(request, run_tasks(request.tasks, workers=services.settings.job_workers, progress=progress)),
+        member=member,
+        force=force,
     )
 
 
-def _traced(name: str, params: dict[str, Any], progress: Progress) -> RunResult:
-    result = run_engine_method(name, params, progress=progress)
-    result.provenance = Provenance(judged_by="method", sandbox=METHOD_PROVENANCE)
-    return result
+def _combined(request: MethodRequest, results: list[RunResult]) -> RunResult:
+    """The stored result of ``request``: its one seed's result, or the set combined (wall: the seeds' sum)."""
+    for result in results:
+        result.provenance = Provenance(judged_by="method", sandbox=METHOD_PROVENANCE)
+    if len(results) == 1:
+        return results[0]
+    return combine(results, params=request.params, wall_s=sum(r.wall_s for r in results))
 
 
-def _baseline_run(
-    services: Services, request: MethodRequest, name: str, member: str, progress: Progress, *, store: bool
-) -> RunResult:
-    """The baseline method with the same parameters: stored once like any run; with ``store=False`` (the admins
-    disabled it) its stored result or a run for the comparison only."""
-    baseline = MethodRequest.parse(name, request.raw)
-    progress(f"running {name} with the same parameters (the baseline)", None)
-    if store:
-        return record_once(
-            services, baseline.stored, lambda: _traced(name, request.raw, no_progress), member=member
-        ).result
-    previous = lookup(services, baseline.stored)
-    return result_of(previous.run) if previous is not None else _traced(name, request.raw, no_progress)
+def _values(result: RunResult, key: str) -> list[float]:
+    return list(result.seed_metrics.get(key) or [result.metrics[key]])
 
 
-def _versus(name: str, base: RunResult, mine: RunResult, buffers: AttributionDiff | None) -> BaselineComparison:
-    metrics = tuple(Change(key, base.metrics[key], mine.metrics[key]) for key in mine.metrics if base.metrics.get(key))
+def _versus(
+    name: str,
+    base: RunResult,
+    mine: RunResult,
+    buffers: AttributionDiff | None,
+    rule: VerdictRule = DEFAULT_RULE,
+    run_id: int | None = None,
+) -> BaselineComparison:
+    metrics = tuple(
+        Change(
+            key,
+            base.metrics[key],
+            mine.metrics[key],
+            judge(_values(mine, key), _values(base, key), candidate_passed=mine.ok, rule=rule),
+        )
+        for key in mine.metrics
+        if base.metrics.get(key)
+    )
     one_step = tuple(
         Change(key, base.per_step[key], mine.per_step[key])
         for key in ONE_STEP_KEYS
         if key in mine.per_step and base.per_step.get(key)
     )
-    return BaselineComparison(method=name, result=base, metrics=metrics, one_step=one_step, buffers=buffers)
+    return BaselineComparison(
+        method=name, result=base, metrics=metrics, one_step=one_step, buffers=buffers, run_id=run_id
+    )

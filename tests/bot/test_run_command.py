@@ -110,7 +110,7 @@ def test_progress_is_reported_through_the_invocation():
     )
     reply = run(build_context(), inv)
     assert reply.data["method"] == "local_update"
-    assert any("running local_update" in m for m in seen) and any("sgd" in m for m in seen)
+    assert any("local_update, seed" in m for m in seen) and any("sgd, seed" in m for m in seen)
 
 
 def _json(*args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
@@ -145,11 +145,11 @@ def test_method_runs_are_stored_reused_and_logged(tmp_path: Path):
 def test_card_shows_the_run_id_and_the_change_against_the_record():
     _, gf2 = _json("gf2", "seed=3")
     _, km = _json("km", "seed=3")
-    assert km["run_id"] == 2
+    assert km["run_id"] == gf2["run_id"] + 1  # the two share their sgd baseline, stored (as the system's) once
     result = CliRunner().invoke(main, ["run", "km", "seed=3"])  # the stored answer, shown as a card
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
-    assert "run #2 (stored result; add --force to run it again)" in flat
+    assert f"run #{km['run_id']} (stored result; add --force to run it again)" in flat
     # the only other stored run is gf2 on the same board (n=20 k=3, solver): km moves less data, by far more than
     # the 1 % minimum change of the verdict rule, so it is a WIN and holds the record
     new, old = km["metrics"]["dmc@1"], gf2["metrics"]["dmc@1"]
@@ -160,7 +160,7 @@ def test_card_shows_the_run_id_and_the_change_against_the_record():
 
 
 def test_records_are_per_board_never_across_instances_or_tracks():
-    _json("gf2", "seed=3")  # solver, n=20 k=3
+    _, gf2 = _json("gf2", "seed=3")  # solver, n=20 k=3 (its sgd baseline is stored first, as the system's)
     _, small = _json("km", "n=6", "k=2", "seed=3")  # solver on another instance: a board of its own
     flat = " ".join(CliRunner().invoke(main, ["run", "km", "n=6", "k=2", "seed=3"]).output.split())
     assert "first stored result on sparse_parity n=6 k=2 · solver · dmc@1" in flat
@@ -169,10 +169,15 @@ def test_records_are_per_board_never_across_instances_or_tracks():
     flat = " ".join(CliRunner().invoke(main, ["run", "sgd", "seed=3"]).output.split())
     assert "first stored result on sparse_parity n=20 k=3 · training · dmc@1" in flat
     boards = json.loads(CliRunner().invoke(main, ["leaderboard", "sparse_parity", "--json"]).output)["boards"]
-    assert {(b["track"], tuple(r["run"] for r in b["rows"])) for b in boards} == {("solver", (1,)), ("training", (3,))}
+    # the system's sgd baselines (seed 3 on n=20 and on n=6) are on no board: only the member's own sgd run is
+    expected = {("solver", (gf2["run_id"],)), ("training", (sgd["run_id"],))}
+    assert {(b["track"], tuple(r["run"] for r in b["rows"])) for b in boards} == expected
     other = json.loads(CliRunner().invoke(main, ["leaderboard", "sparse_parity", "n=6", "k=2", "--json"]).output)
-    assert [(b["instance"], [r["run"] for r in b["rows"]]) for b in other["boards"]] == [({"n": 6, "k": 2}, [2])]
-    assert small["run_id"] == 2 and sgd["run_id"] == 3
+    assert [(b["instance"], [r["run"] for r in b["rows"]]) for b in other["boards"]] == [
+        ({"n": 6, "k": 2}, [small["run_id"]])
+    ]
+    assert gf2["baseline"]["method"] == small["baseline"]["method"] == "sgd"
+    assert gf2["baseline"]["run_id"] not in (gf2["run_id"], sgd["run_id"])
 
 
 def test_a_bad_or_unknown_instance_is_refused_in_one_line():

@@ -37,7 +37,7 @@ def test_a_method_the_admins_did_not_enable_is_refused_and_not_stored() -> None:
     assert stored_runs() == 0
     code, out = sutro("run", "gf2", "n=20", "--json")
     assert code == 0 and json.loads(out)["accuracy"] == 1.0
-    assert stored_runs() == 1
+    assert stored_runs() == 2  # gf2 and its sgd baseline, the system's own run
     code, out = sutro("run", "--json")
     assert code == 2 and "methods: gf2, km" in json.loads(out)["error"]
 
@@ -69,9 +69,12 @@ def test_the_policy_is_read_fresh_for_every_request() -> None:
 
 
 @pytest.mark.slow
-def test_a_disabled_sgd_is_still_the_baseline_but_is_not_stored() -> None:
+def test_a_disabled_sgd_is_still_the_baseline_stored_as_the_systems() -> None:
     assert sutro("config", "set", "methods.enabled", "local_update")[0] == 0
-    code, out = sutro("run", "local_update", "n=20", "--json")
+    code, out = sutro("run", "local_update", "n=20", "seed=1", "--json")
     payload = json.loads(out)
     assert code == 0 and payload["method"] == "local_update" and payload["vs_sgd"], out
-    assert stored_runs() == 1  # local_update only: sgd ran for the comparison, as the admins disabled it
+    code, out = sutro("runs", "--json")
+    owners = {r["subject"]: r["member"] for r in json.loads(out)["runs"]}
+    assert owners["sgd"] == "(system)" and owners["local_update"] != "(system)"  # members may not run sgd; the
+    # system may, for the baseline, and it is its own run

@@ -41,17 +41,19 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
     assert "#1 started" in ack.params["text"] or "queued #1" in ack.params["text"]
     assert ack.params["message_thread_id"] == str(TOPIC)
     edits = [c.params["text"] for c in calls if c.method == "editMessageText"]
-    assert any("running local_update" in e for e in edits)  # progress reported by the method, edited in
+    assert any("local_update, seed" in e for e in edits)  # progress reported per seed, edited in
     assert "done in" in edits[-1]
     text = edits[-1]  # the acknowledgement, replaced by the result card
-    assert "local_update: accuracy 100.0%" in text and "vs sgd" in text
-    # sgd with the same parameters is the baseline: stored first (#1), then local_update (#2)
-    assert "dmc@1" in text and "run #2, logged to the sprint log" in text and "vs baseline: −" in text
+    assert "local_update: accuracy " in text and "3 seeds (42, 123, 456)" in text
+    assert any("vs sgd (#1), the baseline: dmc@1" in line for line in text.splitlines()[:3])  # the verdicts first
+    # sgd with the same parameters and seeds is the baseline: stored first (#1, the system's), then local_update (#2)
+    assert "run #2, logged to the sprint log" in text and "show 2" in text
     # the run is stored: /runs (answered in the bot process, no queue acknowledgement) lists it
     assert "local_update" in runs.params["text"] and "queued" not in runs.params["text"]
     assert runs.params["message_thread_id"] == str(TOPIC)
-    assert "sparse_parity / sgd" in _sprint_log() and "(#1)" in _sprint_log()
+    assert "sparse_parity / sgd" not in _sprint_log()  # the system's baseline has no entry of its own …
     assert "sparse_parity / local_update" in _sprint_log() and "(#2)" in _sprint_log()
+    assert "baseline: sgd (#1)" in _sprint_log()  # … the entry of the run it serves names it
 
 
 async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None:

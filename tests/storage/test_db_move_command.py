@@ -28,7 +28,8 @@ def test_move_to_postgres_then_write_there_then_move_back(
     moved = _ok(runner, "db", "move", "--to", postgres_url)
     tables = moved["tables"]
     assert isinstance(tables, dict) and moved["ok"] is True
-    assert tables["runs"]["rows"] == 1 and tables["sprint_log_entries"]["rows"] == 2  # the run's entry + the note
+    # gf2 and its sgd baseline (the system's: no entry of its own); the run's entry + the note
+    assert tables["runs"]["rows"] == 2 and tables["sprint_log_entries"]["rows"] == 2
     assert all(t["matches"] for t in tables.values())
     again = runner.invoke(main, ["db", "move", "--to", postgres_url, "--json"])
     error = json.loads(again.output)["error"]
@@ -39,10 +40,10 @@ def test_move_to_postgres_then_write_there_then_move_back(
     assert note["entry"] == 3
     _ok(runner, "run", "gf2", "n=24")
     runs = _ok(runner, "runs")
-    assert [r["id"] for r in runs["runs"]] == [2, 1]  # type: ignore[index]
+    assert [r["id"] for r in runs["runs"]] == [4, 3, 2, 1]  # type: ignore[index]
     back = tmp_path / "back.db"
     moved_back = _ok(runner, "db", "move", "--to", f"sqlite:///{back}")
-    assert moved_back["tables"]["runs"]["rows"] == 2  # type: ignore[index]
+    assert moved_back["tables"]["runs"]["rows"] == 4  # type: ignore[index]
     assert moved_back["tables"]["sprint_log_entries"]["rows"] == 4  # type: ignore[index]
 
 

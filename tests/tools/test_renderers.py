@@ -122,3 +122,33 @@ def test_request_key_ignores_comments_and_param_order_but_not_metric_versions() 
     assert one.key == two.key
     assert one.key != NormalisedRequest("c", "solve", "s", {"n": 2, "k": 3}, one.code, ("dally@2",)).key
     assert one.key != NormalisedRequest("c", "solve", "s", {"n": 2, "k": 4}, one.code, ("dally@1",)).key
+
+
+def test_the_value_axis_is_logarithmic_only_past_a_decade() -> None:
+    from tools.published.records import published_scores
+    from tools.records_chart import uses_log_axis
+
+    # the group's published progressions (tools/published/records.toml): 816,251 → 15,691 spans 52×, 340,704 →
+    # 66,707 only 5.1×
+    medium = [c.record.value for c in record_history(published_scores("sparse_parity_medium", "dally@1"))]
+    matmul = [c.record.value for c in record_history(published_scores("matmul_16x16", "dally@1"))]
+    assert (medium[0], medium[-1], uses_log_axis(medium)) == (816251, 15691, True)
+    assert (matmul[0], matmul[-1], uses_log_axis(matmul)) == (340704, 66707, False)
+    assert not uses_log_axis([5.0]) and not uses_log_axis([0.0, 100.0]) and uses_log_axis([1.0, 10.5])
+
+
+def test_a_chart_labels_each_record_with_member_and_method_and_draws_member_text_as_typed() -> None:
+    from tools.records_chart import point_label
+
+    history = record_history([s(1, "$\\foo{$", "naive", 1000, 0), s(2, "bob", "tiled", 10, 1)])
+    assert [point_label(c) for c in history] == ["$\\foo{$ · naive", "bob · tiled"]
+    png = progression_chart_png(history, challenge="matmul_4x4", metric="dally@1", board="matmul_4x4 · program")
+    assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)  # log axis, no mathtext
+
+
+def test_importing_the_chart_module_does_not_import_matplotlib() -> None:
+    import subprocess
+    import sys
+
+    probe = "import sys, tools.records_chart, bot.commands.records; print('matplotlib' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.challenges import CHALLENGES
+from engine.compat.spc import SEEDS as DEFAULT_SEEDS
 from engine.methods import METHODS
 from engine.methods.sweep import MAX_POINTS
 from engine.metrics.registry import track_metrics
@@ -110,6 +111,27 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             1.0,
             v.number(minimum=0, maximum=10, integer=False),
             "factor",
+        ),
+        ConfigKey(
+            "baseline.reference",
+            "Method that solvers (gf2, km …) are compared with on their instance and seeds (docs/verdicts.md).",
+            "sgd",
+            v.one_of(methods),
+            "method",
+        ),
+        ConfigKey(
+            "seeds.default",
+            "Seeds a method run uses when none are named (the sparse-parity-challenge protocol's three).",
+            list(DEFAULT_SEEDS),
+            v.seed_list,
+            "seeds",
+        ),
+        ConfigKey(
+            "seeds.max",
+            "Most seeds one run may name (seeds=…); each seed is a full traced run.",
+            10,
+            v.number(minimum=1, maximum=100, integer=True),
+            "count",
         ),
         ConfigKey(
             "limits.cpu_s",

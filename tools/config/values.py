@@ -140,6 +140,23 @@ def id_list(text: str) -> list[int]:
         raise ValueError("must be comma-separated integer ids, e.g. -1001,-1002 (or none)") from None
 
 
+SEED_MAX = 2**32 - 1
+"""Largest seed (``numpy.random.RandomState`` accepts 0 … 2³² − 1)."""
+
+
+def seed_list(text: str) -> list[int]:
+    """Comma-separated distinct seeds, each a whole number in [0, 2³² − 1], at least one (``42,123,456``)."""
+    parts = [p for p in text.replace(" ", "").split(",") if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError("must be comma-separated whole-number seeds, e.g. 0,1,2")
+    seeds = [int(p) for p in parts]
+    if any(s > SEED_MAX for s in seeds):
+        raise ValueError(f"seeds go from 0 to {SEED_MAX}")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("each seed may appear once")
+    return seeds
+
+
 def name_list(known: Iterable[str], *, what: str) -> Parser:
     """Comma-separated names, each one of ``known`` (``all`` = every known name, ``none`` = empty)."""
     names = tuple(known)
