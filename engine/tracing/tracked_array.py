@@ -174,6 +174,13 @@ def _strip(value: Any, found: list[EventLog]) -> Any:
 
 
 _CONSTRUCTORS = ("zeros", "ones", "empty")
+_ACTIVE: list[tuple[EventLog, dict[str, Any], dict[str, Any]]] = []
+"""The :func:`tracing` blocks now open, innermost last: their log, numpy's own constructors, the tracing ones."""
+
+
+def active_log() -> EventLog | None:
+    """The log that ``np.zeros/ones/empty`` record on right now (the innermost :func:`tracing` block), or None."""
+    return _ACTIVE[-1][0] if _ACTIVE else None
 
 
 @contextmanager
@@ -187,13 +194,33 @@ def tracing(log: EventLog) -> Iterator[EventLog]:
 
         return create
 
-    for name, original in originals.items():
-        setattr(np, name, patched(original, name))
+    replacements = {name: patched(original, name) for name, original in originals.items()}
+    _swap(replacements)
+    _ACTIVE.append((log, originals, replacements))
     try:
         yield log
     finally:
-        for name, original in originals.items():
-            setattr(np, name, original)
+        _ACTIVE.pop()
+        _swap(originals)
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Within the block, ``np.zeros/ones/empty`` are numpy's own again (no events); the tracing block resumes after."""
+    if not _ACTIVE:
+        yield
+        return
+    _, originals, replacements = _ACTIVE[-1]
+    _swap(originals)
+    try:
+        yield
+    finally:
+        _swap(replacements)
+
+
+def _swap(functions: dict[str, Any]) -> None:
+    for name, function in functions.items():
+        setattr(np, name, function)
 
 
 def track(data: Any, log: EventLog, label: str = "") -> TrackedArray:
