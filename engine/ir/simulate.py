@@ -51,10 +51,12 @@ def _run_exact(program: Program, slots: Slots, inputs: np.ndarray) -> np.ndarray
     """Unbounded-integer v0 (add, sub, mul, copy) on Python ints, one instance at a time."""
     if program.n_instructions and int(program.op.max()) > Op.COPY:
         raise ValueError("the unbounded-integer model runs v0 programs only")
-    ops = program.op.tolist()
-    dest = slots.dest.tolist()
-    a = slots.src[:, 0].tolist()
-    b = slots.src[:, 1].tolist()
+    # bytes and memoryviews yield Python ints one at a time: no list of a million ints is built first (about
+    # half of this function's time on the 64×64 matmul)
+    ops = program.op.astype(np.int8).tobytes()
+    dest = np.ascontiguousarray(slots.dest, dtype=np.int64).data
+    a = np.ascontiguousarray(slots.src[:, 0], dtype=np.int64).data
+    b = np.ascontiguousarray(slots.src[:, 1], dtype=np.int64).data
     in_slots = slots.inputs.tolist()
     out_slots = slots.outputs.tolist()
     results = []
