@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 import reference_code
-from measure import interleaved_medians, machine_line, median_s
+from measure import interleaved_medians, load_line, machine_line, median_s
 
 from engine.challenges.sparse_parity import make_instance
 from engine.methods import METHODS, run_method
@@ -140,7 +140,7 @@ def methods_traced(reps: int) -> None:
 
 
 def bytedmd_matmul(reps: int) -> None:
-    print("\n2. ByteDMD of the naive i-j-k matmul (median, s)")
+    print("\n2. ByteDMD of the naive i-j-k matmul (median CPU s)")
     ref = reference_code.bytedmd_tracer()
     for n in (16, 32):
         A = [[1.0] * n for _ in range(n)]
@@ -149,6 +149,7 @@ def bytedmd_matmul(reps: int) -> None:
         contenders = {
             "untraced": lambda A=A, B=B: matmul(A, B),
             "bytedmd": lambda A=A, B=B: bytedmd(matmul, (A, B)),
+            "trace": lambda A=A, B=B: call_traced(matmul, (A, B)),
             "depth pass": lambda trace=trace, kept=kept: depths_of(trace, kept),
         }
         if n == 16:
@@ -157,9 +158,10 @@ def bytedmd_matmul(reps: int) -> None:
             if ref is not None:
                 contenders["reference"] = lambda A=A, B=B: ref.traced_eval(matmul, (A, B))
                 assert bytedmd(matmul, (A, B)) == ref.trace_to_bytedmd(ref.traced_eval(matmul, (A, B))[0], 1)
-        t = interleaved_medians(contenders, 3 if n == 32 else reps)
+        t = interleaved_medians(contenders, 3 if n == 32 else reps, clock=time.process_time)
         line = "  ".join(f"{name} {v:.4f}" for name, v in t.items())
-        print(f"   {n}x{n}: {line}  bytedmd/untraced {t['bytedmd'] / t['untraced']:.0f}x", end="")
+        shares = f"trace {t['trace'] / t['untraced']:.0f}x + depth pass {t['depth pass'] / t['untraced']:.0f}x"
+        print(f"   {n}x{n}: {line}  bytedmd/untraced {t['bytedmd'] / t['untraced']:.0f}x ({shares})", end="")
         print(f"  reference/bytedmd {t['reference'] / t['bytedmd']:.1f}x" if "reference" in t else "")
 
 
@@ -207,6 +209,7 @@ def main() -> None:
     reps = 3 if quick else 5
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     print(machine_line())
+    print(load_line())
     for key, section in SECTIONS.items():
         if not only or only == key:
             section(reps)
