@@ -16,7 +16,7 @@ lane are kept zero between instructions, so a lane's carry or borrow never reach
 * ``mul`` and ``div`` have no such form: their lanes are unpacked to int8 numpy rows, computed exactly as in
   :mod:`engine.ir.simulate`, and packed back.
 
-Every result is the signed 8-bit wrap of the reference scorers (docs/metrics.md#ir-dialects); the property tests
+Every result is the signed 8-bit wrap of the reference scorers (docs/metrics.md#scorer-dialects); the property tests
 compare this runner with the numpy one and with a plain per-instance interpreter.
 """
 
