@@ -28,12 +28,18 @@ class EventLog:
     def __init__(self, chunk_events: int = CHUNK_EVENTS) -> None:
         self._frozen: list[npt.NDArray[np.int64]] = []
         self._open = array("q")
+        self.push = self._open.append
+        """Append one item to the open chunk: a write is ``push(id); push(size)``, a read ``push(~id); push(size)``
+        (the tracer's hot paths call it directly: a method call per event costs more than the two appends)."""
         self._chunk_items = 2 * chunk_events
         self._n_buffers = 0
         self.labels: dict[int, str] = {}
 
     def new_buffer(self, label: str = "") -> int:
-        """A fresh buffer id (labels are kept only when given, for attribution)."""
+        """A fresh buffer id (labels are kept only when given, for attribution). A full chunk is frozen here too,
+        for the events recorded with :attr:`push`."""
+        if len(self._open) >= self._chunk_items:
+            self._freeze()
         self._n_buffers += 1
         if label:
             self.labels[self._n_buffers] = label
@@ -66,7 +72,7 @@ class EventLog:
 
     def _freeze(self) -> None:
         self._frozen.append(np.frombuffer(self._open, dtype=np.int64).copy())
-        self._open = array("q")
+        del self._open[:]  # the same array object, so a bound ``push`` stays valid
 
     def __len__(self) -> int:
         return (sum(chunk.size for chunk in self._frozen) + len(self._open)) // 2

@@ -71,7 +71,9 @@ class TrackedArray(np.ndarray):
             if isinstance(item, TrackedArray):
                 item_log = item._log
                 if item_log is not None:
-                    item_log.read(item._buf, item.size)
+                    push = item_log.push
+                    push(~item._buf)
+                    push(item.size)
                     if log is None:  # not `log or …`: an EventLog's truth value is its length, summed over chunks
                         log = item_log
                 item = item.view(np.ndarray)
@@ -107,7 +109,9 @@ class TrackedArray(np.ndarray):
             if isinstance(value, TrackedArray):
                 log = value._log
                 if log is not None:
-                    log.read(value._buf, value.size)
+                    push = log.push
+                    push(~value._buf)
+                    push(value.size)
                     found.append(log)
                 value = value.view(np.ndarray)
             elif isinstance(value, list | tuple):
@@ -124,10 +128,12 @@ class TrackedArray(np.ndarray):
         if log is None:
             return super().__getitem__(key)
         result = self.view(np.ndarray)[key]  # a plain result: one view fewer than indexing the subclass
+        push = log.push
+        push(~self._buf)
         if isinstance(result, np.ndarray):
-            log.read(self._buf, result.size)
+            push(result.size)
             return fresh(result, log)
-        log.read(self._buf, 1)
+        push(1)
         return result
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -169,7 +175,9 @@ def fresh(result: np.ndarray, log: EventLog | None, label: str = "") -> TrackedA
     obj._buf = 0
     if log is not None:
         obj._buf = buf = log.new_buffer(label)
-        log.write(buf, obj.size)
+        push = log.push
+        push(buf)
+        push(obj.size)
     return obj
 
 
