@@ -49,7 +49,7 @@ def matmul(A, B):
 def list_scan_bytedmd(func, args):
     """Baseline: same trace, priced with a Python list stack (index/remove scans) as the reference does."""
     trace, _, kept = call_traced(func, args)
-    kind, key, op = list(trace.kind), list(trace.key), list(trace.op)
+    kind, key, op = (column.tolist() for column in trace.columns())
     last = {}
     for s, k, o in zip(kind, key, op, strict=True):
         if not s or k not in last:

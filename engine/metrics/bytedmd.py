@@ -80,9 +80,7 @@ class ByteDMDTrace:
 
 def depths_of(trace: ElementTrace, keep: Sequence[int]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Per-read depths and keys of an element trace, ``keep`` = keys alive to the end."""
-    kind = np.frombuffer(trace.kind, dtype=np.int8).astype(bool)
-    key = np.frombuffer(trace.key, dtype=np.int64).copy()
-    op = np.frombuffer(trace.op, dtype=np.int64).copy()
+    kind, key, op = trace.columns()
     depths = bytedmd_depths(kind, key, op, np.asarray(keep, dtype=np.int64))
     return depths, key[~kind]
 
@@ -96,7 +94,7 @@ def bytedmd_trace(func: Callable[..., Any], args: Sequence[Any]) -> ByteDMDTrace
     """Trace ``func(*args)`` once and return its per-read depths (and its plain result)."""
     trace, result, kept = call_traced(func, tuple(args))
     depths, keys = depths_of(trace, kept)
-    return ByteDMDTrace(depths=depths, keys=keys, result=result, accesses=len(trace.kind))
+    return ByteDMDTrace(depths=depths, keys=keys, result=result, accesses=len(trace))
 
 
 def bytedmd(func: Callable[..., Any], args: Sequence[Any], bytes_per_element: int = 1) -> int:
