@@ -48,7 +48,7 @@ class Outcome:
     """secret: the bits found (solvers). predict: test rows -> ±1 labels (training methods).
 
     steps: optimisation steps taken (training). one_step: a function and its arguments that perform one
-    representative training step on plain arrays, for element-level metrics (``bytedmd@1``, scope "one step").
+    representative training step on plain arrays, for element-level metrics (``bytedmd@2``, scope "one step").
     note: one line for the result card (e.g. stopped by a time limit).
     """
 

@@ -46,7 +46,7 @@ def test_run_a_task_by_name_uses_its_default_method():
 def test_training_method_card_compares_with_sgd():
     result = CliRunner().invoke(main, ["run", "local_update", "epochs=2", "--json"])
     data = json.loads(result.output)
-    assert data["metric_scopes"]["bytedmd@1"] == "one step"
+    assert data["metric_scopes"]["bytedmd@2"] == "one step"
     assert data["vs_sgd"]["ard@1"]["sgd"] > 0
     assert data["per_step"]["ard@1 (one step)"] < data["sgd_per_step"]["ard@1 (one step)"]
 
