@@ -5,7 +5,9 @@ Cases: every published program of ``/work/shared/reference/ir`` (``$SUTRO_REFERE
 two 100,000-line sparse-parity programs (the medium record padded with dead copies, to scratch addresses below 2²⁰
 and at 2⁴⁰ and up) and the naive 64×64 matmul. Each line: the median of interleaved runs of ours and the
 reference (one call of each per round), their ratio, and the issue's target for that size. Without the mirror only
-our times are printed. Fresh hidden instances are drawn on every call by both sides, as in production.
+our times are printed. Fresh hidden instances are drawn on every call by both sides, as in production. Times are
+CPU seconds of this process (both scorers run in it, so the ratio does not depend on how many other processes share
+the cores); ``--wall`` times the wall clock instead.
 
 Run: ``PYTHONPATH=$PWD python bench/bench_score_ir.py [--runs 7] [--only SUBSTRING]`` (about 40 s on 2 cores).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import reference_code  # noqa: E402
-from measure import interleaved_medians, machine_line  # noqa: E402
+from measure import interleaved_medians, load_line, machine_line  # noqa: E402
 
 from engine.challenges.matmul import matmul_challenge  # noqa: E402
 from engine.challenges.matmul_generators import baseline as matmul_baseline  # noqa: E402
@@ -102,8 +105,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="rounds for the published programs (big cases: fewer)")
     parser.add_argument("--only", default="", help="run only cases whose label contains this")
+    parser.add_argument("--wall", action="store_true", help="time wall clock instead of this process's CPU time")
     args = parser.parse_args()
+    clock = time.perf_counter if args.wall else time.process_time
     print(machine_line())
+    print(load_line(), "· timing:", "wall clock" if args.wall else "CPU time of this process (both sides run in it)")
     print(f"reference: cybertronai/sutro-problems {reference_code.commit('cybertronai/sutro-problems') or 'absent'}")
     print(f"{'case':44s} {'dally@1':>9s} {'ours ms':>9s} {'ref ms':>9s} {'ours/ref':>8s} {'target':>7s}")
     for label, challenge, text, (folder, module, fn), target, runs in cases():
@@ -121,7 +127,7 @@ def main() -> None:
                 fns["ref"] = lambda ref_fn=ref_fn, text=text: ref_fn(text, 64)  # type: ignore[misc]
             else:
                 fns["ref"] = lambda ref_fn=ref_fn, text=text: ref_fn(text)  # type: ignore[misc]
-        t = interleaved_medians(fns, runs or args.runs)
+        t = interleaved_medians(fns, runs or args.runs, clock=clock)
         ours = t["ours"] * 1e3
         cost = int(result.metrics["dally@1"])
         if "ref" in t:

@@ -8,7 +8,7 @@ machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (``--quick``: fewer
 3. memory of a 10-million-event trace (target < 500 MB), by tracemalloc, with the peak while computing metrics;
 4. tracing overhead: each method traced (buffer-level events) against the same code on plain arrays, CPU seconds
    (``time.process_time``, less sensitive to other processes on a shared machine), interleaved (target ≤ 2×);
-   the training methods run 15 epochs here.
+   the training methods run 15 epochs here; solvers (a few milliseconds each) 60 rounds per repeat.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 import reference_code
-from measure import interleaved_medians, machine_line, median_s
+from measure import interleaved_medians, load_line, machine_line, median_s
 
 from engine.challenges.sparse_parity import make_instance
 from engine.methods import METHODS, run_method
@@ -49,7 +49,7 @@ def matmul(A, B):
 def list_scan_bytedmd(func, args):
     """Baseline: same trace, priced with a Python list stack (index/remove scans) as the reference does."""
     trace, _, kept = call_traced(func, args)
-    kind, key, op = list(trace.kind), list(trace.key), list(trace.op)
+    kind, key, op = (column.tolist() for column in trace.columns())
     last = {}
     for s, k, o in zip(kind, key, op, strict=True):
         if not s or k not in last:
@@ -116,7 +116,7 @@ def overhead(reps: int) -> None:
                 "untraced": lambda name=name, values=values: untraced_run(name, values),
                 "traced": lambda method=method, values=values: run_traced(method, values),
             },
-            reps,
+            reps if method.kind == "training" else 60 * reps,  # a solver runs in milliseconds: many rounds
         )
         ratio = t["traced"] / t["untraced"]
         print(
@@ -140,7 +140,7 @@ def methods_traced(reps: int) -> None:
 
 
 def bytedmd_matmul(reps: int) -> None:
-    print("\n2. ByteDMD of the naive i-j-k matmul (median, s)")
+    print("\n2. ByteDMD of the naive i-j-k matmul (median CPU s)")
     ref = reference_code.bytedmd_tracer()
     for n in (16, 32):
         A = [[1.0] * n for _ in range(n)]
@@ -149,6 +149,7 @@ def bytedmd_matmul(reps: int) -> None:
         contenders = {
             "untraced": lambda A=A, B=B: matmul(A, B),
             "bytedmd": lambda A=A, B=B: bytedmd(matmul, (A, B)),
+            "trace": lambda A=A, B=B: call_traced(matmul, (A, B)),
             "depth pass": lambda trace=trace, kept=kept: depths_of(trace, kept),
         }
         if n == 16:
@@ -157,9 +158,10 @@ def bytedmd_matmul(reps: int) -> None:
             if ref is not None:
                 contenders["reference"] = lambda A=A, B=B: ref.traced_eval(matmul, (A, B))
                 assert bytedmd(matmul, (A, B)) == ref.trace_to_bytedmd(ref.traced_eval(matmul, (A, B))[0], 1)
-        t = interleaved_medians(contenders, 3 if n == 32 else reps)
+        t = interleaved_medians(contenders, 3 if n == 32 else reps, clock=time.process_time)
         line = "  ".join(f"{name} {v:.4f}" for name, v in t.items())
-        print(f"   {n}x{n}: {line}  bytedmd/untraced {t['bytedmd'] / t['untraced']:.0f}x", end="")
+        shares = f"trace {t['trace'] / t['untraced']:.0f}x + depth pass {t['depth pass'] / t['untraced']:.0f}x"
+        print(f"   {n}x{n}: {line}  bytedmd/untraced {t['bytedmd'] / t['untraced']:.0f}x ({shares})", end="")
         print(f"  reference/bytedmd {t['reference'] / t['bytedmd']:.1f}x" if "reference" in t else "")
 
 
@@ -207,6 +209,7 @@ def main() -> None:
     reps = 3 if quick else 5
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     print(machine_line())
+    print(load_line())
     for key, section in SECTIONS.items():
         if not only or only == key:
             section(reps)

@@ -26,19 +26,31 @@ def median_s(fn: Callable[[], object], repeat: int, *, warm_up: bool = False) ->
     return statistics.median(times)
 
 
-def interleaved_medians(fns: dict[str, Callable[[], object]], repeat: int, *, warm_up: bool = True) -> dict[str, float]:
+def interleaved_medians(
+    fns: dict[str, Callable[[], object]],
+    repeat: int,
+    *,
+    warm_up: bool = True,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
     """Median seconds of each of ``fns`` over ``repeat`` rounds, one call of each per round (so a change in the
-    machine's load hits every contender alike); one untimed round first when ``warm_up``."""
+    machine's load hits every contender alike); one untimed round first when ``warm_up``. ``clock``:
+    ``time.perf_counter`` (wall) or ``time.process_time`` (CPU of this process, steadier on a loaded machine)."""
     if warm_up:
         for fn in fns.values():
             fn()
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start = clock()
             fn()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(clock() - start)
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+def load_line() -> str:
+    """``load: 1-minute average 7.3 on 2 cores`` — how busy the machine was when a benchmark ran."""
+    return f"load: 1-minute average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
 
 
 def machine_line(**versions: str) -> str:

@@ -1,6 +1,6 @@
 """RunResult: what every engine path (method run, IR score, submission) returns, with typed detail fields.
 
-Every metric value is keyed by ``name@version`` (for example ``dally@1``, ``bytedmd@1``) so that no number is ever
+Every metric value is keyed by ``name@version`` (for example ``dally@1``, ``bytedmd@2``) so that no number is ever
 shown or stored without its metric's name and version (docs/metrics.md#names-and-versions,
 docs/challenges.md#run-results).
 

@@ -2,7 +2,7 @@
 
 - :mod:`engine.attribution.naming` — readable buffer names from the source line that created each buffer;
 - :mod:`engine.attribution.buffers` — per-name contributions to ``ard@1``, ``ard_per_read@1``, ``dmc@1``;
-- :mod:`engine.attribution.elements` — ``bytedmd@1`` split by named argument;
+- :mod:`engine.attribution.elements` — ``bytedmd@2`` split by named argument;
 - :mod:`engine.attribution.histogram` — log₂-binned reuse distances weighted by floats read;
 - :mod:`engine.attribution.run_attribution` — all of it for one run, by scope (``whole run``, ``one step``);
 - :mod:`engine.attribution.diff` — two runs side by side: which buffers moved, and how much of the change they explain.

@@ -1,4 +1,4 @@
-"""ByteDMD of one call, split by named argument (``bytedmd@1`` attribution, docs/metrics.md#bytedmd).
+"""ByteDMD of one call, split by named argument (``bytedmd@2`` attribution, docs/metrics.md#bytedmd).
 
 The element tracer gives every wrapped argument element a key, in wrapping order (arguments in reverse order, each
 one's elements in iteration order; :mod:`engine.tracing.tracked_scalar`). This module wraps the arguments the same
@@ -7,7 +7,7 @@ be charged to the argument its value came from. A list argument is split one lev
 …, see :func:`engine.attribution.naming.argument_names`). Reads of values the call computed itself cannot be named by
 the element tracer (it keeps no source position per value) and are one row, :data:`COMPUTED`.
 
-The rows' costs are integers and add up exactly to the call's ``bytedmd@1``.
+The rows' costs are integers and add up exactly to the call's ``bytedmd@2``.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ElementScope:
 def bytedmd_by_argument(
     func: Callable[..., Any], args: Sequence[Any], names: Sequence[str | Sequence[str]], scope: str
 ) -> ElementScope:
-    """Trace ``func(*args)`` at element level and split its ``bytedmd@1`` (1 byte per element) by argument.
+    """Trace ``func(*args)`` at element level and split its ``bytedmd@2`` (1 byte per element) by argument.
 
     ``names[i]`` names argument i; a sequence of names splits a list/tuple argument element by element.
     """

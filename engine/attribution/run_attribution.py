@@ -2,7 +2,7 @@
 
 A method run has up to two buffer-level scopes, labelled as its metrics are (docs/metrics.md#names-and-versions):
 ``whole run`` (the trace of the whole run) and ``one step`` (one representative training step traced alone), and
-one element-level split (``bytedmd@1``, ``one step``). Every table adds up to the metrics of the same scope (see
+one element-level split (``bytedmd@2``, ``one step``). Every table adds up to the metrics of the same scope (see
 :mod:`engine.attribution.buffers`, :mod:`engine.attribution.elements`).
 
 :meth:`Attribution.to_dict` is compact (rows as lists, the histogram as its JSON), a few KB per run;

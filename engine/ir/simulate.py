@@ -2,10 +2,12 @@
 
 Two value models, as the reference scorers (cybertronai/sutro-problems) define them:
 
-* signed 8-bit (sparse parity, symmetry): memory is an int8 array with one column per instance, so each
-  instruction is one numpy operation over every hidden instance; numpy's int8 arithmetic wraps exactly like the
-  reference's ``v & 0xFF, minus 256 if ≥ 128`` (``-128 // -1`` and ``abs(-128)`` give -128 there too). ``cmp``
-  gives 1/0, ``select`` copies. Division by zero on any instance is a fault.
+* signed 8-bit (sparse parity, symmetry): up to :data:`engine.ir.packed_lanes.MAX_INSTANCES` instances, all
+  instances packed into one Python integer per address (:mod:`engine.ir.packed_lanes`); beyond that, memory is an
+  int8 array with one column per instance, so each instruction is one numpy operation over every instance;
+  numpy's int8 arithmetic wraps exactly like the reference's ``v & 0xFF, minus 256 if ≥ 128`` (``-128 // -1`` and
+  ``abs(-128)`` give -128 there too). ``cmp`` gives 1/0, ``select`` copies. Division by zero on any instance is a
+  fault.
 * unbounded integers (matmul, v0): exact Python ints, one pass per instance. The matmul challenges have a single
   deterministic test instance, and a plain integer loop is both exact (no overflow to guard) and several times faster
   than one-element numpy rows.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.ir.instruction_set import Dialect, Op
+from engine.ir.packed_lanes import MAX_INSTANCES, DivisionByZero, run_packed
 from engine.ir.program import Program
 from engine.ir.static_check import Slots
 
@@ -34,6 +37,11 @@ class RunFault(Exception):
 
 def run(program: Program, slots: Slots, dialect: Dialect, inputs: np.ndarray) -> np.ndarray:
     """Outputs of every instance, shape (instances, outputs); ``inputs`` has shape (instances, inputs)."""
+    if dialect.wrap8 and inputs.shape[0] <= MAX_INSTANCES:
+        try:
+            return run_packed(program, slots, inputs)
+        except DivisionByZero as fault:
+            raise RunFault(fault.index, fault.instance, "division by zero") from None
     if dialect.wrap8:
         return _run_int8(program, slots, inputs)
     return _run_exact(program, slots, inputs)
@@ -43,10 +51,12 @@ def _run_exact(program: Program, slots: Slots, inputs: np.ndarray) -> np.ndarray
     """Unbounded-integer v0 (add, sub, mul, copy) on Python ints, one instance at a time."""
     if program.n_instructions and int(program.op.max()) > Op.COPY:
         raise ValueError("the unbounded-integer model runs v0 programs only")
-    ops = program.op.tolist()
-    dest = slots.dest.tolist()
-    a = slots.src[:, 0].tolist()
-    b = slots.src[:, 1].tolist()
+    # bytes and memoryviews yield Python ints one at a time: no list of a million ints is built first (about
+    # half of this function's time on the 64×64 matmul)
+    ops = program.op.astype(np.int8).tobytes()
+    dest = np.ascontiguousarray(slots.dest, dtype=np.int64).data
+    a = np.ascontiguousarray(slots.src[:, 0], dtype=np.int64).data
+    b = np.ascontiguousarray(slots.src[:, 1], dtype=np.int64).data
     in_slots = slots.inputs.tolist()
     out_slots = slots.outputs.tolist()
     results = []

@@ -4,7 +4,7 @@ Idea: the label is the Walsh character χ_S(x) = Π_{i∈S} x_i of the secret S,
 mean(y·χ_S) is 1 for S = secret and near 0 for every other subset; scan all C(n, k) subsets and keep the best.
 On the first-order tasks of the family (sum, AND, majority, threshold) each secret bit correlates with the label on
 its own, so the degree-1 coefficients mean(y·x_i) suffice: keep the k largest, as the group's harness does.
-``bytedmd@1`` (whole run, k-subset scan only) prices :func:`scan_elements`, the same scan on plain lists, as the group
+``bytedmd@2`` (whole run, k-subset scan only) prices :func:`scan_elements`, the same scan on plain lists, as the group
 prices its pure-Python Walsh solve (5,156,954 at n=20, k=3 on its own 50 rows).
 Source: cybertronai/sparse-parity-challenge harness ``_run_fourier``; SutroYaro ``exp_bytedmd_floor_gap``;
 cybertronai/SutroYaro ``src/harness.py`` ``_run_sum_fourier``/``_run_and_fourier``.

@@ -3,7 +3,7 @@
 Idea: with bits b = (1 − x)/2 and label bit c = (1 − y)/2, the parity is linear over GF(2): ``B s = c`` where s is
 the indicator of the secret. Eliminate the augmented matrix [B | c] (XOR row operations) and read s off the pivots;
 if the rows do not determine s (rank < n) or s fails on those rows, take the next n+1 rows and retry.
-``bytedmd@1`` (whole run) prices :func:`eliminate_elements`, the same elimination on plain bits of the blocks read,
+``bytedmd@2`` (whole run) prices :func:`eliminate_elements`, the same elimination on plain bits of the blocks read,
 as the group prices its pure-Python GF(2) solve (101,501 at n=20, k=3 on its own 21 rows).
 Source: the group's GF(2) solver (cybertronai/sparse-parity-challenge harness ``_run_gf2``; leaderboard entries
 "GF(2) Ultra-Minimal (n+1 samples, retry)"); SutroYaro ``exp_bytedmd_floor_gap``.

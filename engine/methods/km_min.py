@@ -2,7 +2,7 @@
 
 Idea: for a parity, flipping bit i changes the label exactly when i is secret, so one pair of queries per bit
 decides it; this is the group's data-movement leader among influence methods ("KM-min (1 sample)").
-``bytedmd@1`` (whole run) prices :func:`flips_that_change` on the query labels, as the group's ByteDMD survey prices
+``bytedmd@2`` (whole run) prices :func:`flips_that_change` on the query labels, as the group's ByteDMD survey prices
 its pure-Python KM-min solve (268 at n=20, k=3 on its own instance).
 Source: cybertronai/sparse-parity-challenge CLAUDE.md "Current best methods"; SutroYaro KM experiments and
 ``exp_bytedmd_floor_gap``.

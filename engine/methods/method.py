@@ -48,10 +48,10 @@ class Outcome:
     """secret: the bits found (solvers). predict: test rows -> ±1 labels (training methods).
 
     steps: optimisation steps taken (training). one_step: a function and its arguments that perform one
-    representative training step on plain arrays, for element-level metrics (``bytedmd@1``, scope "one step").
+    representative training step on plain arrays, for element-level metrics (``bytedmd@2``, scope "one step").
     note: one line for the result card (e.g. stopped by a time limit).
     whole_solve: a function and its plain arguments that redo the solver's whole solve element by element on the
-    values it read (pure Python, so every read is priced), for ``bytedmd@1`` with scope "whole run" (solvers that
+    values it read (pure Python, so every read is priced), for ``bytedmd@2`` with scope "whole run" (solvers that
     have one; the group's ByteDMD figures for solvers are of such pure-Python solves).
     """
 
@@ -65,7 +65,7 @@ class Outcome:
 
 
 ELEMENT_BUDGET = 300_000
-"""Most element operations (estimated) of a whole solve that a solver redoes element by element for ``bytedmd@1``;
+"""Most element operations (estimated) of a whole solve that a solver redoes element by element for ``bytedmd@2``;
 above it the run reports no bytedmd and says so (element tracing costs microseconds per operation)."""
 
 
@@ -77,7 +77,7 @@ def priced_solve(
     if operations <= ELEMENT_BUDGET:
         return (solve, args), ""
     estimate = f"~{operations:,} operations (limit {ELEMENT_BUDGET:,})"
-    return None, f"bytedmd@1 not priced: the element-level solve would take {estimate}"
+    return None, f"bytedmd@2 not priced: the element-level solve would take {estimate}"
 
 
 TRAINING_MAX_N = 64

@@ -3,13 +3,13 @@
 
 The whole run (training included) is traced once at buffer level; ``ard@1``, ``ard_per_read@1`` and ``dmc@1`` are
 computed from that trace (scope "whole run"; training methods also get per-step means). For training methods the
-element-level ``bytedmd@1`` is measured on one representative step — the first step's starting weights on a single
+element-level ``bytedmd@2`` is measured on one representative step — the first step's starting weights on a single
 training row, as the group's tracked step does — and labelled scope "one step". Solvers that hand back an
-element-level solve (:attr:`Outcome.whole_solve`: ``km_min``, ``gf2``, ``fourier``) get ``bytedmd@1`` of that whole
+element-level solve (:attr:`Outcome.whole_solve`: ``km_min``, ``gf2``, ``fourier``) get ``bytedmd@2`` of that whole
 solve, scope "whole run", as the group prices pure-Python solvers (SutroYaro ``exp_bytedmd_floor_gap``).
 
 Unless asked not to, the run also says where its cost went (:mod:`engine.attribution`): the per-buffer table of each
-scope and ``bytedmd@1`` split by argument, in ``RunResult.buffer_attribution``.
+scope and ``bytedmd@2`` split by argument, in ``RunResult.buffer_attribution``.
 """
 
 from __future__ import annotations

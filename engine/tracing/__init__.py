@@ -3,7 +3,7 @@
 - buffer level (:mod:`engine.tracing.tracked_array`, :class:`EventLog`): numpy code records one event per array
   operation, following the group's TrackedArray convention (feeds ``ard@1``, ``ard_per_read@1``, ``dmc@1``);
 - element level (:mod:`engine.tracing.tracked_scalar`): Python-level code on tracked scalars records one access
-  per value read or stored (feeds ``bytedmd@1``).
+  per value read or stored (feeds ``bytedmd@2``).
 """
 
 from engine.tracing.event_log import EventLog

@@ -37,6 +37,7 @@ from engine.tracing.event_log import EventLog
 class TrackedArray(np.ndarray):
     """An ndarray whose reads and writes are appended to an :class:`EventLog` (see module docstring)."""
 
+    __slots__ = ("_log", "_buf")  # no per-array __dict__: a third off every view and fresh buffer
     _log: EventLog | None
     _buf: int
 
@@ -70,7 +71,9 @@ class TrackedArray(np.ndarray):
             if isinstance(item, TrackedArray):
                 item_log = item._log
                 if item_log is not None:
-                    item_log.read(item._buf, item.size)
+                    push = item_log.push
+                    push(~item._buf)
+                    push(item.size)
                     if log is None:  # not `log or …`: an EventLog's truth value is its length, summed over chunks
                         log = item_log
                 item = item.view(np.ndarray)
@@ -81,7 +84,7 @@ class TrackedArray(np.ndarray):
                 log = item._log
         if outs:
             kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, TrackedArray) else o for o in outs)
-        result = getattr(ufunc, method)(*plain, **kwargs)
+        result = ufunc(*plain, **kwargs) if method == "__call__" else getattr(ufunc, method)(*plain, **kwargs)
         if log is None:
             return result
         if outs:
@@ -101,21 +104,36 @@ class TrackedArray(np.ndarray):
             result = np.zeros_like(np.asarray(source), *args[1:], **rest)
             return fresh(result, log) if log is not None else result
         found: list[EventLog] = []
-        plain_args = _strip(args, found)
-        plain_kwargs = {k: _strip(v, found) for k, v in kwargs.items()}
+        plain_args = []
+        for value in args:  # _strip, unrolled for the top level (most arguments are arrays or plain values)
+            if isinstance(value, TrackedArray):
+                log = value._log
+                if log is not None:
+                    push = log.push
+                    push(~value._buf)
+                    push(value.size)
+                    found.append(log)
+                value = value.view(np.ndarray)
+            elif isinstance(value, list | tuple):
+                value = _strip(value, found)
+            plain_args.append(value)
+        plain_kwargs = {k: _strip(v, found) for k, v in kwargs.items()} if kwargs else kwargs
         result = func(*plain_args, **plain_kwargs)
         if found and isinstance(result, np.ndarray):
             return fresh(result, found[0])
         return result
 
     def __getitem__(self, key: Any) -> Any:
-        result = super().__getitem__(key)
-        if self._log is None:
-            return result
+        log = self._log
+        if log is None:
+            return super().__getitem__(key)
+        result = self.view(np.ndarray)[key]  # a plain result: one view fewer than indexing the subclass
+        push = log.push
+        push(~self._buf)
         if isinstance(result, np.ndarray):
-            self._log.read(self._buf, result.size)
-            return fresh(result.view(np.ndarray), self._log)
-        self._log.read(self._buf, 1)
+            push(result.size)
+            return fresh(result, log)
+        push(1)
         return result
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -157,23 +175,33 @@ def fresh(result: np.ndarray, log: EventLog | None, label: str = "") -> TrackedA
     obj._buf = 0
     if log is not None:
         obj._buf = buf = log.new_buffer(label)
-        log.write(buf, obj.size)
+        push = log.push
+        push(buf)
+        push(obj.size)
     return obj
 
 
 def _strip(value: Any, found: list[EventLog]) -> Any:
     """``value`` with tracked arrays replaced by plain views, recording a full read of each."""
     if isinstance(value, TrackedArray):
-        if value._log is not None:
-            value._read_all()
-            found.append(value._log)
+        log = value._log
+        if log is not None:
+            log.read(value._buf, value.size)
+            found.append(log)
         return value.view(np.ndarray)
     if isinstance(value, list | tuple):
-        return type(value)(_strip(v, found) for v in value)
+        return type(value)([_strip(v, found) for v in value])
     return value
 
 
 _CONSTRUCTORS = ("zeros", "ones", "empty")
+_ACTIVE: list[tuple[EventLog, dict[str, Any], dict[str, Any]]] = []
+"""The :func:`tracing` blocks now open, innermost last: their log, numpy's own constructors, the tracing ones."""
+
+
+def active_log() -> EventLog | None:
+    """The log that ``np.zeros/ones/empty`` record on right now (the innermost :func:`tracing` block), or None."""
+    return _ACTIVE[-1][0] if _ACTIVE else None
 
 
 @contextmanager
@@ -187,13 +215,33 @@ def tracing(log: EventLog) -> Iterator[EventLog]:
 
         return create
 
-    for name, original in originals.items():
-        setattr(np, name, patched(original, name))
+    replacements = {name: patched(original, name) for name, original in originals.items()}
+    _swap(replacements)
+    _ACTIVE.append((log, originals, replacements))
     try:
         yield log
     finally:
-        for name, original in originals.items():
-            setattr(np, name, original)
+        _ACTIVE.pop()
+        _swap(originals)
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Within the block, ``np.zeros/ones/empty`` are numpy's own again (no events); the tracing block resumes after."""
+    if not _ACTIVE:
+        yield
+        return
+    _, originals, replacements = _ACTIVE[-1]
+    _swap(originals)
+    try:
+        yield
+    finally:
+        _swap(replacements)
+
+
+def _swap(functions: dict[str, Any]) -> None:
+    for name, function in functions.items():
+        setattr(np, name, function)
 
 
 def track(data: Any, log: EventLog, label: str = "") -> TrackedArray:

@@ -20,7 +20,7 @@ Escapes (documented by the group, reported rather than hidden): ``bool()``, ``in
 and using a tracked value as an index or in an ``if`` read it once but return an *untracked* Python value, so
 anything computed from that value afterwards is free.
 
-Accesses go to ``array.array`` columns (kind, key, op): no Python object per access.
+Accesses go to one ``array.array`` (see :class:`ElementTrace`): no Python object per access.
 """
 
 from __future__ import annotations
@@ -32,36 +32,48 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 _PRIMITIVE = (int, float, bool, complex, str)
+_NUMBERS = frozenset({int, float, bool, complex})
+"""Result types stored directly by the inlined fast path of a binary op (anything else goes through ``_result``)."""
 
 
 class ElementTrace:
-    """The access stream of one traced call: ``kind`` (1 store, 0 read), ``key``, ``op`` (operation number)."""
+    """The access stream of one traced call, one machine integer per access in one ``array.array``: a store is
+    ``-1`` (the k-th store has key k), the first read of an operation's batch is ``-key - 2``, a further read of
+    the same batch ``key``. One append per access (three columns took three, and most of a traced op's time is
+    spent recording it). :meth:`columns` decodes the stream into ``(is_store, key, op)``."""
 
     def __init__(self) -> None:
-        self.kind = array("b")
-        self.key = array("q")
-        self.op = array("q")
+        self._events = array("q")
+        self._push = self._events.append
         self._next_key = 0
-        self._next_op = 0
+
+    def __len__(self) -> int:
+        return len(self._events)
 
     def store(self, value: Any) -> Tracked:
         key = self._next_key
-        self._next_key += 1
-        self.kind.append(1)
-        self.key.append(key)
-        self.op.append(self._next_op)
-        self._next_op += 1
+        self._next_key = key + 1
+        self._push(-1)
         return Tracked(self, key, value)
 
-    def read(self, *keys: int) -> None:
-        op = self._next_op
-        self._next_op += 1
-        for key in keys:
-            self.kind.append(0)
-            self.key.append(key)
-            self.op.append(op)
+    def read(self, first: int, *more: int) -> None:
+        """One operation's read batch: every tracked operand, in operand order (a repeated one twice)."""
+        push = self._push
+        push(-first - 2)
+        for key in more:
+            push(key)
+
+    def columns(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``(is_store, key, op)`` per access: op numbers are non-decreasing, one per store and one per read batch."""
+        v = np.frombuffer(self._events, dtype=np.int64)
+        is_store = v == -1
+        opens = v < 0  # a store or the first read of a batch
+        key = np.where(v >= 0, v, -v - 2)
+        key[is_store] = np.arange(int(is_store.sum()), dtype=np.int64)
+        return is_store, key, np.cumsum(opens) - 1
 
 
 class Tracked:
@@ -116,7 +128,15 @@ def _binary(fn: Callable[[Any, Any], Any]) -> Callable[[Tracked, Any], Any]:
         trace = self._trace
         if type(other) is Tracked:
             value = fn(self.val, other.val)
-            trace.read(self._key, other._key)
+            # trace.read(self._key, other._key) and trace.store(value), inlined: the hottest lines of a traced call
+            push = trace._push
+            push(-self._key - 2)
+            push(other._key)
+            if type(value) in _NUMBERS:
+                key = trace._next_key
+                trace._next_key = key + 1
+                push(-1)
+                return Tracked(trace, key, value)
         else:  # an array operand: numpy applies the op per element (each tracked element reads itself), then one read
             value = fn(self.val, other)
             trace.read(self._key)

@@ -132,9 +132,9 @@ def test_every_method_attribution_adds_up_to_its_metrics(name: str) -> None:
             assert math.fsum(getattr(r, field) for r in rows) == pytest.approx(total, rel=1e-12, abs=1e-12)
             assert table.metrics[metric] == pytest.approx(total, rel=1e-12, abs=1e-12)
     if method.kind == "training":
-        split = attribution.element_scope("bytedmd@1")
-        assert split is not None and split.scope == result.metric_scopes["bytedmd@1"] == ONE_STEP
-        assert sum(r.cost for r in split.rows) == split.total == result.metrics["bytedmd@1"]
+        split = attribution.element_scope("bytedmd@2")
+        assert split is not None and split.scope == result.metric_scopes["bytedmd@2"] == ONE_STEP
+        assert sum(r.cost for r in split.rows) == split.total == result.metrics["bytedmd@2"]
         if name in ("sgd", "local_update"):  # arguments under the names the step unpacks p into
             assert {"x", "y", "w1", "b1", "w2", "b2"} <= {r.name for r in split.rows}
             step_names = {r.name for r in attribution.scopes[1].rows}

@@ -36,8 +36,8 @@ def test_local_update_moves_less_per_step_than_sgd_and_same_arithmetic():
     assert local.per_step["ard@1 (one step)"] < sgd.per_step["ard@1 (one step)"]
     assert local.metrics["ard@1"] < sgd.metrics["ard@1"]  # whole run too (same number of steps)
     assert local.metrics["dmc@1"] < sgd.metrics["dmc@1"]
-    assert local.metric_scopes["bytedmd@1"] == "one step"
-    assert local.metrics["bytedmd@1"] < sgd.metrics["bytedmd@1"]
+    assert local.metric_scopes["bytedmd@2"] == "one step"
+    assert local.metrics["bytedmd@2"] < sgd.metrics["bytedmd@2"]
 
 
 def test_registry_and_docstrings():

@@ -35,3 +35,20 @@ def test_unknown_pairs_are_refused() -> None:
         ("numpy", "method"),
         ("numpy", "solve"),
     }
+
+
+def test_bytedmd_is_version_2_the_version_that_prices_scalar_times_array_as_the_reference() -> None:
+    """``bytedmd@1`` priced ``c * A`` 12 where the group's tracer charges 8 (docs/metrics.md#bytedmd-versions);
+    the metric whose number changed carries the new version. Oracle: the reference tracer's own depths for that
+    case, frozen in tests/data/reference_outputs.json."""
+    import json
+    from pathlib import Path
+
+    from engine.metrics.bytedmd import BYTEDMD, bytedmd, ceil_sqrt
+    from tests.engine.differential_cases import BYTEDMD_CASES
+
+    frozen = json.loads((Path(__file__).parents[1] / "data" / "reference_outputs.json").read_text())
+    func, make_args = BYTEDMD_CASES["scalar_times_array"]
+    assert BYTEDMD == "bytedmd@2"
+    assert "bytedmd@2" in metrics_for("numpy", "method") and "bytedmd@1" not in track_metrics("numpy")
+    assert bytedmd(func, make_args()) == sum(map(ceil_sqrt, frozen["bytedmd_depths"]["scalar_times_array"])) == 8

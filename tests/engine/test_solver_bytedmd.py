@@ -1,4 +1,4 @@
-"""bytedmd@1 of a solver's whole solve (scope "whole run"): km_min, gf2 and fourier redo their solve element by
+"""bytedmd@2 of a solver's whole solve (scope "whole run"): km_min, gf2 and fourier redo their solve element by
 element on the values they read, and the run prices that solve.
 
 Oracles: the element-level solve answers exactly what the numpy solver answered (invariant, several seeds); a
@@ -35,11 +35,11 @@ def test_km_min_solve_by_hand():
 def test_the_element_solves_answer_what_the_numpy_solvers_answer(seed: int):
     for name, params in (("km_min", {}), ("gf2", {"m": "60"}), ("fourier", {"n": "10", "m": "40"})):
         result = run_method(name, {"seed": str(seed), **params})
-        assert result.metric_scopes["bytedmd@1"] == "whole run" and result.metrics["bytedmd@1"] > 0, name
+        assert result.metric_scopes["bytedmd@2"] == "whole run" and result.metrics["bytedmd@2"] > 0, name
         assert result.buffer_attribution is not None
-        split = result.buffer_attribution.element_scope("bytedmd@1")
+        split = result.buffer_attribution.element_scope("bytedmd@2")
         assert split is not None and split.scope == "whole run"
-        assert sum(row.cost for row in split.rows) == split.total == result.metrics["bytedmd@1"]
+        assert sum(row.cost for row in split.rows) == split.total == result.metrics["bytedmd@2"]
     data = make_instance(10, 3, 40, seed)
     found = run_method("fourier", {"seed": str(seed), "n": "10", "m": "40"}).found
     assert scan_elements(data.x_train.tolist(), data.y_train.tolist(), 10, 3) == found
@@ -50,11 +50,11 @@ def test_the_element_solves_answer_what_the_numpy_solvers_answer(seed: int):
 
 def test_solvers_without_an_element_solve_report_none():
     result = run_method("lasso", {})
-    assert "bytedmd@1" not in result.metrics and "bytedmd@1" not in result.metric_scopes
+    assert "bytedmd@2" not in result.metrics and "bytedmd@2" not in result.metric_scopes
 
 
 def test_a_solve_over_the_element_budget_says_it_was_not_priced():
     # gf2 at n=200 eliminates blocks of 201 rows: ~201³ = 8,120,601 element operations a block, over the budget.
     result = run_method("gf2", {"n": "200", "m": "1000", "k": "3", "seed": "5"})
-    assert result.ok and "bytedmd@1" not in result.metrics
-    assert result.note is not None and "bytedmd@1 not priced" in result.note and "(limit 300,000)" in result.note
+    assert result.ok and "bytedmd@2" not in result.metrics
+    assert result.note is not None and "bytedmd@2 not priced" in result.note and "(limit 300,000)" in result.note

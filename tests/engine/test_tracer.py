@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from engine.metrics.clock import clock_metrics, read_distances
-from engine.tracing import EventLog, tracing, track
-from engine.tracing import event_log as event_log_module
+from engine.tracing import EventLog, TrackedRandom, tracing, track
 
 
 def events(log):
@@ -102,9 +101,8 @@ def test_tracing_never_changes_results(x):
     assert len(log) > 0
 
 
-def test_event_log_chunks_are_seamless(monkeypatch):
-    monkeypatch.setattr(event_log_module, "CHUNK_EVENTS", 4)
-    log = EventLog()
+def test_event_log_chunks_are_seamless():
+    log = EventLog(chunk_events=4)
     for i in range(10):
         log.write(i, i + 1)
         log.read(i, 1)
@@ -112,6 +110,10 @@ def test_event_log_chunks_are_seamless(monkeypatch):
     assert w.tolist() == [True, False] * 10
     assert b.tolist() == [i for i in range(10) for _ in (0, 1)]
     assert s.tolist() == [v for i in range(10) for v in (i + 1, 1)]
+    assert len(log) == 20 and log.nbytes() == 20 * 16
+    log.extend(np.array([False, True]), np.array([0, 7]), np.array([3, 5]))
+    w, b, s = log.arrays()
+    assert (w[-2:].tolist(), b[-2:].tolist(), s[-2:].tolist()) == ([False, True], [0, 7], [3, 5])
 
 
 class NamedLog:
@@ -261,3 +263,23 @@ def test_published_sutro_standard_vs_fused_per_read_ard():
         rd = read_distances(w, b, s)
         dw2[name] = rd.distance[rd.buffer == t.ids["dW2"]].tolist()
     assert dw2 == {"standard": [16_005], "fused": [3_002]}
+
+
+def test_tracked_random_records_what_building_a_random_state_under_tracing_records():
+    np.random.RandomState(0)  # numpy's lazy imports, untraced (as a run's data set is drawn before tracing)
+    built, replayed = EventLog(), EventLog()
+    built.new_buffer("x")
+    replayed.new_buffer("x")
+    with tracing(built):
+        direct = np.random.RandomState(11)
+    with tracing(replayed):
+        tracked = TrackedRandom(11, replayed)
+    assert len(built) > 1000  # numpy's seeding is traced element by element
+    for a, b in zip(built.arrays(), replayed.arrays(), strict=True):
+        assert a.tolist() == b.tolist()
+    assert built.labels == replayed.labels
+    assert built.new_buffer() == replayed.new_buffer()
+    assert np.array_equal(np.asarray(tracked.randn(5)), direct.randn(5))
+    outside = EventLog()
+    TrackedRandom(11, outside)  # built outside tracing: nothing recorded, as before
+    assert len(outside) == 0

@@ -82,8 +82,8 @@ def test_each_key_accepts_a_good_value_and_refuses_a_bad_one(config: ToolConfig,
 
 
 def test_primary_metric_accepts_only_the_challenges_track_metrics(config: ToolConfig) -> None:
-    config.set("metric.primary.sparse_parity", "bytedmd@1", by="ann")
-    assert config.get("metric.primary.sparse_parity") == "bytedmd@1"
+    config.set("metric.primary.sparse_parity", "bytedmd@2", by="ann")
+    assert config.get("metric.primary.sparse_parity") == "bytedmd@2"
     with pytest.raises(ToolError, match="must be one of dally@1"):
         config.set("metric.primary.matmul_4x4", "dmc@1", by="ann")  # an IR challenge has no DMC
 

@@ -118,3 +118,21 @@ def test_only_a_limit_failure_is_judged_again(ctx: AppContext, kind: FailureKind
         with ctx.sessions()() as session:
             assert get_run(session, run_id=first.stored.id).status == "superseded"
             assert get_run(session, run_id=second.stored.id).status == "active"
+
+
+def test_a_run_stored_under_bytedmd_1_keeps_its_version_and_is_not_reused_as_bytedmd_2(ctx: AppContext) -> None:
+    """After the bytedmd@1 → @2 bump (docs/metrics.md#bytedmd-versions) a stored run still reads back under the name
+    and value it was stored with, and today's request for the same method run has another identity (so it is run
+    again under @2 rather than served the @1 figure)."""
+    from bot.core.run_method import METHOD_METRICS
+
+    old_versions = tuple("bytedmd@1" if m == "bytedmd@2" else m for m in METHOD_METRICS)
+    assert old_versions != METHOD_METRICS  # the registry asks for @2 now
+    old = NormalisedRequest("sparse_parity", "method", "local_update", {"n": 20, "k": 3}, None, old_versions)
+    stored = store_result(ctx, _full_result(), request=old, member="ann")
+    with ctx.sessions()() as session:
+        back = result_of(get_run(session, run_id=stored.id))
+    assert back.metrics["bytedmd@1"] == 40.0 and "bytedmd@2" not in back.metrics
+    assert back.metric_scopes["bytedmd@1"] == "one step"
+    today = NormalisedRequest("sparse_parity", "method", "local_update", {"n": 20, "k": 3}, None, METHOD_METRICS)
+    assert today.key != old.key
