@@ -33,7 +33,9 @@ def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
     positions = list(range(len(bins)))
     order = sorted(range(len(histogram.names)), key=lambda i: -sum(histogram.rows[i].values()))
     shown, rest = order[:MAX_LEGEND], order[MAX_LEGEND:]
-    segments = [(one_line(histogram.names[i]), [histogram.rows[i].get(b, 0) for b in bins], None) for i in shown]
+    segments: list[tuple[str, list[int], str | None]] = [
+        (one_line(histogram.names[i]), [histogram.rows[i].get(b, 0) for b in bins], None) for i in shown
+    ]
     if rest:
         segments.append(("(rest)", [sum(histogram.rows[i].get(b, 0) for i in rest) for b in bins], "0.6"))
     bottom = [0] * len(bins)
