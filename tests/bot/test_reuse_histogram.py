@@ -106,3 +106,18 @@ def test_cli_writes_the_chart_and_prints_its_path(_isolated_data_dir: Path) -> N
     assert path.read_bytes().startswith(PNG)
     as_json = json.loads(runner.invoke(main, ["show", str(run_id), "--json"]).output)
     assert str(path) in as_json["files"]
+
+
+def test_method_card_attaches_the_chart_on_request() -> None:
+    ctx = AppContext(settings=load_settings())
+    command = command_named("run")
+    assert command is not None
+    plain, _ = call(ctx, "run", "sgd", n="8", epochs="1")
+    assert not [f for f in plain.files if f.mime == "image/png"]  # only on request
+    inv = Invocation(command="run", args=["sgd"], options={"n": "8", "epochs": "1"}, flags={"histogram"}, caller=BOB)
+    asked, _ = execute(ctx, command, inv)
+    assert asked.data is not None and asked.data["reused"]  # the stored run's chart, not a second run
+    names = sorted(f.name for f in asked.files if f.content.startswith(PNG))
+    run_id = asked.data["run_id"]
+    assert names == [f"run-{run_id}-reuse-one-step.png", f"run-{run_id}-reuse-whole-run.png"]
+    ctx.close()
