@@ -5,9 +5,11 @@ line of a method's card.
   returns the metric deltas (:mod:`tools.compare`, which also carries an IR run's per-address-ring ``attribution``)
   with, when both runs have a per-buffer table (``RunResult.buffer_attribution``), the per-buffer diff of
   :func:`engine.attribution.diff.diff_attribution`.
-- :func:`buffer_diff` picks what that diff is about: the board's primary metric when it is a clock metric (the
-  admins' ``metric.primary.<challenge>``, else the registry's: ``dmc@1`` for sparse parity), else ``dmc@1``; and the
-  scope ``one step`` where both runs have it (a step's own traffic), else ``whole run``.
+- :func:`buffer_diff` picks what that diff is about: the scope ``one step`` where both runs have it (a step's own
+  traffic), else ``whole run``, else ``whole program`` (an IR run's table by address ring,
+  :mod:`engine.attribution.rings`); and the board's primary metric where both tables state it (the admins'
+  ``metric.primary.<challenge>``, else the registry's: ``dmc@1`` for sparse parity, ``dally@1`` for an IR
+  challenge), else ``dmc@1``, else the first metric both state.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from dataclasses import dataclass
 from bot.core.recording import result_of
 from bot.core.services import Services
 from bot.invocation import UsageError
-from engine.attribution.buffers import CLOCK_METRICS
 from engine.attribution.diff import AttributionDiff, diff_attribution
+from engine.attribution.rings import WHOLE_PROGRAM
 from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution
 from engine.challenges import CHALLENGES
 from engine.metrics.clock import DMC
@@ -27,8 +29,9 @@ from storage.runs import get_run
 from storage.tables import Run
 from tools.compare import Comparison, compare_runs
 
-SCOPE_ORDER = (ONE_STEP, WHOLE_RUN)
-"""Scopes in order of preference for the diff: a step's own traffic first, the whole run where one side lacks it."""
+SCOPE_ORDER = (ONE_STEP, WHOLE_RUN, WHOLE_PROGRAM)
+"""Scopes in order of preference for the diff: a step's own traffic first, the whole run where one side lacks it;
+an IR program's rings last (no traced run has that scope)."""
 
 
 @dataclass(frozen=True)
@@ -51,15 +54,18 @@ def primary_metric(services: Services, challenge: str) -> str | None:
 
 
 def buffer_diff(a: Attribution | None, b: Attribution | None, metric: str | None) -> AttributionDiff | None:
-    """A → B per buffer for ``metric`` (``dmc@1`` when it is not a clock metric) in the preferred common scope;
-    None when either side has no table or no scope in common."""
+    """A → B per buffer in the preferred common scope, for ``metric`` where both tables state it (else ``dmc@1``,
+    else the first metric both state); None when either side has no table or no scope in common."""
     if a is None or b is None:
         return None
-    chosen = metric if metric in CLOCK_METRICS else DMC
     for scope in SCOPE_ORDER:
         sa, sb = a.scope(scope), b.scope(scope)
         if sa is not None and sb is not None:
-            return diff_attribution(sa, sb, chosen)
+            common = [m for m in sa.metrics if m in sb.metrics]
+            fallback = DMC if DMC in common else next(iter(common), None)
+            chosen = metric if metric in common else fallback
+            if chosen is not None:
+                return diff_attribution(sa, sb, chosen)
     return None
 
 
