@@ -1,7 +1,8 @@
 """Two runs side by side, and where the cost moved between them: the use case behind ``compare A B`` and the movers
 line of a method's card.
 
-- :func:`compare_stored` reads two stored runs, refuses runs of different challenges (one line with a hint), and
+- :func:`compare_stored` reads two stored runs (each explained by :func:`stored_attribution`: re-scored for the
+  board's metric version where re-scoring stored one), refuses runs of different challenges (one line with a hint), and
   returns the metric deltas (:mod:`tools.compare`, which also carries an IR run's per-address-ring ``attribution``)
   with, when both runs have a per-buffer table (``RunResult.buffer_attribution``), the per-buffer diff of
   :func:`engine.attribution.diff.diff_attribution`.
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlmodel import Session
+
 from bot.core.recording import result_of
 from bot.core.services import Services
 from bot.invocation import UsageError
@@ -25,6 +28,7 @@ from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution
 from engine.challenges import CHALLENGES
 from engine.metrics.clock import DMC
 from engine.result import RunResult
+from storage.attributions import attribution_body
 from storage.runs import get_run
 from storage.tables import Run
 from tools.compare import Comparison, compare_runs
@@ -74,6 +78,16 @@ def results_diff(services: Services, base: RunResult, mine: RunResult) -> Attrib
     return buffer_diff(base.buffer_attribution, mine.buffer_attribution, primary_metric(services, mine.challenge))
 
 
+def stored_attribution(session: Session, run: Run, metric: str | None) -> Attribution | None:
+    """The attribution that explains ``run``'s value of ``metric``: the one re-scoring stored for that metric version
+    (``run_attributions``) when there is one, else the one measured when the run was recorded."""
+    if metric is not None and run.id is not None:
+        body = attribution_body(session, run_id=run.id, metric=metric)
+        if body is not None:
+            return Attribution.from_dict(body)
+    return result_of(run).buffer_attribution
+
+
 def compare_stored(services: Services, a_id: int, b_id: int) -> RunPair:
     """Runs ``a_id`` and ``b_id`` compared (see the module docstring); UnknownRun for an id that is not stored,
     UsageError for runs of different challenges."""
@@ -84,7 +98,8 @@ def compare_stored(services: Services, a_id: int, b_id: int) -> RunPair:
             f"#{a_id} is a {a.challenge} run and #{b_id} a {b.challenge} run: they cannot be compared",
             hint="pick two runs of one challenge (see ids and challenges with: runs)",
         )
-    buffers = buffer_diff(
-        result_of(a).buffer_attribution, result_of(b).buffer_attribution, primary_metric(services, a.challenge)
-    )
+    metric = primary_metric(services, a.challenge)  # reads the configuration in a session of its own
+    with services.sessions()() as session:
+        explained = [stored_attribution(session, run, metric) for run in (a, b)]
+    buffers = buffer_diff(explained[0], explained[1], metric)
     return RunPair(a=a, b=b, comparison=compare_runs(a, b), buffers=buffers)
