@@ -1,7 +1,7 @@
 """An IR run's ``dally@1`` by spiral address ring, in the shape of a per-buffer table, so that ``compare`` diffs two IR
 runs (or two generate() runs) the way it diffs two method runs.
 
-Under the Dally model (docs/metrics.md#dally) a read of address a costs ⌈√a⌉: ring r holds addresses
+Under the Dally model (docs/metrics.md#dally-ir-cost) a read of address a costs ⌈√a⌉: ring r holds addresses
 (r-1)²+1 … r² (2r-1 of them) and every read there costs r. Each ring is one row:
 
 - name ``ring r (a–b)``, buffers = size = 2r-1 addresses, reads = floats read = the ring's reads (one value each);
