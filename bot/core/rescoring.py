@@ -7,6 +7,9 @@ explained under the new version too — or None when the run cannot be re-scored
 the IR scorer's: it prices a stored IR / generate() run again from its stored code — IR text by the trusted scorer
 in a resource-limited child, a member's ``generate()`` run again in the sandbox and its text scored the same way.
 A run without code, a solve() or a method run, or code that no longer produces IR, is skipped (None).
+:func:`method_rescorer` traces a stored method run again from its stored parameters (its seed among them, so the
+run is the same) and gives the metric with the run's new per-buffer tables and reuse histograms; a solve() run is
+skipped (its hidden instances are not kept).
 """
 
 from __future__ import annotations
@@ -130,6 +133,26 @@ def ir_rescorer(*, dev_override: bool = False) -> Rescorer:
             return None
         result = score_ir_limited(run.challenge, text, label=run.subject)
         value = result.metrics.get(METRIC)
+        return None if value is None else Rescored(float(value), result.buffer_attribution)
+
+    return rescore_run
+
+
+def method_rescorer(metric: str) -> Rescorer:
+    """A re-scorer giving a stored method run's ``metric`` (as the engine computes it now) by tracing the method
+    again with the stored parameters, with the per-buffer tables and histograms of that trace; None for any other
+    kind of run, a method or parameter the engine no longer knows, or a metric the trace does not give."""
+
+    def rescore_run(run: Run) -> Rescored | None:
+        from engine.methods import run_method  # the tracer is loaded only when re-scoring
+
+        if run.kind != "method":
+            return None
+        try:
+            result = run_method(run.subject, run.params)
+        except EngineError:
+            return None
+        value = result.metrics.get(metric)
         return None if value is None else Rescored(float(value), result.buffer_attribution)
 
     return rescore_run

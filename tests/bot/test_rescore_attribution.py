@@ -7,17 +7,19 @@ re-scored value equals what the scorer gives the same program directly; before r
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
-from bot.app import load_settings
+from bot.app import build_context, load_settings
 from bot.commands import command_named
 from bot.commands.base import Caller, Invocation, Reply
 from bot.context import AppContext
 from bot.core.recording import store_result
-from bot.core.rescoring import Rescored, ir_rescorer
+from bot.core.rescoring import Rescored, ir_rescorer, method_rescorer
 from bot.dispatch import execute
 from engine.attribution.rings import WHOLE_PROGRAM
-from engine.attribution.run_attribution import Attribution
+from engine.attribution.run_attribution import WHOLE_RUN, Attribution
+from engine.methods import run_method
 from engine.result import RunResult
 from engine.scoring.ir import score_ir
 from storage.attributions import attribution_body
@@ -78,4 +80,37 @@ def test_a_rescorer_returning_a_plain_value_stores_no_attribution() -> None:
     with ctx.sessions()() as session:
         assert attribution_body(session, run_id=run_id, metric="dally@1") is None
     assert Rescored(1.0).attribution is None
+    ctx.close()
+
+
+def test_method_runs_are_traced_again_with_their_histograms() -> None:
+    ctx = AppContext(settings=load_settings())
+    params = {"n": 8, "epochs": 1}
+    fresh = run_method("sgd", params)
+    result = RunResult(
+        challenge="sparse_parity", subject="sgd", kind="method", ok=fresh.ok, params=dict(fresh.params),
+        seeds=list(fresh.seeds), metrics={"dmc@0": 1.0},
+    )  # fmt: skip
+    request = NormalisedRequest("sparse_parity", "method", "sgd", dict(fresh.params), None, ("dmc@0",))
+    run_id = store_result(ctx, result, request=request, member="alice").id
+    wired = build_context(load_settings())  # the composition root wires one per metric a method computes
+    assert {"ard@1", "ard_per_read@1", "dmc@1", "bytedmd@1", "dally@1"} <= set(wired.rescorers)
+    wired.close()
+    ctx.rescorers["dmc@1"] = method_rescorer("dmc@1")
+    reply, status = call(ctx, "rescore", "dmc@0", "dmc@1")
+    assert status == 0 and reply.data is not None and reply.data["attributed"] == 1
+    with ctx.sessions()() as session:
+        stored = session.get(Run, run_id)
+        assert stored is not None and stored.metrics["dmc@1"] == fresh.metrics["dmc@1"]  # the same seed, same run
+        body = attribution_body(session, run_id=run_id, metric="dmc@1")
+    assert body is not None and fresh.buffer_attribution is not None
+    rescored = Attribution.from_dict(body)
+    for scope in rescored.scopes:  # the same tables and histograms as the fresh trace
+        original = fresh.buffer_attribution.scope(scope.scope)
+        assert original is not None and scope.histogram == original.histogram
+        assert scope.histogram.floats_read() == scope.floats_read
+    whole = rescored.scope(WHOLE_RUN)
+    assert whole is not None
+    assert math.isclose(sum(r.dmc for r in whole.rows), fresh.metrics["dmc@1"], rel_tol=1e-9)
+    assert method_rescorer("dmc@1")(stored) is not None and method_rescorer("dally@1")(stored) is None
     ctx.close()
