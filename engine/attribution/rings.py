@@ -24,16 +24,22 @@ from engine.attribution.run_attribution import Attribution
 
 WHOLE_PROGRAM = "whole program"
 DALLY = "dally@1"
+EXACT_LIMIT = 2**53
+"""Costs from here on are not all exact as floats."""
 
 
 def ring_name(ring: int) -> str:
     return f"ring {ring} ({(ring - 1) ** 2 + 1}–{ring * ring})"
 
 
-def ring_attribution(reads_by_ring: Mapping[int, int], metric: str = DALLY) -> Attribution:
-    """The per-ring table of an IR run whose reads cost ``ring`` each (``reads_by_ring``: ring → reads)."""
+def ring_attribution(reads_by_ring: Mapping[int, int], metric: str = DALLY) -> Attribution | None:
+    """The per-ring table of an IR run whose reads cost ``ring`` each (``reads_by_ring``: ring → reads); None when
+    the cost reaches :data:`EXACT_LIMIT` (addresses of thousands of digits), where a float contribution could no
+    longer add up exactly (the run keeps its ring counts in ``RunResult.attribution``)."""
     total_reads = sum(reads_by_ring.values())
     total_cost = sum(r * k for r, k in reads_by_ring.items())
+    if total_cost >= EXACT_LIMIT:
+        return None
     rows = [
         BufferAttribution(
             name=ring_name(r),
