@@ -29,7 +29,8 @@ def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
     figure = Figure(figsize=CHART_SIZE_IN, dpi=CHART_DPI)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    bins = histogram.bins()
+    present = histogram.bins()
+    bins = list(range(present[0], present[-1] + 1)) if present else []  # empty bins too: the x axis stays log₂
     positions = list(range(len(bins)))
     order = sorted(range(len(histogram.names)), key=lambda i: -sum(histogram.rows[i].values()))
     shown, rest = order[:MAX_LEGEND], order[MAX_LEGEND:]
