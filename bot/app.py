@@ -13,12 +13,13 @@ from pydantic import ValidationError
 
 from bot.command import Command
 from bot.context import AppContext
-from bot.core.rescoring import ir_rescorer
+from bot.core.rescoring import ir_rescorer, method_rescorer
 from bot.credentials import CredentialUnreadable
 from bot.dispatch import execute
 from bot.invocation import Invocation, UsageError
 from bot.reply import Reply
 from bot.settings import Settings
+from engine.metrics.registry import metrics_for
 from engine.scoring.ir import METRIC as IR_METRIC
 
 
@@ -26,11 +27,13 @@ def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool 
     """Create the application's services from settings (environment and ``.env`` when ``settings`` is None).
 
     rescorers: the IR scorer's current metric (``dally@1``) re-scores stored IR and generate() runs from
-    their stored code (``sutro rescore dally@0 dally@1``).
+    their stored code (``sutro rescore dally@0 dally@1``); each metric a traced method run computes now
+    (``ard@1`` …) re-scores stored method runs by tracing them again, attribution and histograms included.
     deliver_sprint_log: False for a job process on a Dask worker (see :attr:`AppContext.deliver_sprint_log`).
     """
     settings = settings or load_settings()
-    rescorers = {IR_METRIC: ir_rescorer(dev_override=settings.dev_allow_unsandboxed)}
+    rescorers = {m: method_rescorer(m) for m in metrics_for("numpy", "method")}
+    rescorers[IR_METRIC] = ir_rescorer(dev_override=settings.dev_allow_unsandboxed)
     return AppContext(
         settings=settings,
         rescorers=rescorers,

@@ -63,22 +63,41 @@ def _render(console: Console, reply: Reply) -> None:
         console.print(rich_table)
 
 
-def _execute_with_progress(command: Command, inv: Invocation, console: Console, *, show: bool) -> tuple[Reply, int]:
-    """Run the command; on a terminal, a spinner on stderr shows its progress lines (and percent when known)."""
+def save_files(reply: Reply, directory: Path) -> list[Path]:
+    """Write the reply's files (charts, long outputs) into ``directory``; their paths, in order. A file's name is
+    reduced to its last path component, so no name can point outside ``directory``."""
+    if not reply.files:
+        return []
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for out in reply.files:
+        path = directory / (Path(out.name).name or "file")
+        path.write_bytes(out.content)
+        paths.append(path)
+    return paths
+
+
+def _execute_with_progress(
+    command: Command, inv: Invocation, console: Console, *, show: bool
+) -> tuple[Reply, int, list[Path]]:
+    """Run the command; on a terminal, a spinner on stderr shows its progress lines (and percent when known). The
+    reply's files are written to ``<data dir>/files`` (their paths come back third)."""
     from bot.app import build_context
     from bot.dispatch import execute
 
     ctx = build_context()
     try:
         if not show:
-            return execute(ctx, command, inv)
-        with console.status(f"{command.name} …") as spinner:
+            reply, status = execute(ctx, command, inv)
+        else:
+            with console.status(f"{command.name} …") as spinner:
 
-            def progress(message: str, fraction: float | None = None) -> None:
-                spinner.update(message + (f" ({fraction:.0%})" if fraction is not None else ""))
+                def progress(message: str, fraction: float | None = None) -> None:
+                    spinner.update(message + (f" ({fraction:.0%})" if fraction is not None else ""))
 
-            inv.progress = progress
-            return execute(ctx, command, inv)
+                inv.progress = progress
+                reply, status = execute(ctx, command, inv)
+        return reply, status, save_files(reply, ctx.settings.data_dir / "files")
     finally:
         ctx.close()
 
@@ -113,15 +132,21 @@ def _make_click_command(command: Command) -> click.Command:
                     raise UsageError("missing file argument", hint=f"usage: sutro {command.name} {command.usage}")
                 inv.attachments.append(_read_input(inv.args[0]))
             show = not as_json and err_console.is_terminal
-            reply, status = _execute_with_progress(command, inv, err_console, show=show)
+            reply, status, saved = _execute_with_progress(command, inv, err_console, show=show)
         except UsageError as err:
-            reply, status = Reply(text=err.one_line(), ok=False, data={"ok": False, "error": err.one_line()}), 2
+            reply, status, saved = (
+                Reply(text=err.one_line(), ok=False, data={"ok": False, "error": err.one_line()}),
+                2,
+                [],
+            )
         if as_json:
-            click.echo(json.dumps(reply.data if reply.data is not None else {"ok": reply.ok, "text": reply.text}))
-        elif status == 0:
-            _render(console, reply)
+            data = reply.data if reply.data is not None else {"ok": reply.ok, "text": reply.text}
+            click.echo(json.dumps({**data, "files": [str(p) for p in saved]} if saved else data))
         else:
-            _render(err_console, reply)
+            out = console if status == 0 else err_console
+            _render(out, reply)
+            for path in saved:
+                out.print(f"wrote {path}", markup=False, highlight=False)
         click_ctx.exit(status)
 
     return click.Command(

@@ -1,5 +1,5 @@
-"""The SQLModel tables: members, runs, their submissions and metric values, sprint-log entries (the outbox), tool
-configuration.
+"""The SQLModel tables: members, runs, their submissions, metric values and re-scored attributions, sprint-log entries
+(the outbox), tool configuration.
 
 Every change here needs an Alembic revision in ``storage/migrations/versions`` (tests/storage/test_migrations.py
 runs ``alembic check`` to prove models and migrations agree). JSON columns are reassigned, never mutated in place:
@@ -115,6 +115,24 @@ class MetricValue(SQLModel, table=True):
     metric: str = Field(index=True, max_length=100)
     value: float
     source: str = Field(default="run", max_length=20)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class RunAttribution(SQLModel, table=True):
+    """Where a run's cost went, recomputed when a metric version was re-scored: the per-buffer tables and reuse
+    histograms (``engine.attribution.Attribution.to_dict``, a few KB) that explain ``metric``'s value.
+
+    The attribution measured when the run was recorded stays in the run's JSON detail; a re-scoring adds one row
+    here per new metric version, so both versions' explanations are kept, as both values are (``metric_values``).
+    """
+
+    __tablename__ = "run_attributions"
+    __table_args__ = (UniqueConstraint("run_id", "metric", name="uq_run_attributions_run_metric"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="runs.id", index=True)
+    metric: str = Field(max_length=100)
+    body: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 

@@ -59,7 +59,7 @@ RUN_METHODS = (
 against engine.methods.METHODS, which is not imported here: it loads numpy)."""
 
 USAGES = {
-    "run": "METHOD [key=value ...] [--force] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
+    "run": "METHOD [key=value ...] [--force] [--histogram] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
     "sweep": "METHOD key=V1,V2,... [key=value ...] [--force]   (e.g. sweep km_min n=20,50,100 k=3,5)",
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "score": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
@@ -114,7 +114,10 @@ COMMANDS: tuple[Command, ...] = (
             "does."
         ),
         value_options={"compat": "compatibility mode: spc (sparse-parity-challenge evaluator)"},
-        flag_options={"force": "run again even if this exact request was run before (otherwise the stored result)"},
+        flag_options={
+            "force": "run again even if this exact request was run before (otherwise the stored result)",
+            "histogram": "a method run: attach its reuse-distance chart (floats read per distance bin, by buffer)",
+        },
         precheck=_in("run", "check_run"),
     ),
     Command(
@@ -212,7 +215,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         name="show",
-        summary="One run in full: parameters, code, provenance, metrics",
+        summary="One run in full: parameters, code, provenance, metrics, reuse-distance chart",
         usage=USAGES["show"],
         handler=_in("show", "show_run"),
         background=False,

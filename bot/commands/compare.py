@@ -95,7 +95,7 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
     tables = [Table(headers=["metric", f"#{a_id}", f"#{b_id}", "change"], rows=metric_cells(comparison))]
     if diff is not None:
         tables.append(buffer_table(diff, a_id, b_id))
-    if comparison.shifts:
+    if comparison.shifts and diff is None:  # an IR pair's rings are in the per-buffer table already
         tables.append(
             Table(
                 headers=["where", "what", f"#{a_id}", f"#{b_id}", "change"],

@@ -23,6 +23,8 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
         [c.challenge, c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—")] for c in report.rank_changes
     ]
     text = f"re-scored {report.rescored} run(s) for {new} (kept {old})"
+    if report.attributed:
+        text += f"; where the cost went recomputed for {report.attributed}"
     if report.skipped:
         text += f"; {len(report.skipped)} could not be re-scored (no stored code): " + ", ".join(
             f"#{i}" for i in report.skipped
@@ -36,6 +38,7 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
         data={
             "ok": True,
             "rescored": report.rescored,
+            "attributed": report.attributed,
             "skipped": report.skipped,
             "rank_changes": [c.__dict__ for c in report.rank_changes],
         },

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands import usage_of
-from bot.commands.base import Invocation, Reply, Table, UsageError
+from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.commands.result_card import mover_lines, movers_data, provenance_line, standing_line
 from bot.commands.run_generator import generator_name, run_generator_reply, unknown_subject
 from bot.context import AppContext
@@ -43,7 +43,24 @@ SIZED_FAMILY = "matmul"
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     request = MethodRequest.parse(inv.args[0], dict(inv.options))  # bad parameters are refused before anything runs
     outcome = run_method(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
-    return method_card(outcome)
+    card = method_card(outcome)
+    if "histogram" in inv.flags:
+        card.files.extend(histogram_files(outcome))
+    return card
+
+
+def histogram_files(outcome: MethodOutcome) -> list[OutFile]:
+    """The run's reuse-distance chart of each scope it has (none for a run traced without attribution)."""
+    from bot.commands.show import histogram_file
+
+    attribution = outcome.recorded.result.buffer_attribution
+    if attribution is None:
+        return []
+    return [
+        histogram_file(s.histogram, run_id=outcome.recorded.stored.id, scope=s.scope, subject=outcome.request.name)
+        for s in attribution.scopes
+        if s.histogram.names
+    ]
 
 
 def method_card(outcome: MethodOutcome) -> Reply:

@@ -1,6 +1,7 @@
 """``show ID``: one stored run in full — parameters, code, provenance, metrics (a seed set's spread and per-seed
-values), its per-step figures, and the comparison with its baseline and the record: what a result card leaves out to
-stay phone-sized."""
+values), its per-step figures, the comparison with its baseline and the record (what a result card leaves out to stay
+phone-sized), and for a traced run its reuse-distance histogram per scope (a table, and a PNG chart: a photo in the
+chat, a file the CLI writes)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from bot.commands.result_card import comparison_table
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from bot.core.comparison import compare
+from bot.core.recording import result_of
 from bot.core.verdict import configured_rule
+from engine.attribution.histogram import ReuseHistogram, bin_label
 from storage.runs import get_run
+from storage.tables import Run
 from tools.metric_format import format_figure
 from tools.run_detail import run_detail
 
@@ -33,22 +37,27 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
     files = (
         [OutFile(name=f"run-{run.id}-code.txt", content=detail.code.encode(), mime="text/plain")] if detail.code else []
     )
+    histograms = reuse_histograms(run)
+    tables = [
+        Table(headers=["field", "value"], rows=detail.fields),
+        Table(
+            headers=["metric", "value", "scope", *(["spread (per seed)"] if detail.per_seed else [])],
+            rows=detail.metrics,
+            title="metrics" + (f" (mean of {len(run.seeds)} seeds)" if detail.per_seed else ""),
+        ),
+        *(
+            [Table(headers=["per step (mean)", "value"], rows=[[k, format_figure(v)] for k, v in per_step.items()])]
+            if per_step
+            else []
+        ),
+        *([comparison_table(comparison)] if comparison.has_reference else []),
+    ]
+    for scope, histogram in histograms.items():
+        tables.append(histogram_table(histogram, title=f"reuse distances ({scope})"))
+        files.append(histogram_file(histogram, run_id=run.id, scope=scope, subject=run.subject))
     return Reply(
         text=detail.summary,
-        tables=[
-            Table(headers=["field", "value"], rows=detail.fields),
-            Table(
-                headers=["metric", "value", "scope", *(["spread (per seed)"] if detail.per_seed else [])],
-                rows=detail.metrics,
-                title="metrics" + (f" (mean of {len(run.seeds)} seeds)" if detail.per_seed else ""),
-            ),
-            *(
-                [Table(headers=["per step (mean)", "value"], rows=[[k, format_figure(v)] for k, v in per_step.items()])]
-                if per_step
-                else []
-            ),
-            *([comparison_table(comparison)] if comparison.has_reference else []),
-        ],
+        tables=tables,
         files=files,
         data={
             "ok": True,
@@ -65,5 +74,36 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
                 "code": run.code,
                 "engine_version": run.engine_version,
             },
+            "reuse_histograms": {
+                scope: {"bins": h.bins(), "total": h.total(), "by_buffer": dict(zip(h.names, h.rows, strict=True))}
+                for scope, h in histograms.items()
+            },
         },
     )
+
+
+def reuse_histograms(run: Run) -> dict[str, ReuseHistogram]:
+    """The stored run's reuse-distance histogram by scope (empty for a run without a traced per-buffer table)."""
+    attribution = result_of(run).buffer_attribution
+    if attribution is None:
+        return {}
+    return {s.scope: s.histogram for s in attribution.scopes if s.histogram.names}
+
+
+def histogram_table(histogram: ReuseHistogram, *, title: str) -> Table:
+    """Floats read per distance bin, with the bin's share and the buffer reading most of it."""
+    total = histogram.total()
+    whole = sum(total.values()) or 1
+    rows = []
+    for b, floats in total.items():
+        top = max(range(len(histogram.names)), key=lambda i: histogram.rows[i].get(b, 0))
+        rows.append([bin_label(b), f"{floats:,}", f"{floats / whole:.0%}", histogram.names[top]])
+    return Table(headers=["distance", "floats read", "share", "mostly"], rows=rows, title=title)
+
+
+def histogram_file(histogram: ReuseHistogram, *, run_id: int | None, scope: str, subject: str) -> OutFile:
+    """The chart of ``histogram`` as a PNG file named after the run and scope."""
+    from tools.reuse_chart import reuse_chart_png  # matplotlib only when a chart is drawn
+
+    png = reuse_chart_png(histogram, title=f"run {run_id} ({subject}): reuse distances, {scope}")
+    return OutFile(name=f"run-{run_id}-reuse-{scope.replace(' ', '-')}.png", content=png, mime="image/png")

@@ -1,34 +1,41 @@
 """Two runs side by side, and where the cost moved between them: the use case behind ``compare A B`` and the movers
 line of a method's card.
 
-- :func:`compare_stored` reads two stored runs, refuses runs of different challenges (one line with a hint), and
+- :func:`compare_stored` reads two stored runs (each explained by :func:`stored_attribution`: re-scored for the
+  board's metric version where re-scoring stored one), refuses runs of different challenges (one line with a hint), and
   returns the metric deltas (:mod:`tools.compare`, which also carries an IR run's per-address-ring ``attribution``)
   with, when both runs have a per-buffer table (``RunResult.buffer_attribution``), the per-buffer diff of
   :func:`engine.attribution.diff.diff_attribution`.
-- :func:`buffer_diff` picks what that diff is about: the board's primary metric when it is a clock metric (the
-  admins' ``metric.primary.<challenge>``, else the registry's: ``dmc@1`` for sparse parity), else ``dmc@1``; and the
-  scope ``one step`` where both runs have it (a step's own traffic), else ``whole run``.
+- :func:`buffer_diff` picks what that diff is about: the scope ``one step`` where both runs have it (a step's own
+  traffic), else ``whole run``, else ``whole program`` (an IR run's table by address ring,
+  :mod:`engine.attribution.rings`); and the board's primary metric where both tables state it (the admins'
+  ``metric.primary.<challenge>``, else the registry's: ``dmc@1`` for sparse parity, ``dally@1`` for an IR
+  challenge), else ``dmc@1``, else the first metric both state.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlmodel import Session
+
 from bot.core.recording import result_of
 from bot.core.services import Services
 from bot.invocation import UsageError
-from engine.attribution.buffers import CLOCK_METRICS
 from engine.attribution.diff import AttributionDiff, diff_attribution
+from engine.attribution.rings import WHOLE_PROGRAM
 from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution
 from engine.challenges import CHALLENGES
 from engine.metrics.clock import DMC
 from engine.result import RunResult
+from storage.attributions import attribution_body
 from storage.runs import get_run
 from storage.tables import Run
 from tools.compare import Comparison, compare_runs
 
-SCOPE_ORDER = (ONE_STEP, WHOLE_RUN)
-"""Scopes in order of preference for the diff: a step's own traffic first, the whole run where one side lacks it."""
+SCOPE_ORDER = (ONE_STEP, WHOLE_RUN, WHOLE_PROGRAM)
+"""Scopes in order of preference for the diff: a step's own traffic first, the whole run where one side lacks it;
+an IR program's rings last (no traced run has that scope)."""
 
 
 @dataclass(frozen=True)
@@ -51,21 +58,34 @@ def primary_metric(services: Services, challenge: str) -> str | None:
 
 
 def buffer_diff(a: Attribution | None, b: Attribution | None, metric: str | None) -> AttributionDiff | None:
-    """A → B per buffer for ``metric`` (``dmc@1`` when it is not a clock metric) in the preferred common scope;
-    None when either side has no table or no scope in common."""
+    """A → B per buffer in the preferred common scope, for ``metric`` where both tables state it (else ``dmc@1``,
+    else the first metric both state); None when either side has no table or no scope in common."""
     if a is None or b is None:
         return None
-    chosen = metric if metric in CLOCK_METRICS else DMC
     for scope in SCOPE_ORDER:
         sa, sb = a.scope(scope), b.scope(scope)
         if sa is not None and sb is not None:
-            return diff_attribution(sa, sb, chosen)
+            common = [m for m in sa.metrics if m in sb.metrics]
+            fallback = DMC if DMC in common else next(iter(common), None)
+            chosen = metric if metric in common else fallback
+            if chosen is not None:
+                return diff_attribution(sa, sb, chosen)
     return None
 
 
 def results_diff(services: Services, base: RunResult, mine: RunResult) -> AttributionDiff | None:
     """:func:`buffer_diff` of two results of one challenge, for that challenge's primary metric."""
     return buffer_diff(base.buffer_attribution, mine.buffer_attribution, primary_metric(services, mine.challenge))
+
+
+def stored_attribution(session: Session, run: Run, metric: str | None) -> Attribution | None:
+    """The attribution that explains ``run``'s value of ``metric``: the one re-scoring stored for that metric version
+    (``run_attributions``) when there is one, else the one measured when the run was recorded."""
+    if metric is not None and run.id is not None:
+        body = attribution_body(session, run_id=run.id, metric=metric)
+        if body is not None:
+            return Attribution.from_dict(body)
+    return result_of(run).buffer_attribution
 
 
 def compare_stored(services: Services, a_id: int, b_id: int) -> RunPair:
@@ -78,7 +98,8 @@ def compare_stored(services: Services, a_id: int, b_id: int) -> RunPair:
             f"#{a_id} is a {a.challenge} run and #{b_id} a {b.challenge} run: they cannot be compared",
             hint="pick two runs of one challenge (see ids and challenges with: runs)",
         )
-    buffers = buffer_diff(
-        result_of(a).buffer_attribution, result_of(b).buffer_attribution, primary_metric(services, a.challenge)
-    )
+    metric = primary_metric(services, a.challenge)  # reads the configuration in a session of its own
+    with services.sessions()() as session:
+        explained = [stored_attribution(session, run, metric) for run in (a, b)]
+    buffers = buffer_diff(explained[0], explained[1], metric)
     return RunPair(a=a, b=b, comparison=compare_runs(a, b), buffers=buffers)

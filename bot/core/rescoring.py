@@ -1,10 +1,15 @@
 """Re-score stored runs when a metric's version changes: keep both values, report what re-ranked.
 
 The re-scorer is passed in (wired by the composition root under the metric it computes): it gets a stored run and
-returns the new metric's value, or None when the run cannot be re-scored (no stored code). :func:`ir_rescorer` is
+returns the new metric's value — or a :class:`Rescored`, the value with the attribution computed with it (per-buffer
+tables and reuse histograms, or an IR run's rings), stored beside the value (``run_attributions``) so the run is
+explained under the new version too — or None when the run cannot be re-scored (no stored code). :func:`ir_rescorer` is
 the IR scorer's: it prices a stored IR / generate() run again from its stored code — IR text by the trusted scorer
 in a resource-limited child, a member's ``generate()`` run again in the sandbox and its text scored the same way.
 A run without code, a solve() or a method run, or code that no longer produces IR, is skipped (None).
+:func:`method_rescorer` traces a stored method run again from its stored parameters (its seed among them, so the
+run is the same) and gives the metric with the run's new per-buffer tables and reuse histograms; a solve() run is
+skipped (its hidden instances are not kept).
 """
 
 from __future__ import annotations
@@ -12,15 +17,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.attribution.run_attribution import Attribution
 from engine.errors import EngineError
 from engine.scoring.ir import METRIC
+from storage.attributions import put_attribution
 from storage.database import SessionFactory
 from storage.scores import add_metric_value, runs_with_metric_named, scored_runs
 from storage.tables import Run
 from tools.errors import ToolError
 from tools.leaderboard import rank_best
 
-Rescorer = Callable[[Run], "float | None"]
+
+@dataclass(frozen=True)
+class Rescored:
+    """A re-scored value and the attribution the re-scoring computed with it (None when it computed none)."""
+
+    value: float
+    attribution: Attribution | None = None
+
+
+Rescorer = Callable[[Run], "float | Rescored | None"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,7 @@ class RescoreReport:
     old_metric: str
     new_metric: str
     rescored: int = 0
+    attributed: int = 0
     skipped: list[int] = field(default_factory=list)
     rank_changes: list[RankChange] = field(default_factory=list)
 
@@ -69,11 +86,16 @@ def rescore(sessions: SessionFactory, *, old_metric: str, new_metric: str, resco
         for run in runs:
             if new_metric in run.metrics:
                 continue
-            value = rescorer(run)
-            if value is None:
+            outcome = rescorer(run)
+            if outcome is None:
                 report.skipped.append(run.id)  # type: ignore[arg-type]
                 continue
-            add_metric_value(session, run_id=run.id, metric=new_metric, value=value)  # type: ignore[arg-type]
+            rescored = outcome if isinstance(outcome, Rescored) else Rescored(float(outcome))
+            add_metric_value(session, run_id=run.id, metric=new_metric, value=rescored.value)  # type: ignore[arg-type]
+            if rescored.attribution is not None:
+                body = rescored.attribution.to_dict()
+                put_attribution(session, run_id=run.id, metric=new_metric, body=body)  # type: ignore[arg-type]
+                report.attributed += 1
             report.rescored += 1
     for challenge in sorted({r.challenge for r in runs}):
         before, after = _ranks(sessions, challenge, old_metric), _ranks(sessions, challenge, new_metric)
@@ -88,9 +110,10 @@ IR_KINDS = ("ir", "generate")
 
 
 def ir_rescorer(*, dev_override: bool = False) -> Rescorer:
-    """A re-scorer giving a stored IR/generate run's current ``dally@N`` from its stored code, or None."""
+    """A re-scorer giving a stored IR/generate run's current ``dally@N`` from its stored code, with its attribution
+    by address ring, or None."""
 
-    def rescore_run(run: Run) -> float | None:
+    def rescore_run(run: Run) -> Rescored | None:
         from bot.core.judging import score_ir_limited  # the sandbox is loaded only when re-scoring
         from engine.sandbox.generate import run_generate
         from engine.sandbox.lint import detect_kind
@@ -110,6 +133,26 @@ def ir_rescorer(*, dev_override: bool = False) -> Rescorer:
             return None
         result = score_ir_limited(run.challenge, text, label=run.subject)
         value = result.metrics.get(METRIC)
-        return None if value is None else float(value)
+        return None if value is None else Rescored(float(value), result.buffer_attribution)
+
+    return rescore_run
+
+
+def method_rescorer(metric: str) -> Rescorer:
+    """A re-scorer giving a stored method run's ``metric`` (as the engine computes it now) by tracing the method
+    again with the stored parameters, with the per-buffer tables and histograms of that trace; None for any other
+    kind of run, a method or parameter the engine no longer knows, or a metric the trace does not give."""
+
+    def rescore_run(run: Run) -> Rescored | None:
+        from engine.methods import run_method  # the tracer is loaded only when re-scoring
+
+        if run.kind != "method":
+            return None
+        try:
+            result = run_method(run.subject, run.params)
+        except EngineError:
+            return None
+        value = result.metrics.get(metric)
+        return None if value is None else Rescored(float(value), result.buffer_attribution)
 
     return rescore_run

@@ -15,8 +15,9 @@ integers; the float contributions add up to the run's ``ard``/``ard_per_read``/`
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,8 @@ class BufferAttribution:
     reads and their floats. distance_sum: Σ s·d (floats²). read_distance_sum: Σ d (floats).
     mean_distance: Σ s·d / Σ s, the buffer's own per-float reuse distance. max_distance: the farthest read.
     ard / ard_per_read / dmc: contribution to the run's metric of that name (units of the metric).
+    other: contributions to metrics that are not clock metrics (an IR run's ``dally@1`` by address ring,
+    :mod:`engine.attribution.rings`); empty for a traced run.
     """
 
     name: str
@@ -50,9 +53,12 @@ class BufferAttribution:
     ard: float
     ard_per_read: float
     dmc: float
+    other: dict[str, float] = field(default_factory=dict)
 
     def contribution(self, metric: str) -> float:
-        """Contribution to ``metric`` (``ard@1``, ``ard_per_read@1`` or ``dmc@1``)."""
+        """Contribution to ``metric`` (``ard@1``, ``ard_per_read@1``, ``dmc@1`` or one of :attr:`other`)."""
+        if metric in self.other:
+            return self.other[metric]
         return {ARD: self.ard, ARD_PER_READ: self.ard_per_read, DMC: self.dmc}[metric]
 
 
@@ -84,6 +90,7 @@ class ScopeAttribution:
             "rows": [
                 [r.name, r.buffers, r.size, r.reads, r.floats_read, r.distance_sum, r.read_distance_sum]
                 + [r.max_distance, r.dmc]
+                + ([dict(r.other)] if r.other else [])
                 for r in self.rows
             ],
             "reads": self.reads,
@@ -97,10 +104,7 @@ class ScopeAttribution:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScopeAttribution:
         floats, reads = int(data["floats_read"]), int(data["reads"])
-        rows = tuple(
-            _row(str(name), *(int(v) for v in ints), total_floats=floats, total_reads=reads, dmc=float(dmc))
-            for name, *ints, dmc in data["rows"]
-        )
+        rows = tuple(_stored_row(raw, total_floats=floats, total_reads=reads) for raw in data["rows"])
         return cls(
             scope=str(data["scope"]),
             rows=rows,
@@ -111,6 +115,16 @@ class ScopeAttribution:
             metrics={k: float(v) for k, v in data["metrics"].items()},
             histogram=ReuseHistogram.from_json(data["histogram"]),
         )
+
+
+def _stored_row(raw: list[Any], *, total_floats: int, total_reads: int) -> BufferAttribution:
+    """A row of :meth:`ScopeAttribution.to_dict`: the integers, ``dmc``, then the other contributions if any."""
+    other = raw[-1] if raw and isinstance(raw[-1], dict) else None
+    name, *ints, dmc = raw[:-1] if other is not None else raw
+    row = _row(str(name), *(int(v) for v in ints), total_floats=total_floats, total_reads=total_reads, dmc=float(dmc))
+    if other is not None:
+        row = dataclasses.replace(row, other={str(k): float(v) for k, v in other.items()})
+    return row
 
 
 def _row(

@@ -61,6 +61,12 @@ class ReuseHistogram:
         return cls(names=tuple(rows), rows=tuple({int(b): int(v) for b, v in row.items()} for row in rows.values()))
 
 
+def bin_label(exponent: int) -> str:
+    """The distances bin ``exponent`` holds, as text: ``4–7`` for 2² ≤ d < 2³ (``0–1`` for bin 0)."""
+    low = 0 if exponent == 0 else 2**exponent
+    return f"{low:,}–{2 ** (exponent + 1) - 1:,}"
+
+
 def distance_bins(distance: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """``floor(log2(d))`` per distance (0 for d ≤ 1), exact below 2**53."""
     _, exponent = np.frexp(np.maximum(distance, 1).astype(np.float64))

@@ -6,6 +6,11 @@ one fresh sandboxed child whose solve() sees only handles. Every numpy operation
 here, so ``dmc@1``/``ard@1`` come from the parent's own event log (docs/metrics.md#reuse-distance-and-dmc). Accuracy:
 the returned indices predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
 (docs/challenges.md#solve-submissions). Metrics are the mean over instances.
+
+Where the cost went (``RunResult.buffer_attribution``, scope ``whole run``): the per-buffer table of the first hidden
+instance's solve() call, buffers named by the request that made them (:mod:`engine.sandbox.remote.buffer_names`).
+Its totals are that instance's metrics (``per_instance_metrics[0]``), not the mean over instances: a mean of ratios
+has no per-buffer split that adds up, and every instance runs the same code on data of the same shape.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.attribution.buffers import attribute_events
+from engine.attribution.run_attribution import WHOLE_RUN, Attribution
 from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
@@ -128,6 +135,12 @@ def _one_instance(
     return accuracy(answer, inst["x_test"], inst["y_test"]), None, session
 
 
+def session_attribution(session: Session) -> Attribution:
+    """The per-buffer table of everything ``session`` metered (scope ``whole run``)."""
+    table = attribute_events(session.is_write, session.buffers, session.sizes, session.labels, WHOLE_RUN)
+    return Attribution(scopes=(table,))
+
+
 def judge_solve(
     code: str,
     *,
@@ -164,6 +177,7 @@ def judge_solve(
     per_instance: list[dict[str, float]] = []
     ops = events = 0
     failed: tuple[str, FailureKind] | None = None
+    attribution: Attribution | None = None
     for _ in range(instances):
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
         acc, failed, session = _one_instance(
@@ -175,6 +189,8 @@ def judge_solve(
             break
         accs.append(acc if acc is not None else 0.0)
         per_instance.append(session.metrics())
+        if attribution is None:
+            attribution = session_attribution(session)
     mean_acc = float(np.mean(accs)) if accs and failed is None else None
     ok = failed is None and mean_acc is not None and mean_acc >= PASS_ACCURACY
     if failed is None and not ok:
@@ -202,6 +218,7 @@ def judge_solve(
         counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
         code_hash=hashlib.sha256(code.encode()).hexdigest(),
         per_instance_metrics=per_instance,
+        buffer_attribution=attribution if metrics else None,
         provenance=Provenance(
             judged_by="solve", sandbox_tier=report.tier, sandbox=report.description, review_flags=flags
         ),

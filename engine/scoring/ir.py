@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.attribution.rings import ring_attribution
 from engine.challenges import CHALLENGES
 from engine.challenges.ir_track import IRChallenge, TestSet
 from engine.errors import BadParameter, EngineError, UnknownName
@@ -111,6 +112,7 @@ def score_on(
             "instances": int(tests.inputs.shape[0]),
         },
         attribution=_by_ring(scored.reads_by_ring),
+        buffer_attribution=ring_attribution(scored.reads_by_ring, METRIC),
         dialect=spec.dialect.name,
     )
 

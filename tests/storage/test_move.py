@@ -13,6 +13,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from storage.attributions import put_attribution
 from storage.chat_messages import Topic, store_message
 from storage.database import make_engine, session_factory
 from storage.digests import claim_week, mark_posted
@@ -52,6 +53,7 @@ def _populate(engine: Engine) -> None:
                 ),
             )
             save_entry(s, author="alice", kind="note", title=f"note {i}", results=[{"metric": "m", "value": str(i)}])
+        put_attribution(s, run_id=1, metric="dally@2", body={"scopes": [], "elements": []})
         idea = create_idea(s, member="carol", text="try a smaller batch")
         assert idea.id is not None
         propose(s, idea_id=idea.id, spec={"title": "smaller batch", "params": {"batch": 8}}, code="x = 1", tokens=42)

@@ -47,6 +47,7 @@ import numpy as np
 from engine.metrics.clock import clock_metrics
 from engine.sandbox.remote import allowlist as al
 from engine.sandbox.remote import budget, randomness
+from engine.sandbox.remote import buffer_names as bn
 from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
@@ -88,7 +89,12 @@ class Session:
         self.is_write: list[bool] = []
         self.buffers: list[int] = []
         self.sizes: list[int] = []
-        self.input_ids = [self._register(a, fresh=True) for a in arrays]
+        self.labels: list[str] = []  # the name of every buffer id (engine.sandbox.remote.buffer_names)
+        self._label = ""  # the name the current request gives the buffers it creates
+        self.input_ids = []
+        for index, arr in enumerate(arrays):
+            self._label = bn.input_name(index)
+            self.input_ids.append(self._register(arr, fresh=True))
 
     # ---- bookkeeping -------------------------------------------------------------------------------------
     def _event(self, write: bool, buffer: int, size: int) -> None:
@@ -117,6 +123,7 @@ class Session:
         buffer = self._next_buffer
         self._next_buffer += 1
         self._buffer_size[buffer] = int(size)
+        self.labels.append(self._label)
         return buffer
 
     def _write_into(self, hid: int, region: int) -> None:
@@ -126,6 +133,7 @@ class Session:
         if region >= self._buffer_size[buffer]:
             self._event(True, buffer, region)
         else:
+            self._label = bn.PARTIAL_WRITE
             self._event(True, self._new_buffer(region), region)
 
     def release(self, ids: list[Any]) -> None:
@@ -134,6 +142,13 @@ class Session:
             if type(hid) is int and hid in self._arrays and hid not in self.input_ids:
                 self._live -= self._arrays.pop(hid).size
                 del self._buffer[hid]
+
+    def name_of(self, hid: int) -> str:
+        """The name of handle ``hid``'s buffer."""
+        return self.labels[self._buffer[hid]]
+
+    def _names(self, reads: list[int]) -> list[str]:
+        return [self.labels[self._buffer[h]] for h in reads]
 
     def metrics(self) -> dict[str, float]:
         """ard@1 / ard_per_read@1 / dmc@1 of everything metered so far."""
@@ -237,6 +252,7 @@ class Session:
             if name not in al.BINARY_OPERATORS or len(args) != 2:
                 raise Refused(f"operator '{name}' is not supported")
             budget.check_binary(name, args[0], args[1], self.max_elements)
+            self._label = bn.binary_name(name, self._names(reads))
             result = al.BINARY_OPERATORS[name](*args)
             self._read_all(reads)
             return self._result(result)
@@ -247,6 +263,7 @@ class Session:
             if name not in al.UNARY_OPERATORS or len(args) != 1:
                 raise Refused(f"operator '{name}' is not supported")
             budget.check_size(np.size(args[0]), self.max_elements)
+            self._label = bn.unary_name(name, self._names(reads))
             result = al.UNARY_OPERATORS[name](args[0])
             self._read_all(reads)
             return self._result(result)
@@ -262,6 +279,7 @@ class Session:
             return self._function(args, kwargs, reads)
         if op == "rng":
             name = args.pop(0)
+            self._label = bn.function_name("rng", str(name))
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
             self._read_all(reads)
             return self._result(result)
@@ -287,6 +305,7 @@ class Session:
 
     def _getitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
         budget.check_index(self._arrays[hid], args[0], self.max_elements)
+        self._label = bn.index_name(self.name_of(hid))
         result = self._arrays[hid][args[0]]
         self._read_all(reads)
         self._event(False, self._buffer[hid], np.size(result))
@@ -304,6 +323,7 @@ class Session:
         target[index] = value
         self._read_all(reads)
         if through_view:
+            self._label = bn.index_name(self.name_of(hid))
             self._event(False, self._buffer[hid], region)
             self._event(True, self._new_buffer(region), region)
         self._write_into(hid, region)
@@ -326,6 +346,7 @@ class Session:
             args[0] = al.resolve_dtype(args[0].name if isinstance(args[0], np.dtype) else str(args[0]))
         args = budget.plain_arguments(args)
         budget.check_method(name, arr, args, kwargs, self.max_elements)
+        self._label = bn.method_name(self.name_of(hid), name)
         result = arr.T if name == "T" else getattr(arr, name)(*args, **kwargs)
         if kind == al.VIEW:
             self._read_all(reads)
@@ -344,6 +365,7 @@ class Session:
             return self.describe(reads[0])  # already an array held here: the same handle, no event
         args = budget.plain_arguments(args)
         budget.check_function(name, args, kwargs, self.max_elements)
+        self._label = bn.function_name("np", name)
         result = getattr(np, name)(*args, **kwargs)
         self._read_all(reads)
         return self._result(result)  # np.reshape(a) etc. read a and write a fresh buffer, as any np function

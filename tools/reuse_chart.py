@@ -1,0 +1,61 @@
+"""The reuse-distance chart of one run: floats read per log₂ distance bin, one stacked bar segment per named buffer,
+as PNG bytes (:class:`engine.attribution.ReuseHistogram`, docs/metrics.md#reuse-distance-and-dmc).
+
+Uses matplotlib's object API with the Agg canvas (no pyplot, no global figure state, safe in worker threads); import
+this module only where a chart is drawn. Buffer names come from member code, so every text drawn from them has
+mathtext and TeX off (:func:`tools.user_text.one_line`); titles, whose mathtext cannot be switched off, go through
+:func:`tools.user_text.chart`.
+"""
+
+from __future__ import annotations
+
+import io
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from engine.attribution.histogram import ReuseHistogram, bin_label
+from tools.user_text import chart, one_line
+
+CHART_SIZE_IN = (8.0, 4.5)
+CHART_DPI = 100
+MAX_LEGEND = 8
+"""Buffers with a legend entry and a colour of their own; the rest are stacked as one grey ``(rest)`` segment."""
+
+
+def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
+    """PNG (800×450 px) of ``histogram``: x = distance bins (log₂), y = floats read, bars stacked by buffer, the
+    buffers with the most floats read at the bottom."""
+    figure = Figure(figsize=CHART_SIZE_IN, dpi=CHART_DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    present = histogram.bins()
+    bins = list(range(present[0], present[-1] + 1)) if present else []  # empty bins too: the x axis stays log₂
+    positions = list(range(len(bins)))
+    order = sorted(range(len(histogram.names)), key=lambda i: -sum(histogram.rows[i].values()))
+    shown, rest = order[:MAX_LEGEND], order[MAX_LEGEND:]
+    segments: list[tuple[str, list[int], str | None]] = [
+        (one_line(histogram.names[i]), [histogram.rows[i].get(b, 0) for b in bins], None) for i in shown
+    ]
+    if rest:
+        segments.append(("(rest)", [sum(histogram.rows[i].get(b, 0) for i in rest) for b in bins], "0.6"))
+    bottom = [0] * len(bins)
+    for name, heights, colour in segments:
+        axes.bar(positions, heights, bottom=bottom, label=name, color=colour, width=0.8)
+        bottom = [a + h for a, h in zip(bottom, heights, strict=True)]
+    axes.set_xticks(positions, [bin_label(b) for b in bins], rotation=30, ha="right", fontsize=8)
+    axes.set_title(chart(title))
+    axes.set_xlabel("reuse distance (floats, log₂ bins)")
+    axes.set_ylabel("floats read")
+    axes.grid(True, axis="y", alpha=0.3)
+    if segments:
+        legend = axes.legend(fontsize=8, loc="upper left")
+        for text in legend.get_texts():  # buffer names are member text: shown as typed
+            text.set_parse_math(False)
+            text.set_usetex(False)
+    else:
+        axes.text(0.5, 0.5, "no reads", transform=axes.transAxes, ha="center", parse_math=False)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
