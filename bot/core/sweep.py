@@ -3,7 +3,8 @@ stored run.
 
 The grid is read and bounded before anything runs: an unknown method or key is refused with "did you mean", a
 grid over the admins' ``limits.sweep_points`` in one line with the limit. Each point is then one method run under
-the same stored request as ``/run METHOD`` with those parameters (:func:`bot.core.run_method.run_registered_method`):
+the same stored request as ``/run METHOD`` with those parameters — over the admins' default seed set unless the
+seed is swept or named — (:func:`bot.core.run_method.run_registered_method`):
 answered once, stored, compared and logged like any run, so a point run before comes back from the store and a
 later ``/show ID`` or ``/compare`` works on it. A point outside the method's range (n over its cap, k > n) becomes
 a row that says why; the sweep goes on.
@@ -73,12 +74,15 @@ def run_sweep(
     policy.check_method(request.method)
     policy.check_sweep(request.grid.size)
     grid, points = request.grid, request.grid.points()
+    default_seeds = [int(s) for s in services.tool_config().get("seeds.default")]  # as /run: no seed named
     done: list[SweepPoint] = []
     for i, point in enumerate(points):
         where = " ".join(f"{key}={point[key]}" for key in grid.keys) or "one point"
         progress(f"{request.method} {where} ({i + 1}/{len(points)})", i / len(points))
         try:
             method = MethodRequest.parse(request.method, dict(point))
+            if not method.seeds_named:  # the point is the request /run makes: the admins' default seed set
+                method = method.with_seeds(default_seeds)
         except BadParameter as err:  # outside the method's range: a row that says why
             done.append(SweepPoint(row=SweepRow.refused(point, grid.keys, err.one_line())))
             continue

@@ -20,7 +20,7 @@ from bot.executors.local import ProcessRunner
 from bot.jobs.board import JobBoard
 from bot.settings import Settings
 from tests.bot.fixture_commands import SLEEPY, TALLY
-from tests.bot.telegram_harness import GROUP, MEMBER, OTHER_MEMBER, TOPIC, running_bot, texts, until
+from tests.bot.telegram_harness import GROUP, MEMBER, OTHER_MEMBER, TOPIC, running_bot, shown, texts, until
 from tests.fakes.bot_api import FakeBotApi
 
 ANN = Caller(name="ann", user_id=1, chat_id=GROUP)
@@ -125,9 +125,11 @@ async def test_in_the_chat_two_members_get_the_one_answer_each_in_their_own_topi
         await until(fake, lambda cs: any("queued #1" in t or "#1 started" in t for t in texts(cs)))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, username="bob", thread_id=TOPIC, text=request)
         calls = await until(fake, lambda cs: sum("tallied" in t for t in texts(cs)) == 2)
-    answers = [c for c in calls if c.method == "sendMessage" and "tallied" in c.params["text"]]
-    assert [a.params["text"] for a in answers] == ["tallied: 1 run(s)", "tallied: 1 run(s)"]
-    assert sorted(a.params.get("message_thread_id", "") for a in answers) == ["", str(TOPIC)]
+    now = shown(calls)  # each asker's acknowledgement is edited into the answer (one message per job and asker)
+    sent = [c for c in calls if c.method == "sendMessage" and c.result]
+    answers = [(c, now[int(c.result["message_id"])]) for c in sent if "tallied" in now[int(c.result["message_id"])]]
+    assert [text.splitlines()[-1] for _, text in answers] == ["tallied: 1 run(s)", "tallied: 1 run(s)"]
+    assert sorted(c.params.get("message_thread_id", "") for c, _ in answers) == ["", str(TOPIC)]
     assert len(file.read_text().splitlines()) == 1
     bob_ack = next(
         c for c in calls if c.method == "sendMessage" and c.params.get("message_thread_id") == str(TOPIC)
@@ -146,7 +148,8 @@ async def test_a_member_repeating_a_sleepy_request_attaches_while_another_member
         for user in (MEMBER, MEMBER, OTHER_MEMBER):
             fake.push_message(chat_id=GROUP, user_id=user, text="/sleepy steps=3 pause=0.2")
         calls = await until(fake, lambda cs: sum("slept 3 steps" in t for t in texts(cs)) == 3)
-    acks = [t for t in texts(calls) if t.startswith("#")]
+    # what each acknowledgement said when it was sent (each is later edited into its answer)
+    acks = [c.params["text"] for c in calls if c.method == "sendMessage" and c.params["text"].startswith("#")]
     assert sum("same request as #1 (yours" in t for t in acks) == 1
     assert any("#2 /sleepy" in t for t in acks) and not any("#3" in t for t in acks)
     assert SLEEPY.shared_answer is False

@@ -45,7 +45,8 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
     assert "done in" in edits[-1]
     text = edits[-1]  # the acknowledgement, replaced by the result card
     assert "local_update: accuracy " in text and "3 seeds (42, 123, 456)" in text
-    assert any("vs sgd (#1), the baseline: dmc@1" in line for line in text.splitlines()[:3])  # the verdicts first
+    card = text.split("\n\n", 1)[1]  # under the job's header ("#1 /run …", "done in …")
+    assert any("vs sgd (#1), the baseline: dmc@1" in line for line in card.splitlines()[:2]), text  # verdicts first
     # sgd with the same parameters and seeds is the baseline: stored first (#1, the system's), then local_update (#2)
     assert "run #2, logged to the sprint log" in text and "show 2" in text
     # the run is stored: /runs (answered in the bot process, no queue acknowledgement) lists it
