@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import matplotlib.image
@@ -270,7 +271,7 @@ def test_a_note_is_logged_as_typed_with_key_value_words_in_place(tmp_path: Path)
     result = CliRunner().invoke(main, ["log", "tried", "lr=0.1", "with", "local_update:", "dmc", "fell", "3%"])
     assert result.exit_code == 0, result.output
     log_text = "".join(p.read_text() for p in (tmp_path / "sutro-data").rglob("*.md"))
-    assert "— tried lr=0.1 with local_update: dmc fell 3%\n" in log_text
+    assert re.search(r"^\d{1,2}:\d\d tried lr=0\.1 with local_update: dmc fell 3% — local <!-- sutro#", log_text, re.M)
 
 
 def test_every_legacy_limit_message_counts_as_a_limit_failure() -> None:
