@@ -39,7 +39,14 @@ SHOWN_ONE_STEP = ("ard@1 (one step)", "dmc@1 (one step)")
 
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     request = MethodRequest.parse(inv.args[0], dict(inv.options))  # bad parameters are refused before anything runs
-    outcome = run_method(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
+    outcome = run_method(
+        ctx,
+        request,
+        member=inv.caller.name,
+        force="force" in inv.flags,
+        progress=inv.progress,
+        origin=inv.caller.message_link,
+    )
     return method_card(outcome)
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.recording import result_of
 from bot.core.services import Services
+from bot.core.stored_result import result_of
 from bot.invocation import UsageError
 from engine.attribution.buffers import CLOCK_METRICS
 from engine.attribution.diff import AttributionDiff, diff_attribution

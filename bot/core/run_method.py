@@ -104,8 +104,10 @@ def run_method(
     member: str,
     force: bool = False,
     progress: Progress = no_progress,
+    origin: str = "",
 ) -> MethodOutcome:
-    """Run (or reuse) ``request``'s method and its baseline method; see the module docstring."""
+    """Run (or reuse) ``request``'s method and its baseline method; see the module docstring. ``origin``: a link to
+    the asking Telegram message, for the sprint-log entry."""
     policy = services.run_policy()
     stored = request.stored
     policy.check_challenge(stored.challenge)
@@ -120,6 +122,7 @@ def run_method(
         lambda: _traced(request.name, request.raw, progress),
         member=member,
         force=force,
+        origin=origin,
     )
     versus = None
     if base is not None and versus_name is not None:
