@@ -39,6 +39,7 @@ class LogFrame:
     section: str
     show_author: bool
     document: str
+    tldr: str = ""
 
     def detail(
         self,
@@ -47,6 +48,7 @@ class LogFrame:
         lines: tuple[str, ...] = (),
         links: tuple[EntryLink, ...] = (),
         table: EntryTable | None = None,
+        verdict: str = "",
     ) -> EntryDetail:
         """An EntryDetail in this frame with the entry's own headline, lines, links and table."""
         return EntryDetail(
@@ -58,6 +60,8 @@ class LogFrame:
             table=table,
             show_author=self.show_author,
             document=self.document,
+            tldr=self.tldr,
+            verdict=verdict,
         )
 
 
@@ -87,7 +91,9 @@ def log_frame(services: Services, author: str) -> LogFrame:
             section = f"{author} · {week_heading(utcnow(), zone)}"
         return LogFrame(None, zone, section, not per_member, member)
     assert sprint.id is not None
-    return LogFrame(sprint.id, zone, sprint_heading(sprint, zone=zone, member=member), not per_member, member)
+    section = sprint_heading(sprint, zone=zone, member=member)
+    tldr = sprint.tldr or (f"goal: {sprint.goal}" if sprint.goal else "nothing logged yet")
+    return LogFrame(sprint.id, zone, section, not per_member, member, tldr)
 
 
 def log_note(services: Services, *, author: str, title: str, body: str = "") -> Appended:
@@ -95,6 +101,20 @@ def log_note(services: Services, *, author: str, title: str, body: str = "") -> 
     frame = log_frame(services, author)
     return services.sprint_log().append_entry(
         author=author, kind="note", title=title, body=body, detail=frame.detail(), sprint_id=frame.sprint_id
+    )
+
+
+def log_idea(services: Services, *, author: str, title: str, body: str, run_id: int | None = None) -> Appended:
+    """Save an idea's entry (its card, or what became of it) in the running sprint or the week."""
+    frame = log_frame(services, author)
+    return services.sprint_log().append_entry(
+        author=author,
+        kind="idea",
+        title=title,
+        body=body,
+        run_id=run_id,
+        detail=frame.detail(),
+        sprint_id=frame.sprint_id,
     )
 
 
@@ -187,7 +207,7 @@ def log_run(services: Services, run: Run, comparison: Comparison, *, origin: str
         movers=movers,
         rule=configured_rule(config.get),
     )
-    line, _ = headline(facts)
+    line, verdict = headline(facts)
     chart = _chart(mine, base, base_name, run.subject) if run.ok else None
     frame = log_frame(services, run.member.name)
     params = " ".join(f"{k}={v}" for k, v in sorted(run.params.items()))
@@ -201,7 +221,11 @@ def log_run(services: Services, run: Run, comparison: Comparison, *, origin: str
         results=[row.cells() for row in comparison.rows],
         run_id=run.id,
         detail=frame.detail(
-            headline=line, lines=detail_lines(facts), links=run_links(run, origin), table=entry_table(facts)
+            headline=line,
+            lines=detail_lines(facts),
+            links=run_links(run, origin),
+            table=entry_table(facts),
+            verdict=verdict.outcome.value if verdict is not None else "",
         ),
         charts=[chart] if chart is not None else [],
         sprint_id=frame.sprint_id,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from bot.core.comparison import Comparison, compare
 from bot.core.log_entry import log_run
 from bot.core.services import Services
+from bot.core.sprint_tldr import refresh_running_tldr
 from bot.core.stored_result import detail_of, result_of
 from bot.core.verdict import configured_rule
 from engine.result import FailureKind, RunResult
@@ -109,6 +110,7 @@ def record_once(
     stored = store_result(services, result, request=request, member=member, force=force or previous is not None)
     run, comparison = _compare(services, stored)
     note = log_run(services, run, comparison, origin=origin)
+    refresh_running_tldr(services)
     return RecordedRun(stored=stored, result=result, comparison=comparison, log_note=note)
 
 

@@ -156,6 +156,18 @@ class Document:
         if start >= end:
             raise BadRequest("The range should not be empty.")
 
+    def delete_range(self, start: int, end: int) -> None:
+        """Delete text inside one paragraph (the fake does not merge paragraphs: a range over a newline is refused)."""
+        self._check_range(start, end)
+        paragraph, offset = self._locate(start)
+        units, stop = start, offset
+        while units < end:
+            if stop >= len(paragraph.chars) - 1:
+                raise BadRequest("fake: a deleted range may not include a paragraph's final newline")
+            units += u16(paragraph.chars[stop][0])
+            stop += 1
+        del paragraph.chars[offset:stop]
+
     def update_paragraph_style(self, start: int, end: int, named: str) -> None:
         self._check_range(start, end)
         for pos, paragraph in self._paragraph_slots():
@@ -206,6 +218,9 @@ class Document:
             rng = args["range"]
             fields = args["fields"].split(",")
             self.update_text_style(rng["startIndex"], rng["endIndex"], args["textStyle"], fields)
+        elif kind == "deleteContentRange":
+            rng = args["range"]
+            self.delete_range(rng["startIndex"], rng["endIndex"])
         elif kind == "createNamedRange":
             name, rng = args["name"], args["range"]
             if not 1 <= u16(name) <= 256:

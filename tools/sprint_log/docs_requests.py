@@ -23,6 +23,7 @@ from typing import Any
 
 from tools.sprint_log.docs_text import docs_text
 from tools.sprint_log.entry import (
+    TLDR_LABEL,
     LogEntry,
     author_suffix,
     clock,
@@ -32,6 +33,7 @@ from tools.sprint_log.entry import (
     marker,
     neutral,
     section_heading,
+    tldr_line,
     utf16_len,
 )
 from tools.user_text import one_line
@@ -151,8 +153,12 @@ def entry_requests(
     section, day = _one_line(section_heading(entry)), _one_line(day_line(entry))
     last_section, last_day = last_headings(document)
     paragraphs: list[tuple[str, str]] = []
+    tldr_at = -1
     if last_section != section:
         paragraphs.append((section, "HEADING_1"))
+        if entry.detail.tldr:
+            tldr_at = len(paragraphs)
+            paragraphs.append((_one_line(tldr_line(entry.detail.tldr)), "NORMAL_TEXT"))
     if last_section != section or last_day != day:
         paragraphs.append((day, "HEADING_3"))
     head = f"{clock(entry)} "
@@ -187,6 +193,8 @@ def entry_requests(
         lead_start = first_start + utf16_len(head)
         requests.append(_text_style(lead_start, lead_start + utf16_len(lead), {"bold": True}))
     requests.append({"createNamedRange": {"name": marker(entry.uid), "range": _range(first_start, first_end)}})
+    if tldr_at >= 0:
+        requests.append(_text_style(starts[tldr_at], starts[tldr_at] + utf16_len(TLDR_LABEL), {"bold": True}))
     if links_at >= 0:
         offset = starts[links_at]
         for i, link in enumerate(entry.detail.links):
@@ -219,6 +227,30 @@ def entry_requests(
 
 def _range(start: int, end: int) -> dict[str, int]:
     return {"startIndex": start, "endIndex": end}
+
+
+def tldr_requests(document: dict[str, Any], entry: LogEntry) -> list[Request] | None:
+    """The requests that replace the TLDR line of the entry's section (the first paragraph after its HEADING_1
+    that starts with ``TLDR:``) with the entry's body; None when the document has no such line."""
+    section = _one_line(section_heading(entry))
+    inside = False
+    for element in document["body"]["content"]:
+        paragraph = element.get("paragraph")
+        if paragraph is None:
+            continue
+        text = _paragraph_text(paragraph)
+        if paragraph.get("paragraphStyle", {}).get("namedStyleType") == "HEADING_1":
+            inside = text.rstrip("\n") == section
+        elif inside and text.startswith(TLDR_LABEL):
+            start, end = element["startIndex"], element["endIndex"] - 1  # keep the paragraph's newline
+            new = _one_line(tldr_line(entry.body))
+            return [
+                {"deleteContentRange": {"range": _range(start, end)}},
+                {"insertText": {"location": {"index": start}, "text": new}},
+                _text_style(start, start + utf16_len(new), {"bold": False, "italic": False}),
+                _text_style(start, start + utf16_len(TLDR_LABEL), {"bold": True}),
+            ]
+    return None
 
 
 def _table_requests(cells: list[list[str]], *, table_at: int) -> tuple[list[Request], int]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.errors import ToolError
-from tools.sprint_log.docs_requests import contains_entry, entry_requests
+from tools.sprint_log.docs_requests import contains_entry, entry_requests, tldr_requests
 from tools.sprint_log.entry import LogEntry
 from tools.sprint_log.images import NO_IMAGE_HOST, ImageHost, ImageUnavailable
 from tools.sprint_log.sink import DeliveryFailed
@@ -131,10 +131,16 @@ class GoogleDocsSink:
 
     def _deliver(self, entry: LogEntry) -> bool:
         document = self._call(lambda d: d.get(documentId=self.document_id))
-        if contains_entry(document, entry.uid):
-            return False
-        images, problem = self._images(entry)
-        body: dict[str, Any] = {"requests": entry_requests(document, entry, images=images, image_problem=problem)}
+        if entry.kind == "tldr":  # replaced in place: writing the same text twice changes nothing
+            replace = tldr_requests(document, entry)
+            if replace is None:
+                return False
+            body: dict[str, Any] = {"requests": replace}
+        else:
+            if contains_entry(document, entry.uid):
+                return False
+            images, problem = self._images(entry)
+            body = {"requests": entry_requests(document, entry, images=images, image_problem=problem)}
         if document.get("revisionId"):
             body["writeControl"] = {"requiredRevisionId": document["revisionId"]}
         self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body), writes_entry=True)

@@ -22,7 +22,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tools.user_text import one_line, plain_body
 
-KINDS = ("run", "score", "note", "idea")
+KINDS = ("run", "score", "note", "idea", "sprint", "tldr")
+"""``sprint``: a sprint started or ended; ``tldr``: the new summary of a section, replacing the old one in place."""
+TLDR_LABEL = "TLDR:"
 _MARKER_LIKE = re.compile(r"sutro#", re.IGNORECASE)
 RESULT_HEADERS = ("metric", "value", "vs baseline", "vs record")
 """The table of entries saved before :class:`EntryDetail` existed (their ``results`` rows)."""
@@ -52,7 +54,8 @@ class EntryDetail:
     ``zone``). headline: a run's or submission's line in words ("" = the title). lines: further plain lines
     (parameters, movers). links: the links line. table: its compact table. show_author: name the member (a shared
     log); False where each member has their own section. document: which log it goes to ("" = the shared one;
-    a member's own Markdown file when the admins configure per-member logs).
+    a member's own Markdown file when the admins configure per-member logs). tldr: a sprint section's summary line,
+    written under its heading when this entry opens the section. verdict: the run's verdict (``WIN`` …), "" if none.
     """
 
     zone: str = "UTC"
@@ -63,6 +66,8 @@ class EntryDetail:
     table: EntryTable | None = None
     show_author: bool = True
     document: str = ""
+    tldr: str = ""
+    verdict: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +79,8 @@ class EntryDetail:
             "table": None if self.table is None else {"headers": list(self.table.headers), "rows": self.table.rows},
             "show_author": self.show_author,
             "document": self.document,
+            "tldr": self.tldr,
+            "verdict": self.verdict,
         }
 
     @classmethod
@@ -93,6 +100,8 @@ class EntryDetail:
             else EntryTable(tuple(map(str, table["headers"])), tuple(tuple(map(str, r)) for r in table["rows"])),
             show_author=bool(data.get("show_author", True)),
             document=str(data.get("document") or ""),
+            tldr=str(data.get("tldr") or ""),
+            verdict=str(data.get("verdict") or ""),
         )
 
 
@@ -179,6 +188,11 @@ def author_suffix(entry: LogEntry) -> str:
 def entry_heading(entry: LogEntry) -> str:
     """``3:06 <first line> — alice``: the whole first line of the entry as plain text."""
     return f"{clock(entry)} {first_line(entry)}{author_suffix(entry)}"
+
+
+def tldr_line(text: str) -> str:
+    """``TLDR: <text>`` on one line (member text made one line, marker-like text broken up)."""
+    return f"{TLDR_LABEL} {neutral(one_line(text))}"
 
 
 def marker(uid: str) -> str:

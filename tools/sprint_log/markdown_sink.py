@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tools.sprint_log.entry import (
+    TLDR_LABEL,
     LogEntry,
     author_suffix,
     clock,
@@ -33,6 +34,7 @@ from tools.sprint_log.entry import (
     marker,
     neutral,
     section_heading,
+    tldr_line,
 )
 from tools.sprint_log.images import public_chart_name
 from tools.user_text import markdown, one_line
@@ -62,6 +64,8 @@ def render_markdown(entry: LogEntry, *, new_section: bool, new_day: bool = True)
     lines: list[str] = []
     if new_section:
         lines += [f"## {markdown(neutral(one_line(section_heading(entry))))}", ""]
+        if entry.detail.tldr:
+            lines += [tldr_markdown(entry.detail.tldr), ""]
     if new_section or new_day:
         lines += [f"### {day_line(entry)}", ""]
     text = markdown(first_line(entry))
@@ -83,6 +87,11 @@ def render_markdown(entry: LogEntry, *, new_section: bool, new_day: bool = True)
     return "\n".join(lines) + "\n"
 
 
+def tldr_markdown(text: str) -> str:
+    """The TLDR line under a sprint's heading: ``**TLDR:** …`` (member text escaped: no other line starts so)."""
+    return f"**{TLDR_LABEL}** {markdown(tldr_line(text).removeprefix(TLDR_LABEL).strip())}"
+
+
 @dataclass
 class LogFileState:
     """What an append needs to know about the log file, valid while the file has ``size`` bytes."""
@@ -92,6 +101,8 @@ class LogFileState:
     last_day: str | None = None
     recent_uids: list[str] = field(default_factory=list)
     ends_with_blank_line: bool = False
+    tldr_offsets: dict[str, int] = field(default_factory=dict)
+    """Section heading line -> byte offset of its TLDR line."""
 
 
 def scan_log(data: bytes, uids: list[str]) -> LogFileState:
@@ -99,12 +110,19 @@ def scan_log(data: bytes, uids: list[str]) -> LogFileState:
     ``uids``: markers to look for (the entry about to be written)."""
     text = data.decode("utf-8", "replace")
     section = day = None
-    for line in text.splitlines():
+    tldrs: dict[str, int] = {}
+    offset = 0
+    for raw in data.splitlines(keepends=True):
+        line = raw.decode("utf-8", "replace").rstrip("\n")
         if line.startswith("## "):
             section, day = line, None
         elif line.startswith("### "):
             day = line
+        elif line.startswith(f"**{TLDR_LABEL}**") and section is not None and section not in tldrs:
+            tldrs[section] = offset
+        offset += len(raw)
     return LogFileState(
+        tldr_offsets=tldrs,
         size=len(data),
         last_section=section,
         last_day=day,
@@ -139,12 +157,16 @@ class MarkdownSink:
             if entry.uid in state.recent_uids:
                 return False
             section = f"## {markdown(neutral(one_line(section_heading(entry))))}"
+            if entry.kind == "tldr":
+                return self._replace_tldr(fh, state, state_path, section, entry)
             day = f"### {day_line(entry)}"
             new_section = state.last_section != section
             new_day = new_section or state.last_day != day
             self._write_charts(path.parent, entry)  # before the text that links to them
             block = render_markdown(entry, new_section=new_section, new_day=new_day)
             data = (("" if state.ends_with_blank_line else "\n") + block).encode("utf-8")
+            if new_section and entry.detail.tldr:
+                state.tldr_offsets[section] = state.size + data.index(f"**{TLDR_LABEL}**".encode())
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -154,6 +176,31 @@ class MarkdownSink:
             state.ends_with_blank_line = block.endswith("\n\n")
             self._save(state, state_path)
             return True
+
+    def _replace_tldr(self, fh: BinaryIO, state: LogFileState, state_path: Path, section: str, entry: LogEntry) -> bool:
+        """Replace the TLDR line of ``section`` with the entry's text: the rest of the file after it is rewritten
+        (the sprint's entries, not the whole log). False when the section has no TLDR line (nothing written)."""
+        offset = state.tldr_offsets.get(section)
+        fh.seek(offset if offset is not None else 0)
+        if offset is None or not fh.read(len(TLDR_LABEL) + 4).startswith(f"**{TLDR_LABEL}**".encode()):
+            fh.seek(0)
+            state = scan_log(fh.read(), [])
+            offset = state.tldr_offsets.get(section)
+            if offset is None:
+                return False
+        fh.seek(offset)
+        tail = fh.read()
+        old, _, rest = tail.partition(b"\n")
+        new = tldr_markdown(entry.body).encode("utf-8")
+        fh.truncate(offset)  # O_APPEND: the write below lands at the new end
+        fh.write(new + b"\n" + rest)
+        fh.flush()
+        os.fsync(fh.fileno())
+        delta = len(new) - len(old)
+        state.tldr_offsets = {k: v + delta if v > offset else v for k, v in state.tldr_offsets.items()}
+        state.size += delta
+        self._save(state, state_path)
+        return True
 
     @staticmethod
     def _write_charts(folder: Path, entry: LogEntry) -> None:

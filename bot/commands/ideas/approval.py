@@ -14,6 +14,7 @@ from bot.commands.submission_card import submission_card
 from bot.context import AppContext
 from bot.core.judging import Submission as CodeSubmission
 from bot.core.judging import judge
+from bot.core.log_entry import log_idea
 from bot.core.recording import RecordedRun
 from bot.core.run_method import MethodRequest, run_registered_method
 from bot.invocation import Invocation, Progress, UsageError
@@ -123,9 +124,9 @@ def release_stopped(ctx: AppContext, inv: Invocation, submitted_at: datetime) ->
 
 
 def _log_outcome(ctx: AppContext, idea: Idea, approver: str, outcome: str, run_id: int | None) -> None:
-    ctx.sprint_log().append_entry(
+    log_idea(
+        ctx,
         author=approver,
-        kind="idea",
         title=f"idea #{idea.id} ran: {idea.spec.get('title', '')}",
         body=f"approved by {approver} for {idea.member.name}; {outcome}",
         run_id=run_id,
