@@ -30,7 +30,7 @@ from tools.sprint_log.entry import EntryDetail
 
 TLDR_MAX_CHARS = 600
 _NUMBER = re.compile(r"(?<![\w@.])[-−+]?\d[\d,]*(?:\.\d+)?")
-_METRIC = re.compile(r"\b([a-z_]+)@(\d+)?")
+_METRIC = re.compile(r"\b([a-z_]+)@\d+")
 SYSTEM = (
     "You write the TLDR at the top of a research group's sprint log. Write 2 to 4 plain sentences. Use only the "
     "facts given; copy every number exactly as written there, and always name a metric with its version as given "
@@ -108,8 +108,9 @@ def grounded(summary: str, facts: SprintFacts) -> bool:
     given = "\n".join(facts.lines())
     if not numbers_in(summary) <= numbers_in(given):
         return False
-    if any(m.group(2) is None and f"{m.group(1)}@" in given for m in _METRIC.finditer(summary)):
-        return False
+    for name in {m.group(1) for m in _METRIC.finditer(given)}:  # every metric the facts name, e.g. dmc@1
+        if re.search(rf"\b{re.escape(name)}\b(?!@\d)", summary):
+            return False
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", summary.strip()) if s]
     return 2 <= len(sentences) <= 4 and len(summary) <= TLDR_MAX_CHARS
 

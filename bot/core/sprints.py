@@ -16,7 +16,7 @@ from bot.core.log_entry import log_frame
 from bot.core.services import Services
 from bot.core.sprint_tldr import refresh_tldr
 from bot.invocation import Caller, UsageError
-from storage.sprints import end_sprint, running_sprint, start_sprint
+from storage.sprints import end_sprint, get_sprint, running_sprint, start_sprint
 from storage.tables import Sprint
 from tools.sprint_log.log import Appended
 
@@ -97,6 +97,9 @@ def finish(services: Services, *, caller: Caller) -> SprintChange:
         deliver=False,
     )
     with services.sessions()() as session:
-        ended = end_sprint(session, sprint_id=sprint.id, ended_by=caller.name)
+        end_sprint(session, sprint_id=sprint.id, ended_by=caller.name)
     refresh_tldr(services, sprint.id)
+    with services.sessions()() as session:
+        ended = get_sprint(session, sprint_id=sprint.id)
+    assert ended is not None
     return SprintChange(ended, appended)

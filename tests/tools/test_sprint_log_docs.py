@@ -20,6 +20,8 @@ from tools.errors import ToolError
 from tools.sprint_log.delivery import Backoff, OutboxDelivery
 from tools.sprint_log.docs_requests import document_text
 from tools.sprint_log.docs_sink import GoogleDocsSink
+from tools.sprint_log.entry import EntryChart
+from tools.sprint_log.images import PublicFolder
 from tools.sprint_log.log import SprintLog
 from tools.sprint_log.sinks import make_sink
 
@@ -288,3 +290,33 @@ def test_unshared_or_missing_document_keeps_entries_and_says_how_to_fix(
     assert report.pending == 1 and report.error is not None
     assert "404" in report.error and "SUTRO_GOOGLE_DOCS_DOCUMENT_ID" in report.error
     assert queued.pending == 2 and queued.delivered == 0
+
+
+def test_a_chart_is_published_and_placed_inline_and_an_entry_after_it_starts_a_new_paragraph(
+    db_sessions: SessionFactory, docs: FakeDocsServer, tmp_path: Path
+) -> None:
+    """Through the real client: the chart's PNG lands in the public folder, the Doc gets an inline image of its
+    URL after the table (the request passes the discovery check in the fake), and the next entry is not glued to
+    the image's paragraph."""
+    host = PublicFolder(tmp_path / "public", "https://charts.example.org/s")
+    sink = GoogleDocsSink(
+        document_id=DOC_ID, credentials=Credentials("test-token"), api_endpoint=docs.endpoint, image_host=host
+    )
+    log = SprintLog(db_sessions, OutboxDelivery(db_sessions, sink, backoff=Backoff(base_s=0.0), sleep=[].append))
+    png = b"\x89PNG\r\n\x1a\nchart"
+    try:
+        first = log.append_entry(
+            author="al",
+            kind="run",
+            title="t",
+            results=RESULTS,
+            charts=[EntryChart("reuse", "reuse distances", png)],
+        )
+        log.append_entry(author="al", kind="note", title="after the chart")
+    finally:
+        log.close()
+    [published] = list((tmp_path / "public").iterdir())
+    assert published.read_bytes() == png and published.name == f"{first.entry.uid}-reuse.png"
+    document = docs.documents[DOC_ID]
+    assert document.image_uris() == [f"https://charts.example.org/s/{published.name}"]
+    assert re.search(r"\n\d{1,2}:\d\d after the chart — al\n", document_text(document.to_json()))

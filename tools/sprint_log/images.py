@@ -21,7 +21,12 @@ from typing import Protocol
 
 from tools.sprint_log.entry import EntryChart, LogEntry
 
-NO_IMAGE_HOST = "no public address for charts (set SUTRO_SPRINT_LOG_IMAGE_BASE_URL and serve the chart folder there)"
+PUBLIC_CHARTS = "sprint-log-public"
+"""The folder in the data directory whose files the operator serves at ``SUTRO_SPRINT_LOG_IMAGE_BASE_URL``."""
+NO_IMAGE_HOST = (
+    "no public address for charts (serve sprint-log-public/ of the data directory and set "
+    "SUTRO_SPRINT_LOG_IMAGE_BASE_URL)"
+)
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
