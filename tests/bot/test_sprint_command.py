@@ -222,3 +222,13 @@ def test_with_claude_the_tldr_is_its_summary_unless_it_invents_a_figure(
         assert "dally@1: 150 (tiled, #2, bob)" in anthropic_fake.requests[-1].body["messages"][0]["content"]
     finally:
         ctx.close()
+
+
+def test_a_run_links_to_the_asking_message_only_where_telegram_has_message_links() -> None:
+    # Telegram's link to a message of a supergroup: t.me/c/<chat id without -100>/<message>, with the forum topic
+    # between them in a topic; basic groups and private chats have no such link
+    assert Caller("a", chat_id=-1001234567890, message_id=42).message_link == "https://t.me/c/1234567890/42"
+    topic = Caller("a", chat_id=-1001234567890, thread_id=813, message_id=42)
+    assert topic.message_link == "https://t.me/c/1234567890/813/42"
+    assert Caller("a", chat_id=555, message_id=42).message_link == ""
+    assert Caller("a", chat_id=-1001234567890).message_link == ""
