@@ -6,7 +6,8 @@ result per board on the admins' primary metric (with its run and member); the ve
 With Claude configured (``SUTRO_ANTHROPIC_API_KEY``), the assistant writes 2–4 sentences from the same facts. It may
 not invent figures: every number in its text must be one of the figures it was given (compared digit for digit,
 :func:`numbers_in`), and every metric it names must carry its version (``dmc@1``); otherwise — or if the API fails —
-the deterministic summary is written instead. The tokens count towards the assistant's monthly usage.
+the deterministic summary is written instead. The tokens count towards the assistant's monthly budget, and once
+that is spent no request is made.
 
 The TLDR is an outbox entry of kind ``tldr``: the sinks replace the section's TLDR line in place (never a second
 one). It is refreshed after each run or submission of the sprint and when the sprint ends.
@@ -123,9 +124,17 @@ def assistant_tldr(services: Services, facts: SprintFacts) -> str | None:
         return None
     import anthropic
 
-    from storage.ideas import add_usage, month_key
+    from storage.ideas import add_usage, month_key, tokens_used
     from storage.timestamps import utcnow
 
+    month = month_key(utcnow())
+    with services.sessions()() as session:
+        used_in, used_out = tokens_used(session, month=month)
+    price_in, price_out = settings.anthropic_usd_per_mtok_input, settings.anthropic_usd_per_mtok_output
+    spent_usd = (used_in * price_in + used_out * price_out) / 1e6
+    budget_usd = float(services.tool_config().get("assistant.monthly_budget_usd"))
+    if used_in + used_out >= settings.anthropic_monthly_budget_tokens or spent_usd >= budget_usd:
+        return None  # the month's budget is spent: the plain summary, no request
     client = anthropic.Anthropic(
         api_key=key,
         base_url=settings.anthropic_base_url or None,
@@ -145,7 +154,7 @@ def assistant_tldr(services: Services, facts: SprintFacts) -> str | None:
     with services.sessions()() as session:
         add_usage(
             session,
-            month=month_key(utcnow()),
+            month=month,
             input_tokens=response.usage.input_tokens,
             output_tokens=response.usage.output_tokens,
         )

@@ -232,3 +232,27 @@ def test_a_run_links_to_the_asking_message_only_where_telegram_has_message_links
     assert topic.message_link == "https://t.me/c/1234567890/813/42"
     assert Caller("a", chat_id=555, message_id=42).message_link == ""
     assert Caller("a", chat_id=-1001234567890).message_link == ""
+
+
+def test_a_spent_assistant_budget_gives_the_plain_tldr_without_a_request(
+    anthropic_fake: FakeAnthropic, tmp_path: Path
+) -> None:
+    from storage.ideas import add_usage, month_key
+    from storage.timestamps import utcnow
+
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        data_dir=tmp_path / "data",
+        anthropic_api_key=API_KEY,
+        anthropic_base_url=anthropic_fake.base_url,
+        anthropic_monthly_budget_tokens=1000,
+    )
+    ctx = AppContext(settings=settings)
+    try:
+        with ctx.sessions()() as session:
+            add_usage(session, month=month_key(utcnow()), input_tokens=900, output_tokens=100)  # 1,000: all of it
+        call(ctx, "sprint", 'start "Technical Sprint 2"')
+        reply, _ = call(ctx, "sprint", "end")
+        assert reply.text.endswith("TLDR: nothing logged yet.") and anthropic_fake.requests == []
+    finally:
+        ctx.close()
