@@ -39,12 +39,12 @@ def entry(i: int) -> LogEntry:
 def prefilled(directory: Path, entries: int) -> Path:
     """A log with ``entries`` entries written the way the sink writes them (week headings included)."""
     path = directory / f"log-{entries}.md"
-    last_week = None
+    last_week = last_day = None
     with path.open("w", encoding="utf-8") as fh:
         for i in range(entries):
-            week = entry(i).created_at.isocalendar()[:2]
-            fh.write(render_markdown(entry(i), needs_week_heading=week != last_week))
-            last_week = week
+            week, day = entry(i).created_at.isocalendar()[:2], entry(i).created_at.date()
+            fh.write(render_markdown(entry(i), new_section=week != last_week, new_day=day != last_day))
+            last_week, last_day = week, day
     return path
 
 

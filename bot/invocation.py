@@ -26,13 +26,27 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Caller:
-    """Who asked: a Telegram member or the local terminal user."""
+    """Who asked: a Telegram member or the local terminal user. message_id: the Telegram message that asked."""
 
     name: str
     user_id: int | None = None
     chat_id: int | None = None
     thread_id: int | None = None
     is_admin: bool = False
+    message_id: int | None = None
+
+    @property
+    def message_link(self) -> str:
+        """A link that opens the asking message in Telegram, "" where there is none to make.
+
+        Only supergroups have message links (``https://t.me/c/<chat>/<message>``, the chat id without its
+        ``-100`` prefix; in a forum topic ``…/<chat>/<topic>/<message>``); they open for the group's members only.
+        """
+        chat, message = self.chat_id, self.message_id
+        if chat is None or message is None or not str(chat).startswith("-100"):
+            return ""
+        topic = f"{self.thread_id}/" if self.thread_id is not None else ""
+        return f"https://t.me/c/{str(chat)[4:]}/{topic}{message}"
 
 
 LOCAL_CALLER = Caller(name="local", is_admin=True)

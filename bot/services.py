@@ -31,6 +31,7 @@ def open_sprint_log(
         service_account_file=settings.google_service_account_file,
         api_endpoint=settings.google_docs_endpoint or None,
         timeout_s=settings.google_docs_timeout_s,
+        image_base_url=settings.sprint_log_image_base_url,
     )
     return SprintLog(sessions, OutboxDelivery(sessions, chosen), reply_budget_s=settings.google_docs_timeout_s)
 

@@ -77,6 +77,11 @@ class Settings(BaseSettings):
     google_docs_timeout_s: float = Field(
         default=15.0, gt=0, description="Limit on each Google Docs call; a command waits about this long at most."
     )
+    sprint_log_image_base_url: str = Field(
+        default="",
+        description="Public HTTPS address where the folder sprint-log-public/ in the data directory is served; "
+        "charts then appear in the Google Doc as images (empty: a text line instead).",
+    )
     telegram_bot_token: SecretStr | None = Field(default=None, description="Bot token from @BotFather.")
     allowed_chats: IdList = Field(default_factory=list, description="Chat ids the bot answers in (deny by default).")
     admin_ids: IdList = Field(default_factory=list, description="Telegram user ids allowed to run admin commands.")

@@ -11,11 +11,20 @@ it (:func:`drop_parked`).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from storage.tables import ENTRY_DELIVERED, ENTRY_DROPPED, ENTRY_PARKED, ENTRY_PENDING, SprintLogEntry
+from storage.tables import (
+    ENTRY_DELIVERED,
+    ENTRY_DROPPED,
+    ENTRY_PARKED,
+    ENTRY_PENDING,
+    SprintLogChart,
+    SprintLogEntry,
+)
 from storage.timestamps import utcnow
 
 
@@ -29,9 +38,15 @@ def save_entry(
     results: list[dict[str, str]] | None = None,
     run_id: int | None = None,
     created_at: datetime | None = None,
+    sprint_id: int | None = None,
+    detail: dict[str, Any] | None = None,
+    charts: Sequence[tuple[str, str, bytes]] = (),
 ) -> SprintLogEntry:
-    """Commit a new pending entry with a fresh random ``uid`` (its marker in the document) and return it."""
+    """Commit a new pending entry with a fresh random ``uid`` (its marker in the document) and return it, with its
+    charts (name, caption, PNG bytes) in the same transaction."""
     entry = SprintLogEntry(
+        sprint_id=sprint_id,
+        detail=dict(detail or {}),
         uid=secrets.token_hex(6),
         author=author,
         kind=kind,
@@ -42,9 +57,36 @@ def save_entry(
         created_at=created_at or utcnow(),
     )
     session.add(entry)
+    session.flush()
+    assert entry.id is not None
+    for name, caption, png in charts:
+        session.add(SprintLogChart(entry_id=entry.id, name=name, caption=caption, png=png))
     session.commit()
     session.refresh(entry)
     return entry
+
+
+def entry_charts(session: Session, *, entry_id: int) -> list[SprintLogChart]:
+    """The charts of entry ``entry_id``, in the order they were saved."""
+    query = select(SprintLogChart).where(SprintLogChart.entry_id == entry_id).order_by(col(SprintLogChart.id))
+    return list(session.exec(query).all())
+
+
+def sprint_entries(session: Session, *, sprint_id: int) -> list[SprintLogEntry]:
+    """Every entry of sprint ``sprint_id``, oldest first, whatever its state."""
+    query = select(SprintLogEntry).where(SprintLogEntry.sprint_id == sprint_id).order_by(col(SprintLogEntry.id))
+    return list(session.exec(query).all())
+
+
+def entries_between(session: Session, *, start: datetime, end: datetime) -> list[SprintLogEntry]:
+    """Entries saved in ``[start, end)``, oldest first (dropped ones left out)."""
+    query = (
+        select(SprintLogEntry)
+        .where(SprintLogEntry.created_at >= start, SprintLogEntry.created_at < end)
+        .where(SprintLogEntry.state != ENTRY_DROPPED)
+        .order_by(col(SprintLogEntry.id))
+    )
+    return list(session.exec(query).all())
 
 
 def next_due_entry(

@@ -141,7 +141,11 @@ class SprintLogEntry(SQLModel, table=True):
 
     uid: a random marker written into the document with the entry, so a retry after a crash between the write and
     the state update finds it there and does not write it twice.
-    results: rows of ``{"metric", "value", "vs_baseline", "vs_record"}`` (already formatted text).
+    results: rows of ``{"metric", "value", "vs_baseline", "vs_record"}`` (already formatted text; entries saved
+    before ``detail`` existed).
+    sprint_id: the sprint the entry belongs to (None: no sprint was running; it goes under its week).
+    detail: how the entry reads (:class:`tools.sprint_log.entry.EntryDetail` as JSON): time zone, section heading,
+    headline, table, extra lines; ``{}`` for entries saved before it existed.
     """
 
     __tablename__ = "sprint_log_entries"
@@ -155,11 +159,46 @@ class SprintLogEntry(SQLModel, table=True):
     body: str = Field(default="", sa_column=Column(Text, nullable=False))
     results: list[dict[str, str]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     run_id: int | None = Field(default=None, foreign_key="runs.id")
+    sprint_id: int | None = Field(default=None, foreign_key="sprints.id", index=True)
+    detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
     state: str = Field(default=ENTRY_PENDING, index=True, max_length=20)
     attempts: int = 0
     next_attempt_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     last_error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class SprintLogChart(SQLModel, table=True):
+    """A chart of one sprint-log entry (PNG bytes), kept with the entry until a sink has placed it: an image file
+    beside the Markdown log, or an inline image in the Doc."""
+
+    __tablename__ = "sprint_log_charts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: int = Field(foreign_key="sprint_log_entries.id", index=True)
+    name: str = Field(max_length=100)
+    caption: str = Field(max_length=300)
+    png: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Sprint(SQLModel, table=True):
+    """A sprint of the group: a title, a goal, who started it, when it started and ended (None: still running).
+
+    At most one sprint runs at a time; entries saved while it runs belong to it (``SprintLogEntry.sprint_id``).
+    tldr: the summary last written at the top of the sprint in the log (kept to replace it in place).
+    """
+
+    __tablename__ = "sprints"
+
+    id: int | None = Field(default=None, primary_key=True)
+    title: str = Field(max_length=200)
+    goal: str = Field(default="", sa_column=Column(Text, nullable=False))
+    started_by: str = Field(max_length=200)
+    started_by_id: int | None = Field(default=None, sa_type=BigInteger)
+    started_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    ended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    ended_by: str | None = Field(default=None, max_length=200)
+    tldr: str = Field(default="", sa_column=Column(Text, nullable=False))
 
 
 class ToolConfigValue(SQLModel, table=True):

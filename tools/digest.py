@@ -1,5 +1,6 @@
 """The weekly digest as text (pure): new records with who beat whom and by how much, the leaderboard per
-enabled challenge, the most active members, failures worth a look, and the sprint-log link.
+enabled challenge, the most active members, the week's sprints with their TLDRs, its notes and ideas, the verdicts
+its results stated, the failures still open, and the sprint-log link.
 
 The week is the half-open window ``[start, end)`` in UTC; every value carries its metric name and version, and
 lower is better for every metric (tools/records.py, tools/leaderboard.py).
@@ -16,6 +17,7 @@ from storage.digests import WeekRun
 from tools.leaderboard import LeaderboardRow
 from tools.metric_format import format_value
 from tools.records import RecordChange
+from tools.user_text import one_line
 
 TOP_MEMBERS = 5
 TOP_FAILURES = 5
@@ -35,6 +37,27 @@ class ChallengeWeek:
 
 
 @dataclass(frozen=True)
+class SprintWeek:
+    """A sprint that ran during the week: its title, TLDR (may be empty) and whether it ended before the week did."""
+
+    title: str
+    tldr: str
+    ended: bool
+
+
+@dataclass(frozen=True)
+class WeekEntry:
+    """A sprint-log entry of the week: when (UTC), who, its first line, and the verdict it stated ("" if none)."""
+
+    created_at: datetime
+    author: str
+    kind: str
+    line: str
+    verdict: str = ""
+    run_id: int | None = None
+
+
+@dataclass(frozen=True)
 class DigestInput:
     week: str
     start: datetime
@@ -42,6 +65,8 @@ class DigestInput:
     challenges: list[ChallengeWeek]
     runs: list[WeekRun]
     sprint_log: str
+    sprints: list[SprintWeek] = field(default_factory=list)
+    entries: list[WeekEntry] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -76,10 +101,13 @@ def most_active(runs: Sequence[WeekRun], top: int = TOP_MEMBERS) -> list[tuple[s
 
 
 def notable_failures(runs: Sequence[WeekRun], top: int = TOP_FAILURES) -> list[tuple[WeekRun, int]]:
-    """Failed runs, newest first, one per (member, challenge, subject, reason) with how often it happened."""
+    """Failed runs that are still open — no later passing run of the same member, challenge and subject in the
+    week — newest first, one per (member, challenge, subject, reason) with how often it happened."""
     groups: dict[tuple[str, str, str, str], list[WeekRun]] = {}
+    fixed = {(r.member, r.challenge, r.subject): r.created_at for r in runs if r.ok}
     for run in runs:
-        if not run.ok:
+        later_pass = fixed.get((run.member, run.challenge, run.subject))
+        if not run.ok and not (later_pass is not None and later_pass > run.created_at):
             reason = (run.failure or "failed").strip().splitlines()[0][:120] if run.failure else "failed"
             groups.setdefault((run.member, run.challenge, run.subject, reason), []).append(run)
     newest = sorted(groups.values(), key=lambda g: (g[-1].created_at, g[-1].run_id), reverse=True)
@@ -90,6 +118,46 @@ def _failure_line(run: WeekRun, count: int) -> str:
     reason = (run.failure or "failed").strip().splitlines()[0][:120] if run.failure else "failed"
     times = f" ×{count}" if count > 1 else ""
     return f"• #{run.run_id} {run.member} {run.challenge}/{run.subject}{times}: {reason}"
+
+
+TOP_NOTES = 12
+TOP_VERDICTS = 8
+
+
+def _when(entry: WeekEntry) -> str:
+    return f"{entry.created_at:%a %H:%M}"
+
+
+def _week_log_lines(week: DigestInput) -> list[str]:
+    """The week as the sprint log tells it: sprints and their TLDRs, verdicts, notes, ideas (each section only
+    when it has something; one line per item, member text made one line)."""
+    lines: list[str] = []
+    if week.sprints:
+        lines += ["", f"Sprints ({len(week.sprints)}):"]
+        for sprint in week.sprints:
+            state = "ended" if sprint.ended else "running"
+            lines.append(
+                f"• {one_line(sprint.title)} ({state})" + (f": {one_line(sprint.tldr)}" if sprint.tldr else "")
+            )
+    judged = [e for e in week.entries if e.verdict]
+    if judged:
+        tally = Counter(e.verdict for e in judged)
+        counts = ", ".join(f"{tally[v]} {v}" for v in ("WIN", "INCONCLUSIVE", "LOSS") if tally[v])
+        lines += ["", f"Verdicts of the week ({counts}):"]
+        lines += [
+            f"• {one_line(e.line)} — {one_line(e.author)}" + (f" (#{e.run_id})" if e.run_id else "")
+            for e in judged[-TOP_VERDICTS:]
+        ]
+    notes = [e for e in week.entries if e.kind == "note"]
+    if notes:
+        more = f", the last {TOP_NOTES}" if len(notes) > TOP_NOTES else ""
+        lines += ["", f"Notes ({len(notes)}{more}):"]
+        lines += [f"• {_when(e)} {one_line(e.author)}: {one_line(e.line)}" for e in notes[-TOP_NOTES:]]
+    ideas = [e for e in week.entries if e.kind == "idea"]
+    if ideas:
+        lines += ["", f"Ideas ({len(ideas)}):"]
+        lines += [f"• {one_line(e.line)} — {one_line(e.author)}" for e in ideas[-TOP_NOTES:]]
+    return lines
 
 
 def render_digest(week: DigestInput) -> Digest:
@@ -117,6 +185,7 @@ def render_digest(week: DigestInput) -> Digest:
         lines += [_failure_line(run, count) for run, count in failures]
     else:
         lines.append("Failures worth a look: none")
+    lines += _week_log_lines(week)
     lines += ["", f"Sprint log: {week.sprint_log}"]
     tables = [
         DigestTable(

@@ -1,5 +1,5 @@
-"""Collect one week's digest input from the database: records, standings, runs (the query side of
-tools/digest)."""
+"""Collect one week's digest input from the database: records, standings, runs, the sprints that ran and the
+sprint-log entries saved (the query side of tools/digest)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from datetime import datetime
 from sqlmodel import Session
 
 from storage.digests import runs_between
+from storage.outbox import entries_between
 from storage.scores import scored_runs
+from storage.sprints import sprints_overlapping
 from tools.board import split_by_board
-from tools.digest import ChallengeWeek, DigestInput
+from tools.digest import ChallengeWeek, DigestInput, SprintWeek, WeekEntry
 from tools.leaderboard import rank_best
 from tools.records import record_history
 
@@ -38,6 +40,22 @@ def gather_week(
         for board, entries in split_by_board(challenge, scores).items():
             records = [c for c in record_history(entries) if c.record.created_at >= start]
             weeks.append(ChallengeWeek(board.name, metric, records, rank_best(entries)))
+    sprints = [
+        SprintWeek(s.title, s.tldr, s.ended_at is not None and s.ended_at < end)
+        for s in sprints_overlapping(session, start=start, end=end)
+    ]
+    logged = [
+        WeekEntry(
+            created_at=e.created_at,
+            author=e.author,
+            kind=e.kind,
+            line=(e.detail or {}).get("headline") or e.title,
+            verdict=str((e.detail or {}).get("verdict") or ""),
+            run_id=e.run_id,
+        )
+        for e in entries_between(session, start=start, end=end)
+        if e.kind in ("note", "idea", "run", "score")
+    ]
     return DigestInput(
         week=week,
         start=start,
@@ -45,4 +63,6 @@ def gather_week(
         challenges=weeks,
         runs=runs_between(session, start=start, end=end),
         sprint_log=sprint_log,
+        sprints=sprints,
+        entries=logged,
     )

@@ -44,3 +44,20 @@ def format_figure(value: float) -> str:
 def format_relative(new: float, old: float) -> str:
     """The relative change ``(new − old) / old`` as a signed percentage (``−12.50%``); ``n/a`` when ``old`` is 0."""
     return f"{(new - old) / old:+.2%}" if old else "n/a"
+
+
+def format_compact(value: float | None) -> str:
+    """The sprint log's one number format: whole numbers grouped from 1,000 up (``58,659,867,413``, ``13,253``),
+    four significant digits below (``4.612``, ``93.47``, ``0.9``), ``—`` for missing."""
+    if value is None or math.isnan(value):
+        return "—"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.4g}"
+
+
+def format_percent(fraction: float) -> str:
+    """A relative change as the sprint log writes it: ``−4.9 %``, ``+0.5 %``, ``±0.0 %`` (one decimal, a real minus)."""
+    shown = round(fraction * 100, 1)
+    sign = "−" if shown < 0 else "+" if shown > 0 else "±"
+    return f"{sign}{abs(shown):.1f} %"

@@ -1,5 +1,6 @@
-"""The reuse-distance chart of one run: floats read per log₂ distance bin, one stacked bar segment per named buffer,
-as PNG bytes (:class:`engine.attribution.ReuseHistogram`, docs/metrics.md#reuse-distance-and-dmc).
+"""Reuse-distance charts as PNG bytes: one run's floats read per log₂ distance bin, one stacked bar segment per named
+buffer (:func:`reuse_chart_png`), and a run beside its baseline for the sprint log (:func:`comparison_chart_png`);
+histograms are :class:`engine.attribution.ReuseHistogram` (docs/metrics.md#reuse-distance-and-dmc).
 
 Uses matplotlib's object API with the Agg canvas (no pyplot, no global figure state, safe in worker threads); import
 this module only where a chart is drawn. Buffer names come from member code, so every text drawn from them has
@@ -10,6 +11,7 @@ mathtext and TeX off (:func:`tools.user_text.one_line`); titles, whose mathtext 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -55,6 +57,31 @@ def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
             text.set_usetex(False)
     else:
         axes.text(0.5, 0.5, "no reads", transform=axes.transAxes, ha="center", parse_math=False)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def comparison_chart_png(series: Sequence[tuple[str, ReuseHistogram]], *, title: str) -> bytes:
+    """A sprint-log entry's chart: grouped bars, one colour per named histogram (e.g. ``sgd`` and
+    ``local_update``), over the bins any has."""
+    bins = sorted({b for _, histogram in series for b in histogram.total()})
+    figure = Figure(figsize=CHART_SIZE_IN, dpi=CHART_DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    width = 0.8 / max(len(series), 1)
+    for i, (name, histogram) in enumerate(series):
+        totals = histogram.total()
+        positions = [j + (i - (len(series) - 1) / 2) * width for j in range(len(bins))]
+        axes.bar(positions, [totals.get(b, 0) for b in bins], width=width, label=chart(name))
+    axes.set_xticks(range(len(bins)), [f"2^{b}" for b in bins])
+    axes.set_xlabel("reuse distance (bin: 2^b ≤ d < 2^(b+1))")
+    axes.set_ylabel("floats read")
+    axes.set_title(chart(title))
+    axes.grid(True, axis="y", alpha=0.3)
+    if series:
+        axes.legend()
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")

@@ -67,6 +67,7 @@ USAGES = {
     "show": "ID",
     "idea": "TEXT [--revise ID] [--yes] / --run ID / --discard ID",
     "log": "TEXT | retry ID | drop ID",
+    "sprint": '[start "TITLE" [GOAL] | end]',
     "db": "move --to URL [--force | --resume]",
     "config": "list | get KEY | set KEY VALUE | reset KEY | history [KEY]",
     "rescore": "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)",
@@ -273,6 +274,17 @@ COMMANDS: tuple[Command, ...] = (
         "An entry the sink refused for good is parked (see status); admins send it again with 'log retry ID' or "
         "give up on it with 'log drop ID'.",
         free_text=True,
+    ),
+    Command(
+        name="sprint",
+        summary="Start or end a sprint: the sprint log's entries go under it, with a TLDR kept current",
+        usage=USAGES["sprint"],
+        handler=_in("sprint", "sprint"),
+        details='start "TITLE" [GOAL] opens a sprint (one at a time); end closes it (admins or the member who '
+        "started it) and writes its final TLDR; without arguments it shows the running sprint. Without a sprint, "
+        "entries go under their week.",
+        free_text=True,
+        background=False,
     ),
     Command(
         name="digest",

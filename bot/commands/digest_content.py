@@ -8,6 +8,8 @@ challenges appear and which metric ranks them come from the tool settings (``cha
 
 from __future__ import annotations
 
+import html
+from collections import Counter
 from datetime import datetime, timedelta
 
 from bot.commands.base import OutFile, Reply, Table
@@ -20,6 +22,9 @@ from tools.digest_week import gather_week
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
 
 WEEK = timedelta(days=7)
+MESSAGE_BUDGET = 3600
+"""Characters of one chat message the digest may fill, as Telegram counts them after HTML escaping (the limit is
+4096; the rest is margin for a table laid out as cards)."""
 
 
 def schedule_of(config: ToolConfig) -> DigestSchedule:
@@ -76,5 +81,63 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
                 for c in data.challenges
                 for r in c.records
             ],
+            "sprints": [{"title": sp.title, "tldr": sp.tldr, "ended": sp.ended} for sp in data.sprints],
+            "notes": sum(e.kind == "note" for e in data.entries),
+            "ideas": sum(e.kind == "idea" for e in data.entries),
+            "verdicts": dict(Counter(e.verdict for e in data.entries if e.verdict)),
         },
     )
+
+
+def _escaped(text: str) -> int:
+    return len(html.escape(text, quote=False))
+
+
+def _table_size(table: Table) -> int:
+    """A generous estimate of a table's size in the chat (padded grid or cards, escaped)."""
+    cells = [table.title or "", *table.headers, *(cell for row in table.rows for cell in row)]
+    widest = max((len(c) for c in cells), default=0)
+    return sum(_escaped(c) + 8 for c in cells) + widest * (len(table.rows) + 2) // 2 + 32
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut at its blank lines (sections), and any section over the budget at its lines."""
+    out: list[str] = []
+    for section in text.split("\n\n"):
+        if _escaped(section) <= MESSAGE_BUDGET:
+            out.append(section)
+            continue
+        chunk: list[str] = []
+        for line in section.split("\n"):
+            line = line if _escaped(line) <= MESSAGE_BUDGET else line[: MESSAGE_BUDGET // 5] + " …"
+            if chunk and _escaped("\n".join([*chunk, line])) > MESSAGE_BUDGET:
+                out.append("\n".join(chunk))
+                chunk = []
+            chunk.append(line)
+        if chunk:
+            out.append("\n".join(chunk))
+    return out
+
+
+def digest_messages(reply: Reply) -> list[Reply]:
+    """The digest as chat messages that each fit Telegram's limit: its sections in order, cut only between
+    sections (or, for one very long section, between its lines), then its leaderboard tables; the chart goes
+    with the first message. A digest that fits is one message, unchanged."""
+    parts: list[Reply] = [Reply(text="", files=list(reply.files), data=reply.data)]
+    used = 0
+    for piece in _pieces(reply.text):
+        size = _escaped(piece) + 2
+        if parts[-1].text and used + size > MESSAGE_BUDGET:
+            parts.append(Reply(text=f"(digest, continued)\n\n{piece}"))
+            used = size + 24
+            continue
+        parts[-1].text = f"{parts[-1].text}\n\n{piece}" if parts[-1].text else piece
+        used += size
+    for table in reply.tables:
+        size = _table_size(table) + 2
+        if used + size > MESSAGE_BUDGET:
+            parts.append(Reply(text="(digest, continued)"))
+            used = 24
+        parts[-1].tables.append(table)
+        used += size
+    return parts

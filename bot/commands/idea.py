@@ -14,6 +14,7 @@ from bot.commands.base import Invocation, Reply, UsageError
 from bot.commands.ideas import approval, card, drafting, limits
 from bot.commands.ideas import config as assistant
 from bot.context import AppContext
+from bot.core.log_entry import log_idea
 from storage.ideas import create_idea, fail, get_idea, propose
 from tools.assistant.toolbox import Toolbox
 
@@ -76,12 +77,7 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
             tokens=draft.tokens,
         )
     text_card = card.card_text(idea_id, draft.spec, draft.check.message)
-    ctx.sprint_log().append_entry(
-        author=inv.caller.name,
-        kind="idea",
-        title=f"idea #{idea_id}: {draft.spec.title}",
-        body=f"{text}\n\n{text_card}",
-    )
+    log_idea(ctx, author=inv.caller.name, title=f"idea #{idea_id}: {draft.spec.title}", body=f"{text}\n\n{text_card}")
     data = {
         "idea_id": idea_id,
         "status": "proposed",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, UsageError
 from bot.context import AppContext
+from bot.core.log_entry import log_note
 from tools.sprint_log.log import NOTE_LIMIT, QUEUED_FOR_THE_BOT
 
 USAGE = usage_of("log")
@@ -53,7 +54,7 @@ def add_note(ctx: AppContext, inv: Invocation) -> Reply:
         )
     title, _, body = text.partition("\n")
     log = ctx.sprint_log()
-    appended = log.append_entry(author=inv.caller.name, kind="note", title=title[:200], body=body)
+    appended = log_note(ctx, author=inv.caller.name, title=title[:200], body=body)
     report = appended.report
     number = appended.entry.id
     ok = True

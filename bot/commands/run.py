@@ -42,7 +42,14 @@ SIZED_FAMILY = "matmul"
 
 def run_method_reply(ctx: AppContext, inv: Invocation) -> Reply:
     request = MethodRequest.parse(inv.args[0], dict(inv.options))  # bad parameters are refused before anything runs
-    outcome = run_method(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
+    outcome = run_method(
+        ctx,
+        request,
+        member=inv.caller.name,
+        force="force" in inv.flags,
+        progress=inv.progress,
+        origin=inv.caller.message_link,
+    )
     card = method_card(outcome)
     if "histogram" in inv.flags:
         card.files.extend(histogram_files(outcome))

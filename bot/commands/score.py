@@ -47,7 +47,7 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     except EngineError as err:
         return Reply(text=f"rejected: {err.one_line()}", ok=False, data=unjudged_data(err.one_line(), challenge))
     label = inv.options.get("name") or inv.attachments[0].name
-    submission = Submission(code=text, label=label, challenge=challenge, kinds=("ir",))
+    submission = Submission(code=text, label=label, challenge=challenge, kinds=("ir",), origin=inv.caller.message_link)
     recorded = judge(ctx, submission, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
     result, data = recorded.result, submission_data(recorded, label)
     if not result.ok:

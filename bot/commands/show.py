@@ -11,7 +11,7 @@ from bot.commands.result_card import comparison_table
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from bot.core.comparison import compare
-from bot.core.recording import result_of
+from bot.core.stored_result import result_of
 from bot.core.verdict import configured_rule
 from engine.attribution.histogram import ReuseHistogram, bin_label
 from storage.runs import get_run

@@ -52,6 +52,6 @@ def submit(ctx: AppContext, inv: Invocation) -> Reply:
     challenge = _challenge_option(inv)
     code = _decode(inv.attachments[0].content)
     label = inv.options.get("name") or inv.attachments[0].name
-    submission = Submission(code=code, label=label, challenge=challenge)
+    submission = Submission(code=code, label=label, challenge=challenge, origin=inv.caller.message_link)
     recorded = judge(ctx, submission, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
     return submission_card(recorded, label)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from bot.core.recording import result_of
 from bot.core.services import Services
+from bot.core.stored_result import result_of
 from bot.invocation import UsageError
 from engine.attribution.diff import AttributionDiff, diff_attribution
 from engine.attribution.rings import WHOLE_PROGRAM

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.judging import Submission, judge
+from bot.core.log_entry import log_idea
 from bot.core.recording import RecordedRun
 from bot.core.run_method import MethodRequest, run_registered_method
 from bot.core.services import Services
@@ -181,9 +182,9 @@ def _finish(services: Services, idea: Idea, approver: str, outcome: str, run_id:
     assert idea.id is not None
     with services.sessions()() as session:
         finish_run(session, idea_id=idea.id, run_id=run_id, outcome=outcome)
-    services.sprint_log().append_entry(
+    log_idea(
+        services,
         author=approver,
-        kind="idea",
         title=f"idea #{idea.id} ran: {idea.spec.get('title', '')}",
         body=f"approved by {approver} for {idea.member.name}; {outcome}",
         run_id=run_id,

@@ -62,6 +62,8 @@ class Submission:
     label: str
     challenge: str | None = None
     kinds: tuple[str, ...] = KINDS
+    origin: str = ""
+    """A link to the Telegram message that sent it ("" when none): the sprint-log entry links to it."""
 
 
 def judge(
@@ -169,7 +171,7 @@ def _judge_ir(services: Services, sub: Submission, member: str, force: bool, pro
         result.provenance = Provenance(judged_by="ir", sandbox=TRUSTED_NOTE)
         return result
 
-    return record_once(services, request, compute, member=member, force=force)
+    return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
 
 
 def _judge_generate(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
@@ -227,7 +229,7 @@ def _judge_generate(services: Services, sub: Submission, member: str, force: boo
         )
         return result
 
-    return record_once(services, request, compute, member=member, force=force)
+    return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
 
 
 def _judge_solve(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
@@ -263,4 +265,4 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
             limits=limits,
         )
 
-    return record_once(services, request, compute, member=member, force=force)
+    return record_once(services, request, compute, member=member, force=force, origin=sub.origin)

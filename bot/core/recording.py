@@ -22,32 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from bot.core.comparison import Comparison, compare
 from bot.core.log_entry import log_run
 from bot.core.services import Services
+from bot.core.sprint_tldr import refresh_running_tldr
+from bot.core.stored_result import detail_of, result_of
 from bot.core.verdict import configured_rule
 from engine.result import FailureKind, RunResult
 from storage.runs import Credit, NewRun, credit_of, find_by_request_key, get_run, record_submission, submit_run
 from storage.tables import ROLE_MEMBER, Run
 from tools.run_request import NormalisedRequest
-
-COLUMNS = (
-    "challenge",
-    "kind",
-    "subject",
-    "ok",
-    "params",
-    "seeds",
-    "metrics",
-    "accuracy",
-    "failure",
-    "wall_s",
-    "engine_version",
-    "code_hash",
-)
-"""RunResult fields that are columns of a stored run (everything else goes into its ``detail`` JSON)."""
 
 
 @dataclass(frozen=True)
@@ -80,21 +65,6 @@ class RecordedRun:
         """Whether the stored result is credited to another member's submission (one's own earlier submission of
         the same code is a plain stored answer)."""
         return self.credit is not None and self.credit.member != self.member
-
-
-def detail_of(result: RunResult) -> dict[str, Any]:
-    """The part of ``result`` without a column of its own (stored as the run's JSON ``detail``)."""
-    return {k: v for k, v in result.to_dict().items() if k not in COLUMNS}
-
-
-def result_of(run: Run) -> RunResult:
-    """The RunResult a stored run was made from: columns first, then its JSON detail.
-
-    Rows written before columns and detail were split hold a full copy of the result (and an ``extra`` dict);
-    the columns win where both exist, so the reading is the same for either shape.
-    """
-    columns = {name: getattr(run, name) for name in COLUMNS}
-    return RunResult.from_dict({**(run.result or {}), **columns})
 
 
 def lookup(services: Services, request: NormalisedRequest) -> StoredRun | None:
@@ -156,11 +126,13 @@ def record_once(
     *,
     member: str,
     force: bool = False,
+    origin: str = "",
 ) -> RecordedRun:
     """Answer ``request`` once (see the module docstring): the stored answer, or ``compute()`` stored, compared
     and logged (the entry is saved before this returns and delivered when the sink is reachable).
 
-    The caller has checked the admins' policy (once per request); this only records.
+    The caller has checked the admins' policy (once per request); this only records. ``origin``: a link to the
+    Telegram message that asked (the sprint-log entry links to it), "" when there is none.
     """
     previous = None if force else lookup(services, request)
     if previous is not None and not superseded_on_sight(previous.run):
@@ -180,8 +152,10 @@ def record_once(
         services, result, request=request, member=member, force=force or previous is not None
     )
     run, comparison, credit = _compare(services, stored)
-    # a baseline the system ran is named in its member run's entry, not logged on its own
-    note = log_run(services, run, comparison) if not stored.reused and request.role == ROLE_MEMBER else ""
+    note = ""
+    if not stored.reused and request.role == ROLE_MEMBER:  # a system baseline is named in its member run's entry
+        note = log_run(services, run, comparison, origin=origin)
+        refresh_running_tldr(services)
     return RecordedRun(
         stored=stored,
         result=result if not stored.reused else result_of(run),

@@ -86,8 +86,10 @@ def run_method(
     member: str,
     force: bool = False,
     progress: Progress = no_progress,
+    origin: str = "",
 ) -> MethodOutcome:
-    """Run (or reuse) ``request``'s method and its baseline over the seed set; see the module docstring."""
+    """Run (or reuse) ``request``'s method and its baseline over the seed set; see the module docstring. ``origin``: a
+    link to the asking Telegram message, for the sprint-log entry."""
     policy = services.run_policy()
     policy.check_challenge(request.challenge)
     policy.check_method(request.name)
@@ -123,6 +125,7 @@ def run_method(
         lambda: _combined(request, mine) if mine else _combined(request, run_tasks(request.tasks, workers=1)),
         member=member,
         force=force,
+        origin=origin,
     )
     versus = None
     if base is not None and base_result is not None:

@@ -30,6 +30,7 @@ class Sender:
     user_name: str
     thread_id: int | None = None
     sender_chat_id: int | None = None
+    message_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ def decide(settings: Settings, sender: Sender, *, allowed_chats: Iterable[int] |
                 user_id=None,
                 chat_id=sender.chat_id,
                 thread_id=sender.thread_id,
+                message_id=sender.message_id,
                 is_admin=settings.trust_anonymous_admins,
             )
         )
@@ -79,6 +81,7 @@ def decide(settings: Settings, sender: Sender, *, allowed_chats: Iterable[int] |
             user_id=sender.user_id,
             chat_id=sender.chat_id,
             thread_id=sender.thread_id,
+            message_id=sender.message_id,
             is_admin=is_admin,
         )
     )

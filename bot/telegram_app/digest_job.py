@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 
 from telegram.ext import Application, ContextTypes, Job
 
-from bot.commands.digest_content import digest_reply, schedule_of
+from bot.commands.digest_content import digest_messages, digest_reply, schedule_of
 from bot.context import AppContext
 from bot.incidents import report_incident
 from bot.reply import Reply
@@ -205,9 +205,11 @@ class DigestPoster:
 
 
 async def send_digest(courier: Courier, reply: Reply) -> bool:
-    """Send the digest text, then its chart as a photo; True once the text message was delivered (a failed
-    chart after that is logged, not retried: the digest itself is out)."""
-    out = render(reply)
+    """Send the digest as one or more messages that each fit Telegram's limit (``digest_messages``), the chart as a
+    photo after the first; True once the first message was delivered (a failed chart or later message is logged,
+    not retried: the digest itself is out)."""
+    first, *rest = digest_messages(reply)
+    out = render(first)
     message = await courier.send_text(out.html)
     if message is None:
         return False
@@ -216,6 +218,8 @@ async def send_digest(courier: Courier, reply: Reply) -> bool:
             await courier.send_file(photo, photo=True)
         for document in out.documents:
             await courier.send_file(document, photo=False)
+        for part in rest:
+            await courier.send_text(render(part).html)
     except Exception as exc:  # noqa: BLE001
-        report_incident(exc, where="sending the digest chart")
+        report_incident(exc, where="sending the digest chart and its continuation")
     return True

@@ -66,6 +66,7 @@ def sender_of(message: Message) -> Sender:
         user_name=(user.username or user.full_name) if user else "someone",
         thread_id=message.message_thread_id if message.is_topic_message else None,
         sender_chat_id=message.sender_chat.id if message.sender_chat else None,
+        message_id=message.message_id,
     )
 
 

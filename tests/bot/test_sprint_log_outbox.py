@@ -100,7 +100,8 @@ def test_parked_entry_in_status_then_retried_or_dropped_by_admins(tmp_path: Path
     finally:
         ctx.close()
     text = doc_text(docs)
-    assert text.index("a later note\n") < text.index("POISON note\n") < text.index("retry tomorrow\n")
+    # a note is one line "H:MM text — author" (the CLI caller is "local")
+    assert text.index("a later note — ") < text.index("POISON note — ") < text.index("retry tomorrow — ")
     assert "POISON again" not in text
 
 
@@ -124,8 +125,8 @@ async def test_the_bot_drains_the_outbox_on_its_job_queue(
     finally:
         await bot.stop()
     text = doc_text(docs)
-    assert text.index("first waiting\n") < text.index("second waiting\n")
-    assert text.count("first waiting\n") == 1 and text.count("second waiting\n") == 1
+    assert text.index("first waiting — al\n") < text.index("second waiting — al\n")
+    assert text.count("first waiting — al\n") == 1 and text.count("second waiting — al\n") == 1
 
 
 def test_a_ten_thousand_character_note_is_refused_with_the_limit(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import matplotlib.image
@@ -84,11 +85,13 @@ def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppCon
         comparison = compare(session, run, primary=None)
     assert log_run(ctx, run, comparison) == ""  # nothing waiting: the Markdown sink is always reachable
     text = (ctx.settings.data_dir / "sprint-log.md").read_text()
-    assert "matmul_4x4 / tiled n=4 (#2)" in text
     # baseline: matmul_4x4's built-in baseline program, 1,316 (docs/challenges.md#published-figures); 150 − 1316 = −1166
-    # = −88.6% of it.
+    # = −88.6% of it, far past the 1 % minimum change of the verdict rule: a WIN.
     # record before it: alice's 200; 150 − 200 = −50 = −25.0%
-    assert "| dally@1 | 150 | −1166 (−88.6%) | −50 (−25.0%) |" in text
+    assert "tiled vs baseline, matmul_4x4: dally@1 −88.6 % (WIN), correct" in text
+    assert "| metric | tiled | vs baseline | vs record |" in text
+    assert "| dally@1 | 150 | −88.6 % | −25.0 % |" in text
+    assert "/show 2 · code " in text  # the link to the run and the code's hash
 
 
 def test_runs_show_and_unknown_id(ctx: AppContext) -> None:
@@ -270,7 +273,7 @@ def test_a_note_is_logged_as_typed_with_key_value_words_in_place(tmp_path: Path)
     result = CliRunner().invoke(main, ["log", "tried", "lr=0.1", "with", "local_update:", "dmc", "fell", "3%"])
     assert result.exit_code == 0, result.output
     log_text = "".join(p.read_text() for p in (tmp_path / "sutro-data").rglob("*.md"))
-    assert "— tried lr=0.1 with local_update: dmc fell 3%\n" in log_text
+    assert re.search(r"^\d{1,2}:\d\d tried lr=0\.1 with local_update: dmc fell 3% — local <!-- sutro#", log_text, re.M)
 
 
 def test_every_legacy_limit_message_counts_as_a_limit_failure() -> None:

@@ -63,7 +63,7 @@ def test_ir_file_is_scored_stored_once_and_logged(tmp_path: Path) -> None:
     assert forced["run_id"] != first["run_id"] and forced["reused"] is False
     assert forced["metrics"] == {"dally@1": 1316}
     log_text = "".join(p.read_text() for p in (tmp_path / "sutro-data").rglob("*.md"))
-    assert f"(#{first['run_id']})" in log_text and f"(#{forced['run_id']})" in log_text
+    assert f"/show {first['run_id']} · " in log_text and f"/show {forced['run_id']} · " in log_text
 
 
 @pytest.mark.slow

@@ -52,9 +52,11 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
     # the run is stored: /runs (answered in the bot process, no queue acknowledgement) lists it
     assert "local_update" in runs.params["text"] and "queued" not in runs.params["text"]
     assert runs.params["message_thread_id"] == str(TOPIC)
-    assert "sparse_parity / sgd" not in _sprint_log()  # the system's baseline has no entry of its own …
-    assert "sparse_parity / local_update" in _sprint_log() and "(#2)" in _sprint_log()
-    assert "baseline: sgd (#1)" in _sprint_log()  # … the entry of the run it serves names it
+    log = _sprint_log()
+    assert "sparse_parity / sgd" not in log  # the system's baseline has no entry of its own …
+    assert "local_update vs sgd (#1), n=20 k=3, 3 seeds: dmc@1 " in log and "/show 2 · " in log  # … the run's names it
+    # the entry links to the member's /run message in its forum topic (t.me/c/<chat without -100>/<topic>/<id>)
+    assert f"[message](https://t.me/c/{str(GROUP).removeprefix('-100')}/{TOPIC}/" in log
 
 
 async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None:
@@ -101,7 +103,7 @@ async def test_a_chat_note_keeps_its_words_and_lines(fake: FakeBotApi) -> None:
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text=note, thread_id=TOPIC)
         await until(fake, any_text("written to the markdown sprint log"), timeout=30)
     log = _sprint_log()
-    assert "— tried lr=0.1 on local_update — didn't help\n" in log  # the title, with the apostrophe and key=value
+    assert "tried lr=0.1 on local_update — didn't help — " in log  # the title, with the apostrophe and key=value
     assert "the dmc moved by −0.5% only" in log  # the second line is the body
 
 

@@ -23,6 +23,8 @@ class BadRequest(Exception):
 
 
 STRIPPED = re.compile("[\x00-\x08\x0c-\x1f\ue000-\uf8ff]")
+IMAGE = "\ufffc"
+"""How the model holds an inline image inside a paragraph: one index unit, as in Docs (style: ``{"uri": …}``)."""
 """What the Docs API documents as stripped out of inserted text."""
 
 
@@ -67,6 +69,8 @@ class Document:
         self.title = title
         self.body: list[Paragraph | Table] = [Paragraph()]
         self.revision = 1
+        self.named_ranges: dict[str, list[tuple[int, int]]] = {}
+        """name -> ranges as created (the model does not move them with later edits: tests only ask for names)."""
 
     # --- locating -----------------------------------------------------------------------------------------
     def _paragraph_slots(self) -> list[tuple[int, Paragraph]]:
@@ -152,6 +156,18 @@ class Document:
         if start >= end:
             raise BadRequest("The range should not be empty.")
 
+    def delete_range(self, start: int, end: int) -> None:
+        """Delete text inside one paragraph (the fake does not merge paragraphs: a range over a newline is refused)."""
+        self._check_range(start, end)
+        paragraph, offset = self._locate(start)
+        units, stop = start, offset
+        while units < end:
+            if stop >= len(paragraph.chars) - 1:
+                raise BadRequest("fake: a deleted range may not include a paragraph's final newline")
+            units += u16(paragraph.chars[stop][0])
+            stop += 1
+        del paragraph.chars[offset:stop]
+
     def update_paragraph_style(self, start: int, end: int, named: str) -> None:
         self._check_range(start, end)
         for pos, paragraph in self._paragraph_slots():
@@ -202,6 +218,21 @@ class Document:
             rng = args["range"]
             fields = args["fields"].split(",")
             self.update_text_style(rng["startIndex"], rng["endIndex"], args["textStyle"], fields)
+        elif kind == "deleteContentRange":
+            rng = args["range"]
+            self.delete_range(rng["startIndex"], rng["endIndex"])
+        elif kind == "createNamedRange":
+            name, rng = args["name"], args["range"]
+            if not 1 <= u16(name) <= 256:
+                raise BadRequest("The name must be between 1 and 256 UTF-16 code units long.")
+            self._check_range(rng["startIndex"], rng["endIndex"])
+            self.named_ranges.setdefault(name, []).append((rng["startIndex"], rng["endIndex"]))
+        elif kind == "insertInlineImage":
+            uri = args["uri"]
+            if not uri.startswith(("https://", "http://")) or len(uri) > 2048:
+                raise BadRequest("The URI must be a public http(s) URL of at most 2 kB.")
+            paragraph, offset = self._locate(self._index(args))
+            paragraph.chars.insert(offset, (IMAGE, {"uri": uri}))
         else:
             raise BadRequest(f"unsupported request {kind} in the fake")
 
@@ -225,19 +256,45 @@ class Document:
             else:
                 content.append(_table_json(element, pos))
             pos += element.size()
+        named = {
+            name: {
+                "name": name,
+                "namedRanges": [
+                    {
+                        "namedRangeId": f"kix.{name}.{i}",
+                        "name": name,
+                        "ranges": [{"startIndex": start, "endIndex": end}],
+                    }
+                    for i, (start, end) in enumerate(ranges)
+                ],
+            }
+            for name, ranges in self.named_ranges.items()
+        }
+        images = {
+            f"kix.image.{i}": {"inlineObjectProperties": {"embeddedObject": {"imageProperties": {"contentUri": uri}}}}
+            for i, uri in enumerate(self.image_uris())
+        }
         return {
             "documentId": self.document_id,
             "title": self.title,
             "revisionId": f"rev-{self.revision}",
             "body": {"content": content},
+            "namedRanges": named,
+            "inlineObjects": images,
         }
+
+    def image_uris(self) -> list[str]:
+        """The URI of every inline image, in document order."""
+        return [style["uri"] for _, p in self._paragraph_slots() for ch, style in p.chars if ch == IMAGE]
 
 
 def _paragraph_json(paragraph: Paragraph, start: int) -> dict[str, Any]:
     elements: list[dict[str, Any]] = []
     pos = start
     for ch, style in paragraph.chars:
-        if elements and elements[-1]["textRun"]["textStyle"] == style:
+        if ch == IMAGE:
+            elements.append({"startIndex": pos, "endIndex": pos + 1, "inlineObjectElement": {"inlineObjectId": "kix"}})
+        elif elements and "textRun" in elements[-1] and elements[-1]["textRun"]["textStyle"] == style:
             elements[-1]["textRun"]["content"] += ch
             elements[-1]["endIndex"] += u16(ch)
         else:

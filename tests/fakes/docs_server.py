@@ -1,9 +1,10 @@
 """A fake Google Docs API server on 127.0.0.1 for tests: the real googleapiclient talks HTTP to it.
 
 Implements the service-account token endpoint (``POST /token``), ``documents.get`` and
-``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle, updateTextStyle,
-``writeControl.requiredRevisionId``) over :class:`tests.fakes.docs_model.Document`, with 401 without a
-bearer token, scripted faults for the next calls (an HTTP status such as 429, 503, 403, 404; ``"slow"``: the
+``documents.batchUpdate`` (insertText, insertTable, updateParagraphStyle, updateTextStyle, createNamedRange,
+insertInlineImage, deleteContentRange, ``writeControl.requiredRevisionId``; every body checked against the shipped
+discovery document) over :class:`tests.fakes.docs_model.Document`, with 401 without a bearer token, scripted
+faults for the next calls (an HTTP status such as 429, 503, 403, 404; ``"slow"``: the
 call is carried out but answered only after ``slow_s``), a hung mode (connections are accepted, nothing is ever
 answered), token refusal (``refuse_tokens``: a deleted key), a poison rule (a batchUpdate whose text contains
 ``reject_text`` gets a 400, as for an entry the service refuses), a "write then drop the connection" mode (the
@@ -20,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
+from tests.fakes.docs_discovery import batch_update_problems
 from tests.fakes.docs_model import BadRequest, Document
 
 _DOC_PATH = re.compile(r"^/v1/documents/([^/:]+)(:batchUpdate)?$")
@@ -187,6 +189,9 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
                 return self._error(
                     400, "The required revision ID does not match the latest revision.", "FAILED_PRECONDITION"
                 )
+            invalid = batch_update_problems(body)  # what the real service would refuse as an unknown or wrong field
+            if invalid:
+                return self._error(400, "Invalid JSON payload received. " + "; ".join(invalid[:3]), "INVALID_ARGUMENT")
             requests = body.get("requests", [])
             texts = [r["insertText"].get("text", "") for r in requests if "insertText" in r]
             if fake.reject_text is not None and any(fake.reject_text in t for t in texts):

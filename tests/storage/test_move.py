@@ -24,6 +24,7 @@ from storage.migrate import upgrade_to_head
 from storage.move import MoveRefused, move_database, tables_in_dependency_order
 from storage.outbox import save_entry
 from storage.runs import NewRun, record_run
+from storage.sprints import start_sprint
 from storage.table_checksum import table_digest
 from storage.tables import JOB_DONE, Member, SprintLogEntry, ToolConfigChange, ToolConfigValue
 
@@ -34,6 +35,8 @@ def _populate(engine: Engine) -> None:
     """At least one row in every table (several in most), with JSON, floats, booleans, NULLs and timestamps."""
     upgrade_to_head(engine)
     with session_factory(engine)() as s:
+        sprint = start_sprint(s, title="Technical Sprint 2", goal="cheaper", started_by="alice", started_at=WHEN)
+        assert sprint is not None
         for i in range(7):
             record_run(
                 s,
@@ -52,7 +55,16 @@ def _populate(engine: Engine) -> None:
                     created_at=WHEN.replace(minute=i),
                 ),
             )
-            save_entry(s, author="alice", kind="note", title=f"note {i}", results=[{"metric": "m", "value": str(i)}])
+            save_entry(
+                s,
+                author="alice",
+                kind="note",
+                title=f"note {i}",
+                results=[{"metric": "m", "value": str(i)}],
+                sprint_id=sprint.id if i < 2 else None,
+                detail={"zone": "Europe/Berlin", "headline": "ünïcode ✓"} if i == 0 else None,
+                charts=[("reuse", "reuse distances", b"\x89PNG\r\n\x1a\n\x00\xff")] if i == 0 else (),
+            )
         put_attribution(s, run_id=1, metric="dally@2", body={"scopes": [], "elements": []})
         idea = create_idea(s, member="carol", text="try a smaller batch")
         assert idea.id is not None

@@ -77,9 +77,10 @@ def test_text_typed_by_a_person_in_a_heading_is_not_glued_or_restyled() -> None:
     got = paragraphs(doc)
     assert got[0] == ("HEADING_1", "Notes by hand 🙂\n")
     assert got[1] == ("HEADING_1", "Week 2026-W47\n")
-    assert got[2] == ("HEADING_2", "2026-11-22 18:30 UTC — Привет 🚀\n")
-    assert got[3] == ("NORMAL_TEXT", "note by al · sutro#u1\n")
+    assert got[2] == ("HEADING_3", "Sun 22 Nov 2026\n")
+    assert got[3] == ("NORMAL_TEXT", "18:30 Привет 🚀 — al\n")  # a note is one line: H:MM text — author
     assert got[4] == ("NORMAL_TEXT", "plain body\n")
+    assert list(doc.named_ranges) == ["sutro#u1"]  # the marker is a named range, not text
     # nothing we wrote inherited the person's bold text
     content = doc.to_json()["body"]["content"]
     for element in content[2:]:
@@ -112,7 +113,7 @@ def test_an_empty_heading_left_at_the_end_does_not_leak_into_the_entry() -> None
     entry = LogEntry(uid="u", created_at=WHEN, author="al", kind="run", title="t", results=[("dally@1", "5", "", "")])
     doc.apply(entry_requests(doc.to_json(), entry))
     styles = [style for style, text in paragraphs(doc)]
-    assert styles[:3] == ["HEADING_1", "HEADING_2", "NORMAL_TEXT"]
+    assert styles[:3] == ["HEADING_1", "HEADING_3", "NORMAL_TEXT"]
     assert set(styles[3:]) == {"NORMAL_TEXT"}  # the blank line before the table and the final paragraph
     for element in doc.to_json()["body"]["content"]:
         for row in element.get("table", {}).get("tableRows", []):

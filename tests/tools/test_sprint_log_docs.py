@@ -3,6 +3,7 @@ endpoint override): order, tables, UTF-16 text, 429 retry, an outage, and a cras
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ from tools.errors import ToolError
 from tools.sprint_log.delivery import Backoff, OutboxDelivery
 from tools.sprint_log.docs_requests import document_text
 from tools.sprint_log.docs_sink import GoogleDocsSink
+from tools.sprint_log.entry import EntryChart
+from tools.sprint_log.images import PublicFolder
 from tools.sprint_log.log import SprintLog
 from tools.sprint_log.sinks import make_sink
 
@@ -90,15 +93,15 @@ def test_entries_with_tables_land_in_order_and_read_back(db_sessions: SessionFac
     styles = [style for style, _ in paragraphs]
     texts = [text for _, text in paragraphs]
     assert styles[0] == "HEADING_1" and texts[0].startswith("Week ")
-    headings = [t for s, t in paragraphs if s == "HEADING_2"]
-    assert [h.split(" UTC — ")[1] for h in headings] == [
-        "local_update n=20 🚀",
-        "Заметка 📝 about 行列",
-        "tiled 😀😀",
+    firsts = [t for s, t in paragraphs if s == "NORMAL_TEXT" and re.match(r"\d{1,2}:\d\d ", t)]
+    assert [t.split(" ", 1)[1] for t in firsts] == [  # H:MM, the title or headline, the author
+        "local_update n=20 🚀 — Алиса",
+        "Заметка 📝 about 行列 — bob",
+        "tiled 😀😀 — bob",
     ]
     assert styles.count("HEADING_1") == 1  # one week heading for the three entries of this week
     assert ("NORMAL_TEXT", "first try") in paragraphs and ("NORMAL_TEXT", "second line") in paragraphs
-    assert any(t.startswith("run by Алиса · sutro#") for t in texts)
+    assert len(document["namedRanges"]) == 3 and all(n.startswith("sutro#") for n in document["namedRanges"])
     header = ["metric", "value", "vs baseline", "vs record"]
     assert tables(document) == [[header, *map(list, RESULTS)], [header, list(RESULTS[0])]]
     assert docs.batch_updates() == 3
@@ -141,9 +144,9 @@ def test_docs_down_then_back_every_entry_once_in_order(db_sessions: SessionFacto
         log.close()
     assert report.pending == 0 and report.delivered == 4
     text = document_text(docs.documents[DOC_ID].to_json())
-    positions = [text.index(f"entry {i}\n") for i in range(1, 6)]
+    positions = [text.index(f"entry {i} — al\n") for i in range(1, 6)]
     assert positions == sorted(positions)
-    assert all(text.count(f"entry {i}\n") == 1 for i in range(1, 6))
+    assert all(text.count(f"entry {i} — al\n") == 1 for i in range(1, 6))
     with db_sessions() as s:
         assert backlog_size(s) == 0 and all(e.state == "delivered" for e in entries(s))
 
@@ -267,11 +270,11 @@ def test_entries_from_several_threads_each_land_once(db_sessions: SessionFactory
     finally:
         log.close()
     text = document_text(docs.documents[DOC_ID].to_json())
-    assert all(text.count(f"thread {i}\n") == 1 for i in range(6))
+    assert all(text.count(f"thread {i} — t{i}\n") == 1 for i in range(6))
     with db_sessions() as s:
-        saved = [e.title for e in sorted(entries(s), key=lambda e: e.id or 0)]
+        saved = [(e.title, e.author) for e in sorted(entries(s), key=lambda e: e.id or 0)]
     # the document order is the outbox (save) order
-    assert [t for t in saved] == sorted(saved, key=lambda t: text.index(t + "\n"))
+    assert saved == sorted(saved, key=lambda t: text.index(f"{t[0]} — {t[1]}\n"))
 
 
 def test_unshared_or_missing_document_keeps_entries_and_says_how_to_fix(
@@ -287,3 +290,33 @@ def test_unshared_or_missing_document_keeps_entries_and_says_how_to_fix(
     assert report.pending == 1 and report.error is not None
     assert "404" in report.error and "SUTRO_GOOGLE_DOCS_DOCUMENT_ID" in report.error
     assert queued.pending == 2 and queued.delivered == 0
+
+
+def test_a_chart_is_published_and_placed_inline_and_an_entry_after_it_starts_a_new_paragraph(
+    db_sessions: SessionFactory, docs: FakeDocsServer, tmp_path: Path
+) -> None:
+    """Through the real client: the chart's PNG lands in the public folder, the Doc gets an inline image of its
+    URL after the table (the request passes the discovery check in the fake), and the next entry is not glued to
+    the image's paragraph."""
+    host = PublicFolder(tmp_path / "public", "https://charts.example.org/s")
+    sink = GoogleDocsSink(
+        document_id=DOC_ID, credentials=Credentials("test-token"), api_endpoint=docs.endpoint, image_host=host
+    )
+    log = SprintLog(db_sessions, OutboxDelivery(db_sessions, sink, backoff=Backoff(base_s=0.0), sleep=[].append))
+    png = b"\x89PNG\r\n\x1a\nchart"
+    try:
+        first = log.append_entry(
+            author="al",
+            kind="run",
+            title="t",
+            results=RESULTS,
+            charts=[EntryChart("reuse", "reuse distances", png)],
+        )
+        log.append_entry(author="al", kind="note", title="after the chart")
+    finally:
+        log.close()
+    [published] = list((tmp_path / "public").iterdir())
+    assert published.read_bytes() == png and published.name == f"{first.entry.uid}-reuse.png"
+    document = docs.documents[DOC_ID]
+    assert document.image_uris() == [f"https://charts.example.org/s/{published.name}"]
+    assert re.search(r"\n\d{1,2}:\d\d after the chart — al\n", document_text(document.to_json()))

@@ -70,19 +70,22 @@ def note(uid: str, day: int, title: str = "t") -> LogEntry:
 
 def test_appends_do_not_reread_the_file_and_match_a_full_render(tmp_path: Path) -> None:
     """Oracle: the file equals the blocks rendered with the week headings a reader expects (first entry of each
-    ISO week), and only the first append (no state yet) read the whole file."""
+    ISO week) and a day line at each new day, and only the first append (no state yet) read the whole file."""
     sink = MarkdownSink(tmp_path / "log.md")
     days = [5, 6, 12, 12, 13, 19]  # ISO weeks 2, 2, 3, 3, 3, 4 of 2026
     for i, day in enumerate(days):
         assert sink.deliver(note(f"u{i}", day, f"entry {i}")) is True
     assert sink.full_reads == 1
     firsts = {0, 2, 5}
+    new_days = {0, 1, 2, 4, 5}  # the 12th twice: one day line
     expected = "".join(  # every block ends in a blank line: blocks follow each other directly
-        render_markdown(note(f"u{i}", day, f"entry {i}"), needs_week_heading=i in firsts) for i, day in enumerate(days)
+        render_markdown(note(f"u{i}", day, f"entry {i}"), new_section=i in firsts, new_day=i in new_days)
+        for i, day in enumerate(days)
     )
     text = (tmp_path / "log.md").read_text(encoding="utf-8")
     assert text == expected
-    assert text.count("## Week 2026-W03") == 1
+    assert text.count("## Week 2026-W03") == 1 and text.count("### Mon 12 Jan 2026") == 1
+    assert "12:00 entry 3 — a <!-- sutro#u3 -->" in text.splitlines()
 
 
 def test_a_person_editing_the_log_or_a_crash_after_the_write_is_noticed(tmp_path: Path) -> None:
@@ -96,7 +99,7 @@ def test_a_person_editing_the_log_or_a_crash_after_the_write_is_noticed(tmp_path
     # entry reads the file, finds the marker and writes nothing
     other = MarkdownSink(path)
     with path.open("a", encoding="utf-8") as fh:
-        fh.write(render_markdown(note("a3", 5), needs_week_heading=False))
+        fh.write(render_markdown(note("a3", 5), new_section=False, new_day=False))
     assert other.deliver(note("a3", 5)) is False and other.full_reads == 1
     text = path.read_text(encoding="utf-8")
     assert [text.count(f"sutro#a{i}") for i in (1, 2, 3)] == [1, 1, 1] and text.count("## Week") == 1

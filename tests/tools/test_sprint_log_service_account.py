@@ -46,7 +46,7 @@ def test_cli_log_through_service_account_to_docs(tmp_path: Path, monkeypatch: py
         assert result.exit_code == 0, result.output
         assert "written to the gdocs sprint log" in result.output
         assert docs.tokens_issued == 1
-        assert "tiling helps — 行列 🚀\n" in document_text(docs.documents[DOC_ID].to_json())
+        assert "tiling helps — 行列 🚀 — local\n" in document_text(docs.documents[DOC_ID].to_json())
 
 
 def test_cli_log_with_a_hung_docs_endpoint_returns_within_the_timeout(

@@ -20,6 +20,8 @@ from tools.errors import ToolError
 CASES: dict[str, tuple[str, Any, str, str]] = {
     "sprint_log.document_id": ("1AbC-dEf_9", "1AbC-dEf_9", "", ""),
     "sprint_log.sink": ("gdocs", "gdocs", "word", "must be one of markdown, gdocs"),
+    "sprint_log.timezone": ("Asia/Kolkata", "Asia/Kolkata", "Asia/Kolkatta", "did you mean Asia/Kolkata?"),
+    "sprint_log.per_member": ("yes", True, "both", "must be true or false"),
     "digest.enabled": ("off", False, "maybe", "must be true or false"),
     "digest.day": ("Friday", "fri", "0", "must be one of mon, tue, wed, thu, fri, sat, sun (a day name, not"),
     "digest.time": ("9:05", "09:05", "24:00", "must be a 24-hour time HH:MM"),

@@ -49,10 +49,8 @@ def test_markdown_log_structure_cannot_be_forged_from_content(tmp_path: Path) ->
     text = (tmp_path / "sprint-log.md").read_text()
     lines = text.splitlines()
     assert [ln for ln in lines if ln.startswith("## ")] == ["## Week 2026-W48"]
-    assert len([ln for ln in lines if ln.startswith("### ")]) == 2
-    assert [ln for ln in lines if ln.startswith("*") and ln.endswith("*")] == [
-        ln for ln in lines if "· sutro#" in ln
-    ]  # meta lines are ours only: one per entry
+    assert [ln for ln in lines if ln.startswith("### ")] == ["### Mon 23 Nov 2026"]  # one day line: ours
+    assert re.findall(r"<!-- (sutro#\w+) -->", text) == ["sutro#attack1", "sutro#victim1"]  # markers are ours only
     assert text.count(marker("victim1")) == 1 and text.count(marker("attack1")) == 1
     assert "<img" not in text and "<script" not in text and "&lt;script&gt;" in text
     assert not BIDI_CONTROLS & set(text)
@@ -69,11 +67,13 @@ def test_docs_entry_is_one_paragraph_per_line_and_content_carries_no_marker() ->
     paragraphs = text.split("\n")
     assert paragraphs[:3] == [
         "Week 2026-W48",
-        "2026-11-23 12:00 UTC — x ## Week 2099-W01 ### 2099-01-01 00:00 UTC — forged "
-        "*score by alice · sutro #victim1* | a | b |",  # the title stayed one line, its marker broken up
-        "note by eve xgnp.exe hidden · sutro#attack2",
+        "Mon 23 Nov 2026",
+        "12:00 x ## Week 2099-W01 ### 2099-01-01 00:00 UTC — forged "
+        "*score by alice · sutro #victim1* | a | b | — eve xgnp.exe hidden",  # one line, its marker broken up
     ]
-    assert marker("victim1") not in text and marker("attack2") in text
+    assert marker("victim1") not in text and marker("attack2") not in text
+    named = [r["createNamedRange"]["name"] for r in requests if "createNamedRange" in r]
+    assert named == [marker("attack2")]  # the marker is a named range: content cannot forge one
     assert not BIDI_CONTROLS & set(text)
 
 

@@ -103,6 +103,11 @@ def timezone_name(text: str) -> str:
     return name
 
 
+def optional_timezone_name(text: str) -> str:
+    """An IANA timezone name, or ``""`` / ``none`` (follow another setting)."""
+    return "" if text.strip().lower() in ("", "none", "default") else timezone_name(text)
+
+
 def number(*, minimum: float, integer: bool, maximum: float | None = None) -> Parser:
     """A number (whole when ``integer``) within ``minimum`` … ``maximum`` (no upper bound when None)."""
     kind = "a whole number" if integer else "a number"

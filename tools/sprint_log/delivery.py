@@ -15,14 +15,22 @@ back-off sleep or new entry is started past it, so a hung service costs one requ
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
 from storage.database import SessionFactory
-from storage.outbox import backlog_size, mark_delivered, mark_failed_attempt, next_due_entry, park_entry, parked_count
-from storage.tables import SprintLogEntry
-from tools.sprint_log.entry import LogEntry
+from storage.outbox import (
+    backlog_size,
+    entry_charts,
+    mark_delivered,
+    mark_failed_attempt,
+    next_due_entry,
+    park_entry,
+    parked_count,
+)
+from storage.tables import SprintLogChart, SprintLogEntry
+from tools.sprint_log.entry import EntryChart, EntryDetail, LogEntry
 from tools.sprint_log.sink import DeliveryFailed, SprintLogSink
 
 
@@ -54,9 +62,11 @@ class DeliveryReport:
     needs_fix: bool = False
 
 
-def as_log_entry(row: SprintLogEntry) -> LogEntry:
-    """The sink's view of an outbox row."""
+def as_log_entry(row: SprintLogEntry, charts: Sequence[SprintLogChart] = ()) -> LogEntry:
+    """The sink's view of an outbox row and its charts."""
     return LogEntry(
+        detail=EntryDetail.from_json(row.detail),
+        charts=tuple(EntryChart(c.name, c.caption, c.png) for c in charts),
         uid=row.uid,
         created_at=row.created_at,
         author=row.author,
@@ -104,7 +114,7 @@ class OutboxDelivery:
                 if row is None:
                     break
                 assert row.id is not None
-                outcome = self._try(as_log_entry(row), deadline)
+                outcome = self._try(as_log_entry(row, entry_charts(session, entry_id=row.id)), deadline)
                 if isinstance(outcome, DeliveryFailed):
                     if outcome.rejected:
                         park_entry(session, entry_id=row.id, reason=str(outcome))

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from tools.errors import ToolError
-from tools.sprint_log.docs_requests import contains_entry, entry_requests
+from tools.sprint_log.docs_requests import contains_entry, entry_requests, tldr_requests
 from tools.sprint_log.entry import LogEntry
+from tools.sprint_log.images import NO_IMAGE_HOST, ImageHost, ImageUnavailable
 from tools.sprint_log.sink import DeliveryFailed
 
 DOCS_SCOPES = ["https://www.googleapis.com/auth/documents"]
@@ -84,8 +85,10 @@ class GoogleDocsSink:
         credentials: Any,
         api_endpoint: str | None = None,
         timeout_s: float = 15.0,
+        image_host: ImageHost | None = None,
     ) -> None:
         self.document_id = validate_document_id(document_id)
+        self._image_host = image_host
         self._credentials = credentials
         self._api_endpoint = api_endpoint
         self._timeout_s = timeout_s
@@ -128,13 +131,35 @@ class GoogleDocsSink:
 
     def _deliver(self, entry: LogEntry) -> bool:
         document = self._call(lambda d: d.get(documentId=self.document_id))
-        if contains_entry(document, entry.uid):
-            return False
-        body: dict[str, Any] = {"requests": entry_requests(document, entry)}
+        if entry.kind == "tldr":  # replaced in place: writing the same text twice changes nothing
+            replace = tldr_requests(document, entry)
+            if replace is None:
+                return False
+            body: dict[str, Any] = {"requests": replace}
+        else:
+            if contains_entry(document, entry.uid):
+                return False
+            images, problem = self._images(entry)
+            body = {"requests": entry_requests(document, entry, images=images, image_problem=problem)}
         if document.get("revisionId"):
             body["writeControl"] = {"requiredRevisionId": document["revisionId"]}
         self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body), writes_entry=True)
         return True
+
+    def _images(self, entry: LogEntry) -> tuple[dict[str, str], str]:
+        """Chart name -> public URL for each chart the image host could place, and why the others could not."""
+        if not entry.charts:
+            return {}, ""
+        if self._image_host is None:
+            return {}, NO_IMAGE_HOST
+        urls: dict[str, str] = {}
+        problem = ""
+        for chart in entry.charts:
+            try:
+                urls[chart.name] = self._image_host.publish(entry, chart)
+            except ImageUnavailable as err:
+                problem = str(err)
+        return urls, problem
 
     def _call(self, make_request: Callable[[Any], Any], *, writes_entry: bool = False) -> Any:
         """Execute one Docs request; every failure becomes a DeliveryFailed saying whether a retry can help and,

@@ -20,7 +20,7 @@ from storage.tables import ENTRY_DELIVERED, ENTRY_PARKED, SprintLogEntry
 from tools.errors import ToolError
 from tools.sprint_log.delivery import DeliveryReport, OutboxDelivery
 from tools.sprint_log.docs_text import stored_text
-from tools.sprint_log.entry import KINDS
+from tools.sprint_log.entry import KINDS, EntryChart, EntryDetail
 
 NOTE_LIMIT = 4000
 """Most characters a note (title and body) may have: a Telegram message holds 4096; longer text belongs in several
@@ -43,6 +43,23 @@ class Appended:
 
 
 QUEUED_FOR_THE_BOT = "the bot process writes it"
+
+
+def _stored_detail(detail: EntryDetail) -> dict[str, object]:
+    """``detail`` as JSON with every text safe to store (unpaired surrogates replaced, as for the other fields)."""
+
+    def clean(value: object) -> object:
+        if isinstance(value, str):
+            return stored_text(value)
+        if isinstance(value, list | tuple):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    return {k: clean(v) for k, v in detail.to_json().items()}
+
+
 """The delivery note of an entry saved by a queue-only sprint log."""
 
 
@@ -86,10 +103,14 @@ class SprintLog:
         results: Sequence[tuple[str, str, str, str]] = (),
         run_id: int | None = None,
         deliver: bool = True,
+        detail: EntryDetail | None = None,
+        charts: Sequence[EntryChart] = (),
+        sprint_id: int | None = None,
     ) -> Appended:
         """Save the entry (committed), then deliver what is pending; a sink outage leaves it queued, not lost.
 
-        ``deliver=False`` only saves it (the caller delivers later, e.g. from a background job).
+        ``detail``: how it reads (time zone, section, headline, table …); ``charts``: its images; ``sprint_id``: the
+        sprint it belongs to. ``deliver=False`` only saves it (the caller delivers later, e.g. from a background job).
         """
         if kind not in KINDS:
             raise ToolError(f"unknown sprint-log entry kind {kind!r}", hint="use one of: " + ", ".join(KINDS))
@@ -116,6 +137,9 @@ class SprintLog:
                 body=stored_text(body),
                 results=rows,
                 run_id=run_id,
+                sprint_id=sprint_id,
+                detail=None if detail is None else _stored_detail(detail),
+                charts=[(c.name, stored_text(c.caption), c.png) for c in charts],
             )
         if not deliver or self.delivery is None:
             return Appended(entry=entry, report=self._queued(), queued_for_bot=self.delivery is None)

@@ -14,6 +14,7 @@ from typing import Any
 from tools.errors import ToolError
 from tools.sprint_log.docs_sink import GoogleDocsSink, service_account_credentials, validate_document_id
 from tools.sprint_log.entry import LogEntry
+from tools.sprint_log.images import PUBLIC_CHARTS, PublicFolder
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE, MarkdownSink
 from tools.sprint_log.sink import DeliveryFailed, SprintLogSink
 
@@ -29,9 +30,11 @@ def make_sink(
     api_endpoint: str | None = None,
     credentials: Any = None,
     timeout_s: float = 15.0,
+    image_base_url: str = "",
 ) -> SprintLogSink:
     """The sink named ``kind``; missing or malformed Docs settings are one-line ToolErrors with the fix.
-    ``timeout_s``: the limit on each Google Docs HTTP call (connect, send, wait for the answer)."""
+    ``timeout_s``: the limit on each Google Docs HTTP call (connect, send, wait for the answer).
+    ``image_base_url``: where :data:`PUBLIC_CHARTS` in ``data_dir`` is served (Docs then embeds charts)."""
     if kind == "markdown":
         return MarkdownSink(data_dir / SPRINT_LOG_FILE)
     if kind == "gdocs":
@@ -42,8 +45,18 @@ def make_sink(
             )
         validate_document_id(document_id)
         creds = credentials if credentials is not None else service_account_credentials(service_account_file)
+        host = None
+        if image_base_url:
+            try:
+                host = PublicFolder(data_dir / PUBLIC_CHARTS, image_base_url)
+            except ValueError as exc:
+                raise ToolError(str(exc), hint="set SUTRO_SPRINT_LOG_IMAGE_BASE_URL to an https:// address") from exc
         return GoogleDocsSink(
-            document_id=document_id, credentials=creds, api_endpoint=api_endpoint, timeout_s=timeout_s
+            document_id=document_id,
+            credentials=creds,
+            api_endpoint=api_endpoint,
+            timeout_s=timeout_s,
+            image_host=host,
         )
     raise ToolError(f"unknown sprint-log sink {kind!r}", hint="set SUTRO_SPRINT_LOG_SINK to markdown or gdocs")
 

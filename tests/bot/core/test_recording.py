@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.context import AppContext
-from bot.core.recording import COLUMNS, record_once, result_of, store_result
+from bot.core.recording import record_once, result_of, store_result
+from bot.core.stored_result import COLUMNS
 from bot.settings import Settings
 from engine.result import FailureKind, Provenance, RunResult
 from storage.runs import get_run
