@@ -120,8 +120,9 @@ def log_idea(services: Services, *, author: str, title: str, body: str, run_id: 
 def _baseline_result(
     services: Services, comparison: Comparison
 ) -> tuple[str | None, RunResult | None, dict[str, float] | None]:
-    """What the run is compared with (its comparison's baseline, bot/core/baselines.py): the baseline's name, its
-    stored result (None for a built-in IR program, which is computed) and its metrics."""
+    """What the run is compared with (its comparison's baseline, bot/core/baselines.py): the baseline's name (with
+    its run id when it is a stored run: ``sgd (#1)``), its stored result (None for a built-in IR program, which is
+    computed) and its metrics."""
     baseline = comparison.baseline
     if baseline is None:
         return None, None, None
@@ -129,7 +130,8 @@ def _baseline_result(
     if baseline.run_id is not None:
         with services.sessions()() as session:
             result = result_of(get_run(session, run_id=baseline.run_id))
-    return baseline.name, result, dict(baseline.metrics)
+    name = baseline.name if baseline.run_id is None else f"{baseline.name} (#{baseline.run_id})"  # the stored run
+    return name, result, dict(baseline.metrics)
 
 
 def _method_defaults(run: Run) -> dict[str, object] | None:

@@ -118,7 +118,7 @@ async def test_sweep_and_a_sized_matmul_run_in_the_chat(fake: FakeBotApi) -> Non
     # km_min recovers the secret at any n (accuracy 100 % everywhere); the 2×2 naive cost is worked by hand: 84
     assert "sweep km_min over n, k: 4 points, 4 passed" in card and "k=3: n=50, k=5: n=50" in card
     assert "dally@1 = 84" in next(t for t in sent if "matmul_2x2 / baseline" in t)
-    assert "sparse_parity / km_min" in _sprint_log()
+    assert "km_min, n=20 k=3, 3 seeds:" in _sprint_log()
 
 
 async def test_a_run_with_a_typo_is_answered_at_once_without_a_job(fake: FakeBotApi) -> None:

@@ -133,7 +133,8 @@ def test_a_seed_set_runs_end_to_end_with_its_baseline_on_the_same_seeds(ctx: App
         assert (base.subject, base.seeds, base.role, base.member.name) == ("sgd", [3, 4], "baseline", "(system)")
     assert data["vs_sgd"]["dmc@1"]["verdict"] in ("WIN", "LOSS", "INCONCLUSIVE")
     log = "".join(p.read_text() for p in ctx.settings.data_dir.rglob("*.md"))
-    assert f"baseline: sgd (#{base.id})" in log and f"(#{base.id})" not in log.split("baseline:")[0]
+    # the baseline has no entry of its own: the run's headline names it with its run id
+    assert f"local_update vs sgd (#{base.id}), n=8 k=3, 2 seeds:" in log and "sparse_parity / sgd" not in log
     # a phone-sized card: verdicts first, ≤ 25 lines once wrapped at 40 characters, no tables (they are in show)
     wrapped = sum(-(-len(line) // 40) or 1 for line in reply.text.splitlines())
     assert wrapped <= 25 and not reply.tables, reply.text
