@@ -94,7 +94,7 @@ def test_method_runs_are_traced_again_with_their_histograms() -> None:
     request = NormalisedRequest("sparse_parity", "method", "sgd", dict(fresh.params), None, ("dmc@0",))
     run_id = store_result(ctx, result, request=request, member="alice").id
     wired = build_context(load_settings())  # the composition root wires one per metric a method computes
-    assert {"ard@1", "ard_per_read@1", "dmc@1", "bytedmd@1", "dally@1"} <= set(wired.rescorers)
+    assert {"ard@1", "ard_per_read@1", "dmc@1", "bytedmd@2", "dally@1"} <= set(wired.rescorers)
     wired.close()
     ctx.rescorers["dmc@1"] = method_rescorer("dmc@1")
     reply, status = call(ctx, "rescore", "dmc@0", "dmc@1")
