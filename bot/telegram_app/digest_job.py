@@ -1,8 +1,8 @@
 """The scheduled weekly digest on PTB's JobQueue: schedule, reschedule on a config change, catch up at
 start-up, and post each ISO week at most once even when two bot processes run by mistake.
 
-- Schedule: one job ``weekly-digest`` with an APScheduler CronTrigger built from day *names*, the configured
-  time and IANA timezone (tools/digest_schedule.py); a reschedule removes the old job before adding the new.
+- Schedule: one job ``weekly-digest`` with an APScheduler trigger built from day *names*, the configured time and
+  IANA timezone (tools/digest_schedule.py, DST-safe); a reschedule removes the old job before adding the new.
 - Reschedule: a ``/config set digest.*`` in this process publishes a change event and the job is replaced at
   once (hopping onto the event loop); a change made by another process (``sutro config set``) is picked up by
   a once-a-minute :meth:`DigestPoster.sync`.

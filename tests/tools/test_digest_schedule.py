@@ -94,3 +94,30 @@ def test_slots_fall_on_the_named_day_at_the_local_time(
             assert (local.hour, local.minute) == (hour, minute)
     assert timedelta(days=6) < upcoming - previous < timedelta(days=8)
     assert schedule.next_slot(previous) == upcoming  # consecutive slots: nothing in between
+
+
+def test_the_monday_after_clocks_go_forward_is_not_skipped() -> None:
+    """Europe/Berlin went from CET (+1) to CEST (+2) on Sunday 2025-03-30 at 02:00 local. "Monday 00:00" is then
+    Monday 2025-03-31 00:00 CEST = 2025-03-30 22:00 UTC (hand conversion); APScheduler 3.11's CronTrigger answered
+    2025-04-07 from 2025-03-24 01:00 local, skipping that week."""
+    schedule = DigestSchedule("mon", "00:00", "Europe/Berlin")
+    monday_after_the_jump = datetime(2025, 3, 30, 22, 0, tzinfo=UTC)
+    assert schedule.next_slot(datetime(2025, 3, 24, 0, 0, tzinfo=UTC)) == monday_after_the_jump
+    assert schedule.previous_slot(datetime(2025, 4, 1, tzinfo=UTC)) == monday_after_the_jump
+    trigger = schedule.trigger()
+    fires = [trigger.get_next_fire_time(None, datetime(2025, 3, 24, 0, 0, tzinfo=UTC))]
+    for _ in range(2):
+        previous = fires[-1]
+        assert previous is not None
+        fires.append(trigger.get_next_fire_time(previous, previous))  # the scheduler asks again right after firing
+    # 22:00 UTC on 2025-03-30 / 04-06 / 04-13: every Monday midnight of CEST, once each
+    assert fires == [monday_after_the_jump + timedelta(weeks=w) for w in range(3)]
+
+
+def test_a_time_the_jump_skips_fires_at_the_same_instant_after_it() -> None:
+    """02:30 does not exist in Berlin on 2025-03-30 (02:00 → 03:00): 02:30 of the old offset (+1) is 01:30 UTC,
+    which the clock after the jump reads as 03:30."""
+    schedule = DigestSchedule("sun", "02:30", "Europe/Berlin")
+    slot = schedule.next_slot(datetime(2025, 3, 29, tzinfo=UTC))
+    assert slot == datetime(2025, 3, 30, 1, 30, tzinfo=UTC)
+    assert (slot.astimezone(schedule.zone).hour, slot.astimezone(schedule.zone).minute) == (3, 30)
