@@ -138,7 +138,7 @@ def test_method_runs_are_stored_reused_and_logged(tmp_path: Path):
     code, other = _json("gf2", "seed=4")
     assert other["run_id"] not in (first["run_id"], forced["run_id"])
     log = _sprint_log(tmp_path)
-    assert "gf2, n=20 k=3, seed 3: dmc@1 " in log and "gf2, n=20 k=3, seed 4: dmc@1 " in log
+    assert "gf2 vs sgd (#1), n=20 k=3, seed 3: dmc@1 " in log and "n=20 k=3, seed 4: dmc@1 " in log
     assert all(f"/show {r['run_id']} · engine " in log for r in (first, forced, other))
 
 
@@ -214,7 +214,7 @@ def test_generator_runs_reproduce_the_published_costs(tmp_path: Path):
     code, again = _json("matmul_16x16", "generator=tiled")
     assert again["reused"] is True and again["cost"] == 133783
     # against the built-in baseline program: 133,783 / 340,704 − 1 = −60.7 %
-    assert "tiled vs baseline, matmul_16x16: dally@1 −60.7 % (WIN), correct" in _sprint_log(tmp_path)
+    assert "tiled vs baseline program, matmul_16x16: dally@1 −60.7 % (WIN), correct" in _sprint_log(tmp_path)
 
 
 def test_generator_errors_are_one_line():

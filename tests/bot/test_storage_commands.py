@@ -88,8 +88,8 @@ def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppCon
     # baseline: matmul_4x4's built-in baseline program, 1,316 (docs/challenges.md#published-figures); 150 − 1316 = −1166
     # = −88.6% of it, far past the 1 % minimum change of the verdict rule: a WIN.
     # record before it: alice's 200; 150 − 200 = −50 = −25.0%
-    assert "tiled vs baseline, matmul_4x4: dally@1 −88.6 % (WIN), correct" in text
-    assert "| metric | tiled | vs baseline | vs record |" in text
+    assert "tiled vs baseline program, matmul_4x4: dally@1 −88.6 % (WIN), correct" in text
+    assert "| metric | tiled | vs baseline program | vs record |" in text
     assert "| dally@1 | 150 | −88.6 % | −25.0 % |" in text
     assert "/show 2 · code " in text  # the link to the run and the code's hash
 
