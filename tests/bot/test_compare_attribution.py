@@ -52,6 +52,7 @@ def run_pair(ctx: AppContext) -> tuple[Reply, int, int]:
     return reply, ids["sgd"], local_id
 
 
+@pytest.mark.slow
 def test_buffer_attribution_round_trips_through_storage(ctx: AppContext) -> None:
     reply, status = call(ctx, "run", "sgd", **SMALL)
     assert status in (0, 1) and reply.data is not None  # a 2-epoch run need not pass; it is stored either way
@@ -70,6 +71,7 @@ def test_buffer_attribution_round_trips_through_storage(ctx: AppContext) -> None
     assert {"w1", "b1", "dw2"} <= {r.name for r in step.rows}
 
 
+@pytest.mark.slow
 def test_compare_sgd_and_local_update_by_buffer(ctx: AppContext) -> None:
     _, sgd_id, local_id = run_pair(ctx)
     reply, status = call(ctx, "compare", str(sgd_id), str(local_id))
@@ -99,6 +101,7 @@ def test_compare_sgd_and_local_update_by_buffer(ctx: AppContext) -> None:
     assert "no per-buffer attribution" not in reply.text and "buffers that moved read" in reply.text
 
 
+@pytest.mark.slow
 def test_method_card_names_top_three_movers(ctx: AppContext) -> None:
     card, sgd_id, local_id = run_pair(ctx)
     assert card.data is not None
@@ -119,6 +122,7 @@ def store_ir(ctx: AppContext) -> int:
     return store_result(ctx, result, request=request, member="alice").id
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_with_a_hint(ctx: AppContext) -> None:
     ir_id = store_ir(ctx)
     reply, status = call(ctx, "compare", "5")
@@ -137,6 +141,7 @@ def test_bad_input_is_one_line_with_a_hint(ctx: AppContext) -> None:
     assert status == 2 and "got 0 run ids" in reply.text
 
 
+@pytest.mark.slow
 def test_scope_and_metric_of_the_diff(ctx: AppContext) -> None:
     _, sgd_id, local_id = run_pair(ctx)
     with ctx.sessions()() as session:

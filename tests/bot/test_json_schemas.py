@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
@@ -47,6 +48,7 @@ def test_a_file_that_is_not_text_gets_the_same_object() -> None:
     assert payload["ok"] is False and payload["failure_kind"] == "rejected" and "NUL bytes" in str(payload["error"])
 
 
+@pytest.mark.slow
 def test_method_and_generator_runs_have_their_documented_keys() -> None:
     assert list(answer("run", "gf2", "n=20", "k=3", "seed=7")) == documented("method")
     generated = answer("run", "matmul_4x4")

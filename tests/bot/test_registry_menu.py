@@ -44,6 +44,7 @@ def test_menu_holds_at_most_100_commands() -> None:
         menu_entries(many)
 
 
+@pytest.mark.slow
 def test_every_registered_handler_resolves_to_a_function_of_its_module() -> None:
     # The registry names handlers by module and attribute (imported on first use): a typo must fail here,
     # not at a member's first /command.

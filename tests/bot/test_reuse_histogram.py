@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bot.app import load_settings
@@ -60,6 +61,7 @@ def test_hand_trace_bins_add_up() -> None:
     assert [bin_label(b) for b in hist.bins()] == ["4–7", "8–15"]
 
 
+@pytest.mark.slow
 def test_chart_is_a_png_even_for_names_matplotlib_would_parse() -> None:
     hist = ReuseHistogram(names=("$\\frac{$", "a_b^c", "x"), rows=({1: 3}, {2: 5}, {1: 1, 6: 2}))
     png = reuse_chart_png(hist, title="run 1 ($x$): reuse")
@@ -73,6 +75,7 @@ def call(ctx: AppContext, name: str, *args: str, **options: str) -> tuple[Reply,
     return execute(ctx, command, Invocation(command=name, args=list(args), options=options, caller=BOB))
 
 
+@pytest.mark.slow
 def test_show_sends_the_histogram_of_each_scope(tmp_path: Path) -> None:
     ctx = AppContext(settings=load_settings())
     reply, _ = call(ctx, "run", "sgd", n="8", epochs="1")
@@ -95,6 +98,7 @@ def test_show_sends_the_histogram_of_each_scope(tmp_path: Path) -> None:
     ctx.close()
 
 
+@pytest.mark.slow
 def test_cli_writes_the_chart_and_prints_its_path(_isolated_data_dir: Path) -> None:
     runner = CliRunner()
     ran = runner.invoke(main, ["run", "sgd", "n=8", "epochs=1", "--json"])
@@ -108,6 +112,7 @@ def test_cli_writes_the_chart_and_prints_its_path(_isolated_data_dir: Path) -> N
     assert str(path) in as_json["files"]
 
 
+@pytest.mark.slow
 def test_method_card_attaches_the_chart_on_request() -> None:
     ctx = AppContext(settings=load_settings())
     command = command_named("run")

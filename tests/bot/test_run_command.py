@@ -25,6 +25,7 @@ def solve(x, y, n_bits, k_sparse):
 """
 
 
+@pytest.mark.slow
 def test_run_gf2_json():
     result = CliRunner().invoke(main, ["run", "gf2", "n=20", "k=3", "seed=7", "--json"])
     assert result.exit_code == 0, result.output
@@ -36,6 +37,7 @@ def test_run_gf2_json():
     assert data["wall_s"] > 0
 
 
+@pytest.mark.slow
 def test_run_a_task_by_name_uses_its_default_method():
     result = CliRunner().invoke(main, ["run", "sparse_sum", "seed=2", "--json"])
     assert result.exit_code == 0, result.output
@@ -123,6 +125,7 @@ def _sprint_log(tmp_path: Path) -> str:
     return "".join(p.read_text() for p in (tmp_path / "sutro-data").rglob("*.md"))
 
 
+@pytest.mark.slow
 def test_method_runs_are_stored_reused_and_logged(tmp_path: Path):
     code, first = _json("gf2", "seed=3")
     assert code == 0 and first["reused"] is False and isinstance(first["run_id"], int)
@@ -142,6 +145,7 @@ def test_method_runs_are_stored_reused_and_logged(tmp_path: Path):
     assert all(f"/show {r['run_id']} · engine " in log for r in (first, forced, other))
 
 
+@pytest.mark.slow
 def test_card_shows_the_run_id_and_the_change_against_the_record():
     _, gf2 = _json("gf2", "seed=3")
     _, km = _json("km", "seed=3")
@@ -159,6 +163,7 @@ def test_card_shows_the_run_id_and_the_change_against_the_record():
     assert expected in flat
 
 
+@pytest.mark.slow
 def test_records_are_per_board_never_across_instances_or_tracks():
     _, gf2 = _json("gf2", "seed=3")  # solver, n=20 k=3 (its sgd baseline is stored first, as the system's)
     _, small = _json("km", "n=6", "k=2", "seed=3")  # solver on another instance: a board of its own
@@ -180,6 +185,7 @@ def test_records_are_per_board_never_across_instances_or_tracks():
     assert gf2["baseline"]["run_id"] not in (gf2["run_id"], sgd["run_id"])
 
 
+@pytest.mark.slow
 def test_a_bad_or_unknown_instance_is_refused_in_one_line():
     _json("gf2", "seed=3")
     for args, words in (
@@ -251,6 +257,7 @@ def _naive_matmul_cost(n: int) -> int:
     return total
 
 
+@pytest.mark.slow
 def test_any_matmul_size_runs_by_name_or_by_n():
     assert _naive_matmul_cost(2) == 84 and _naive_matmul_cost(4) == 1316  # hand-worked and published
     code, data = _json("matmul_32x32")

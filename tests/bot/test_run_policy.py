@@ -28,6 +28,7 @@ def stored_runs() -> int:
     return len(json.loads(out)["runs"])
 
 
+@pytest.mark.slow
 def test_a_method_the_admins_did_not_enable_is_refused_and_not_stored() -> None:
     assert sutro("config", "set", "methods.enabled", "gf2,km")[0] == 0
     code, out = sutro("run", "sgd", "n=20", "--json")

@@ -60,6 +60,7 @@ def test_stdin_and_explicit_challenge() -> None:
     assert code == 0 and one_json(out)["cost"] == 5
 
 
+@pytest.mark.slow
 def test_rejected_program_exits_1_with_one_line_error() -> None:
     code, out = score("-", "--json", stdin=b"1,2\nmul 3,1\n3\n")
     assert code == 1
@@ -68,6 +69,7 @@ def test_rejected_program_exits_1_with_one_line_error() -> None:
     assert data["error"].startswith("line 2: `mul 3,1` reads address 3 before it is written")
 
 
+@pytest.mark.slow
 def test_wrong_answer_exits_1() -> None:
     path = REFERENCE / "sparse-parity__half_packed_approx50.ir"
     code, out = score(str(path), "--challenge", "sparse_parity_medium", "--json")
@@ -142,6 +144,7 @@ def test_correct_but_huge_program_gets_a_result(tmp_path: Path) -> None:
     assert data["cost"] == 200_000 * (1 + 2 + 2 + 3) + 2  # copy 4,1; copy 5,2; mul 3,4,5 reads 4,5; output 3
 
 
+@pytest.mark.slow
 def test_every_score_is_stored_once_and_logged(tmp_path: Path) -> None:
     code, out = score(str(REFERENCE / "matmul__baseline_4x4.ir"), "--json")
     first = one_json(out)

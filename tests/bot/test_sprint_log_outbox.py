@@ -66,6 +66,7 @@ def doc_text(docs: FakeDocsServer) -> str:
     return document_text(docs.documents[DOC_ID].to_json())
 
 
+@pytest.mark.slow
 def test_parked_entry_in_status_then_retried_or_dropped_by_admins(tmp_path: Path, docs: FakeDocsServer) -> None:
     ctx = AppContext(settings=Settings(_env_file=None, **docs_settings(tmp_path, docs)))  # type: ignore[call-arg]
     docs.reject_text = "POISON"

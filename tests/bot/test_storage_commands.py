@@ -126,6 +126,7 @@ def test_compare_reports_deltas_and_cost_moves(ctx: AppContext) -> None:
     assert status == 2 and reply.text.startswith("no run #7")
 
 
+@pytest.mark.slow
 def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
     store(ctx, "naive", 200, "alice")
     store(ctx, "naive", 180, "alice")
@@ -184,6 +185,7 @@ def test_rescore_keeps_both_versions_and_reports_reranking(ctx: AppContext) -> N
     assert status == 2 and "no re-scorer for ard@2" in reply.text
 
 
+@pytest.mark.slow
 def test_log_note_goes_to_markdown_by_default(ctx: AppContext) -> None:
     reply, status = call(ctx, "log", "tried", "tiling 🚀", caller=ALICE)
     assert status == 0 and "written to the markdown sprint log" in reply.text

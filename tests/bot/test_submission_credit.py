@@ -96,6 +96,7 @@ def test_a_different_label_shares_the_result_and_the_credit(ctx: AppContext) -> 
     assert [(r["member"], r["method"]) for r in _board(ctx)] == [("thief", "my-own-name")]
 
 
+@pytest.mark.slow
 def test_a_forced_rerun_keeps_the_credit_with_the_first_submitter(ctx: AppContext) -> None:
     thief = _data(_run(ctx, "submit", THIEF, name="victim-fast"))
     rerun = _run(ctx, "submit", VICTIM, name="victim-fast", force="1")

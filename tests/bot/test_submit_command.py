@@ -51,6 +51,7 @@ def sandboxed() -> TierReport:
     return tier
 
 
+@pytest.mark.slow
 def test_ir_file_is_scored_stored_once_and_logged(tmp_path: Path) -> None:
     code, out = submit(str(IR / "matmul__baseline_4x4.ir"), "--json")
     first = one_json(out)
@@ -81,6 +82,7 @@ def test_ir_card_shows_metric_version_and_change_against_the_record() -> None:
     assert "run #2, logged to the sprint log" in flat
 
 
+@pytest.mark.slow
 def test_generate_building_the_tiled_matmul_scores_like_its_direct_counterpart(sandboxed: TierReport) -> None:
     code, out = submit(str(HERE / "tiled_matmul_generate.py"), "--json")
     generated = one_json(out)
@@ -101,6 +103,7 @@ def test_generate_with_the_wrong_output_count_says_so_in_one_line(sandboxed: Tie
     assert code == 2 and "no IR challenge has the program your generate() returned" in one_json(out)["error"]
 
 
+@pytest.mark.slow
 def test_gf2_solve_passes_with_metrics_measured_by_the_parent(sandboxed: TierReport) -> None:
     code, out = submit(str(Path(__file__).parents[1] / "engine/sandbox/submissions/gf2_solve.py"), "--json")
     payload = one_json(out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
@@ -26,6 +27,7 @@ def _one_line(*args: str) -> str:
     return " ".join(line.strip() for line in result.output.splitlines() if line.strip())
 
 
+@pytest.mark.slow
 def test_a_sweep_over_n_and_k_is_one_table_and_the_largest_n_solved():
     code, data = _json("sweep", "km_min", "n=20,50,100", "k=3,5")
     assert code == 0 and data["axes"] == {"n": ["20", "50", "100"], "k": ["3", "5"]}
@@ -40,6 +42,7 @@ def test_a_sweep_over_n_and_k_is_one_table_and_the_largest_n_solved():
     )
 
 
+@pytest.mark.slow
 def test_each_point_is_the_run_that_run_stores():
     params = ["n=8", "k=3", "m=60", "hidden=20", "epochs=2"]
     code, single = _json("run", "sgd", *params, "lr=0.1")

@@ -6,6 +6,7 @@ seeds 0-7 (the module docstring), so the solving test names a seed that solves r
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engine.challenges.sparse_parity import make_instance
 from engine.methods import METHODS, run_method
@@ -48,6 +49,7 @@ def test_canonical_forms_agree_with_direct_evaluation():
         assert np.array_equal(_evaluate(tree, x), form.sign * product), show(tree)
 
 
+@pytest.mark.slow
 def test_a_solving_seed_names_the_secret_and_tracing_changes_nothing():
     result = run_method("genetic_prog", {"seed": "6"})
     assert result.ok and result.found == result.secret and "fits every training row" in (result.note or "")
@@ -69,6 +71,7 @@ def test_a_solving_seed_names_the_secret_and_tracing_changes_nothing():
     assert plain.secret == result.found and plain.note == result.note
 
 
+@pytest.mark.slow
 def test_it_fails_where_the_group_failed():
     result = run_method("genetic_prog", {"n": "20", "k": "5", "m": "2000", "epochs": "40", "seed": "1"})
     assert not result.ok and "no tree fits every training row after 40 generations" in (result.failure or "")

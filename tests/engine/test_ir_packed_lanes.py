@@ -41,6 +41,7 @@ def test_every_operand_pair_of_a_binary_op(op: str) -> None:
     assert got.tolist() == want
 
 
+@pytest.mark.slow
 def test_every_operand_pair_of_every_predicate_and_select() -> None:
     preds = list(PREDS)
     body = [f"cmp {3 + i},1,2,{p}" for i, p in enumerate(preds)] + [f"select {3 + len(preds)},1,2,1"]

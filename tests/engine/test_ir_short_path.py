@@ -109,6 +109,7 @@ def outcome(spec: IRChallenge, text: str, line_loop: bool) -> object:
 SPECS = [CHALLENGES.get("symmetry_six"), CHALLENGES.get("matmul_1x1"), HALF_RIGHT]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.data())
 def test_line_loop_matches_array_path(data: st.DataObject) -> None:

@@ -113,6 +113,7 @@ def long_programs(draw):
     return ops, keep
 
 
+@pytest.mark.slow
 @given(long_programs())
 @settings(max_examples=60, deadline=None)
 def test_bytedmd_depths_of_long_programs_match_list_oracle(case):

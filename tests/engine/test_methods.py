@@ -11,6 +11,7 @@ from engine.methods import METHODS, run_method
 SOLVERS = ["gf2", "km", "km_min", "fourier", "smt"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SOLVERS)
 def test_solvers_reach_full_accuracy(name):
     for seed in range(5):

@@ -34,6 +34,7 @@ def _episodes(note: str | None) -> int:
     return int(match.group(1).replace(",", ""))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [10, 20])
 def test_rl_finds_the_secret_like_the_group(n: int):
     for seed in range(3):

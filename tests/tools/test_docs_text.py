@@ -51,6 +51,7 @@ def paragraph_texts(document: Document) -> list[str]:
     return [p.text().rstrip("\n") for p in document.body if isinstance(p, Paragraph)]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(

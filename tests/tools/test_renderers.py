@@ -60,6 +60,7 @@ def test_record_history_who_beat_whom_by_how_much() -> None:
     assert cells[2][6] == "−20 (−22.2%)"  # 20 / 90
 
 
+@pytest.mark.slow
 def test_progression_chart_is_a_real_png() -> None:
     png = progression_chart_png(record_history(SCORES), challenge="matmul_4x4", metric="dally@1")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -146,6 +147,7 @@ def test_a_chart_labels_each_record_with_member_and_method_and_draws_member_text
     assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)  # log axis, no mathtext
 
 
+@pytest.mark.slow
 def test_importing_the_chart_module_does_not_import_matplotlib() -> None:
     import subprocess
     import sys

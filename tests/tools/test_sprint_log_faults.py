@@ -86,6 +86,7 @@ def test_faults_every_entry_once_in_order(
         assert all(e.state == "delivered" for e in entries(s))
 
 
+@pytest.mark.slow
 def test_late_answer_after_the_write_landed_is_not_written_twice(
     db_sessions: SessionFactory, docs: FakeDocsServer
 ) -> None:
@@ -105,6 +106,7 @@ def test_late_answer_after_the_write_landed_is_not_written_twice(
     assert landed(docs, ["entry 1", "entry 2"]) == ["entry 1", "entry 2"]
 
 
+@pytest.mark.slow
 def test_hung_endpoint_costs_one_timeout_and_keeps_the_entry(db_sessions: SessionFactory, docs: FakeDocsServer) -> None:
     """An endpoint that accepts connections and never answers: the call returns within the timeout, entry saved."""
     log = docs_log(db_sessions, docs, timeout_s=0.5)

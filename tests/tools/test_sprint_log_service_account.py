@@ -49,6 +49,7 @@ def test_cli_log_through_service_account_to_docs(tmp_path: Path, monkeypatch: py
         assert "tiling helps — 行列 🚀 — local\n" in document_text(docs.documents[DOC_ID].to_json())
 
 
+@pytest.mark.slow
 def test_cli_log_with_a_hung_docs_endpoint_returns_within_the_timeout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -87,6 +87,7 @@ def test_an_approved_solve_goes_through_the_sandboxed_judge(anthropic_fake: Fake
     assert BRUTE_FORCE_SOLVE.splitlines()[3] in entries[0].body  # the code went to the sprint log with the idea
 
 
+@pytest.mark.slow
 def test_discard_then_run_does_nothing(anthropic_fake: FakeAnthropic) -> None:
     ctx = _proposed(anthropic_fake, FLIP_EACH_BIT_ONCE)
     assert call(ctx, "--discard", "1")[0].text == "idea #1 discarded by local; nothing ran"

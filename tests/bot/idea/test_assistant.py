@@ -93,6 +93,7 @@ def test_a_reply_without_a_tool_call_is_nudged_to_finish(anthropic_fake: FakeAnt
     assert "propose_experiment" in fake.requests[1].body["messages"][-1]["content"]
 
 
+@pytest.mark.slow
 def test_overload_and_rate_limit_are_retried_then_succeed(anthropic_fake: FakeAnthropic) -> None:
     fake = anthropic_fake
     fake.script += [

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def _nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(_json.map(lambda v: json.dumps(v)), st.text(max_size=50), st.integers(1, 200_000).map(_nested)))
 def test_result_channel_parses_or_says_why(text: str) -> None:
@@ -71,6 +73,7 @@ def _meter() -> _Meter:
     return _Meter(Session([x, np.ones(4, dtype=np.int64)], max_elements=10_000, max_ops=10_000))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.one_of(_json, st.fixed_dictionaries({"op": _json, "a": _json}, optional={"k": _json, "t": _json, "rel": _json}))

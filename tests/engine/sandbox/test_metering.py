@@ -197,6 +197,7 @@ def _remote_dmc(program: list[tuple]) -> float:
     return session.metrics()["dmc@1"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_step, max_size=14))
 def test_remote_metering_is_never_below_in_process_tracing(program: list[tuple]) -> None:

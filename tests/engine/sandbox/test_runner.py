@@ -99,6 +99,7 @@ def test_tier_d_refuses_submitted_code_unless_overridden() -> None:
     assert out.text == "1,2\nmul 3,1,2\n3"
 
 
+@pytest.mark.slow
 def test_trusted_callable_runs_limited() -> None:
     assert run_trusted_limited("math:comb", [20, 3]) == 1140  # C(20, 3)
     with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$") as hit:
