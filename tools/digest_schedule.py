@@ -51,7 +51,9 @@ class DigestSchedule:
         return datetime.combine(day, time(hour, minute), tzinfo=self.zone).astimezone(UTC).astimezone(self.zone)
 
     def _slots_around(self, moment: datetime) -> list[datetime]:
-        """The slots of the weeks around ``moment`` (aware), in time order: two before it and two after."""
+        """The slots of the weeks around ``moment`` (aware), in time order: two before the named day of this week or
+        the next and two from it, so one stays on each side of ``moment`` even when a DST jump across midnight moves
+        a slot into the next day."""
         local = moment.astimezone(self.zone).date()
         offset = (DAY_NAMES.index(self.day) - local.weekday()) % 7
         anchor = local + timedelta(days=offset)  # the named day of this week or the next
@@ -59,7 +61,7 @@ class DigestSchedule:
 
     def next_slot(self, now: datetime) -> datetime:
         """The first slot strictly after ``now`` (aware), in the schedule's zone."""
-        return next(slot for slot in self._slots_around(now) if slot > now)
+        return self.first_slot_from(now + timedelta(microseconds=1))
 
     def first_slot_from(self, now: datetime) -> datetime:
         """The first slot at or after ``now`` (aware), in the schedule's zone."""
@@ -82,10 +84,9 @@ class WeeklyTrigger(BaseTrigger):
     def get_next_fire_time(self, previous_fire_time: datetime | None, now: datetime) -> datetime | None:
         """The first slot at or after ``now`` (after ``previous_fire_time`` when one was fired), as APScheduler's
         own triggers answer."""
-        start = now if previous_fire_time is None else min(now, previous_fire_time + timedelta(microseconds=1))
-        if previous_fire_time is not None and start <= previous_fire_time:
-            start = previous_fire_time + timedelta(microseconds=1)
-        return self.schedule.first_slot_from(start)
+        if previous_fire_time is None:
+            return self.schedule.first_slot_from(now)
+        return self.schedule.next_slot(previous_fire_time)
 
     def __str__(self) -> str:
         return f"weekly[{self.schedule.describe()}]"
