@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from storage.errors import UnknownRun
 from storage.tables import ROLE_MEMBER, RUN_ACTIVE, RUN_SUPERSEDED, Member, MetricValue, Run, Submission
@@ -284,10 +284,11 @@ def get_run(session: Session, *, run_id: int) -> Run:
 
 
 def recent_runs(
-    session: Session, *, limit: int = 20, member: str | None = None, challenge: str | None = None
+    session: Session, *, limit: int = 20, offset: int = 0, member: str | None = None, challenge: str | None = None
 ) -> list[Run]:
-    """The newest runs first (superseded ones included), optionally only one member's or one challenge's."""
-    query = select(Run).order_by(col(Run.created_at).desc(), col(Run.id).desc()).limit(limit)
+    """The newest runs first (superseded ones included), optionally only one member's or one challenge's; ``offset``
+    skips that many of the newest (a later page)."""
+    query = select(Run).order_by(col(Run.created_at).desc(), col(Run.id).desc()).offset(offset).limit(limit)
     if member is not None:
         query = query.join(Member).where(Member.name == member)
     if challenge is not None:
@@ -306,6 +307,9 @@ def stored_metrics(session: Session, *, challenge: str) -> list[str]:
     return sorted(session.exec(query).all())
 
 
-def count_runs(session: Session) -> int:
-    """How many runs are stored (all statuses)."""
-    return len(session.exec(select(Run.id)).all())
+def count_runs(session: Session, *, member: str | None = None) -> int:
+    """How many runs are stored (all statuses), optionally only one member's."""
+    query = select(func.count()).select_from(Run)
+    if member is not None:
+        query = query.join(Member).where(Member.name == member)
+    return int(session.exec(query).one())

@@ -69,7 +69,7 @@ USAGES = {
     "log": "TEXT | retry ID | drop ID",
     "sprint": '[start "TITLE" [GOAL] | end]',
     "db": "move --to URL [--force | --resume]",
-    "config": "list | get KEY | set KEY VALUE | reset KEY | history [KEY]",
+    "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
     "rescore": "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
@@ -210,9 +210,10 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         name="runs",
         summary="Recent runs (yours only with 'mine')",
-        usage="[mine]",
+        usage="[mine] [page=N]",
         handler=_in("runs", "list_runs"),
         background=False,
+        value_options={"page": "page of the list (20 runs a page, newest first; the reply names the next one)"},
     ),
     Command(
         name="show",

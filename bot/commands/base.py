@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.command import Command
 from bot.invocation import LOCAL_CALLER, Attachment, Caller, Invocation, Progress, UsageError
-from bot.reply import Button, OutFile, Reply, Table
+from bot.reply import Button, Followup, OutFile, Paging, Reply, Table
 
 if TYPE_CHECKING:
     from bot.context import AppContext
@@ -32,9 +32,11 @@ __all__ = [
     "Button",
     "Caller",
     "Command",
+    "Followup",
     "Handler",
     "Invocation",
     "OutFile",
+    "Paging",
     "Progress",
     "Reply",
     "StopHandler",

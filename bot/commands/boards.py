@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from bot.commands.base import UsageError
+from bot.commands.base import Paging, UsageError
 from storage.scores import ScoredRun, scored_runs
 from tools.board import TRACKS, Board, board_of_score, instance_of, requested_instance
 from tools.errors import ToolError
@@ -67,15 +67,24 @@ def page_of(rows: Sequence[Any], number: int, size: int = PAGE_ROWS) -> Page:
     return Page(list(rows[(number - 1) * size : number * size]), number, pages)
 
 
-def next_page_hint(command: str, args: Sequence[str], options: Mapping[str, str], page: int, pages: int) -> str:
-    """``page 1 of 3 — more: leaderboard sparse_parity n=30 k=4 page=2`` ("" for a single page)."""
+def paging_of(command: str, args: Sequence[str], options: Mapping[str, str], page: int, pages: int) -> Paging | None:
+    """Page ``page`` of ``pages`` of the request ``command args options`` (None for a single page); options other
+    than ``page`` are kept, ``metric`` as ``--metric M``."""
     if pages <= 1:
-        return ""
+        return None
     kept = [f"{k}={v}" for k, v in options.items() if k not in ("page", "metric")]
-    metric = [f"--metric {options['metric']}"] if "metric" in options else []
-    target = page + 1 if page < pages else 1
-    where = " ".join([command, *args, *kept, f"page={target}", *metric])
-    return f"page {page} of {pages} — {'more' if page < pages else 'first page'}: {where}"
+    metric = ["--metric", options["metric"]] if "metric" in options else []
+    return Paging(command, (*args, *kept, *metric), page, pages)
+
+
+def next_page_hint(paging: Paging | None) -> str:
+    """``page 1 of 3 — more: leaderboard sparse_parity n=30 k=4 page=2`` ("" for a single page); the last page
+    names the first."""
+    if paging is None:
+        return ""
+    more = paging.number < paging.pages
+    target = paging.number + 1 if more else 1
+    return f"page {paging.number} of {paging.pages} — {'more' if more else 'first page'}: {paging.request(target)}"
 
 
 def instance_options(args: list[str], options: Mapping[str, str]) -> dict[str, str]:

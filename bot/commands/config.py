@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
+from bot.commands.boards import next_page_hint, page_number, page_of, paging_of
 from bot.context import AppContext
-from tools.config.store import Change, describe
+from tools.config.store import Change, Setting, describe
 
 USAGE = usage_of("config")
 ACTIONS = ("list", "get", "set", "reset", "history")
+LIST_ROWS = 16
+"""Settings on one page of ``config list``: with the reply's three lines, and a few long keys that wrap, a page stays
+within the 25 lines of a phone screen at 40 characters a line."""
+PHONE_LINE = 40
+MIN_VALUE_CHARS = 12
 
 
 def _usage(message: str) -> UsageError:
@@ -35,8 +41,45 @@ def _change_data(change: Change) -> dict[str, object]:
     }
 
 
+def _list(ctx: AppContext, options: dict[str, str], wanted: int, args: list[str]) -> Reply:
+    """``config list [page=N]``: :data:`LIST_ROWS` settings a page as ``key: value`` (the value cut to fit a phone
+    line; ``config get KEY`` shows all of it, what it accepts and its default); ``--json`` has every setting whole."""
+    if options or args[1:]:
+        raise _usage("config list takes only page=N")
+    settings = ctx.tool_config().all()
+    page = page_of(settings, wanted, LIST_ROWS)
+    paging = paging_of("config", ("list",), {}, page.number, page.pages)
+    first = (page.number - 1) * LIST_ROWS + 1
+    head = f"settings {first}–{first + len(page.rows) - 1} of {len(settings)}" if page.pages > 1 else "settings"
+    return Reply(
+        text="\n".join(
+            line
+            for line in [f"{head}; (set) = by an admin", "/config get KEY shows one in full", next_page_hint(paging)]
+            if line
+        ),
+        tables=[Table(headers=["key", "value"], rows=[_list_row(s) for s in page.rows])],
+        paging=paging,
+        data={
+            "ok": True,
+            "page": page.number,
+            "pages": page.pages,
+            "settings": {s.key.name: s.value for s in settings},
+        },
+    )
+
+
+def _list_row(setting: Setting) -> list[str]:
+    """``[key, value]`` with the value cut (…) so that ``key: value`` fits :data:`PHONE_LINE` characters, keeping at
+    least :data:`MIN_VALUE_CHARS` of it; ``(set)`` marks a value an admin changed."""
+    value = describe(setting.value) + (" (set)" if setting.overridden else "")
+    room = max(MIN_VALUE_CHARS, PHONE_LINE - len(setting.key.name) - 2)
+    return [setting.key.name, value if len(value) <= room else value[: room - 1] + "…"]
+
+
 def run_config(ctx: AppContext, inv: Invocation) -> Reply:
     args = list(inv.args)
+    if args[:1] in ([], ["list"]) and "page" in inv.options:
+        return _list(ctx, {k: v for k, v in inv.options.items() if k != "page"}, page_number(inv.options), args)
     if inv.options:  # ``set digest.day=mon`` is accepted as ``set digest.day mon``
         if len(inv.options) != 1 or (args[:1] != ["set"]):
             raise _usage("use KEY VALUE, not KEY=VALUE, except in a single 'set'")
@@ -50,13 +93,7 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
     config = ctx.tool_config()
     who = inv.caller.name if inv.caller.user_id is None else f"{inv.caller.name} ({inv.caller.user_id})"
     if action == "list":
-        settings = config.all()
-        rows = [[s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind] for s in settings]
-        return Reply(
-            text=f"{len(rows)} tool settings; change one with /config set KEY VALUE",
-            tables=[Table(headers=["key", "value", "source", "accepts"], rows=rows)],
-            data={"ok": True, "settings": {s.key.name: s.value for s in settings}},
-        )
+        return _list(ctx, {}, 1, args)
     if action == "history":
         if len(rest) > 1:
             raise _usage("history takes at most one KEY")

@@ -8,7 +8,15 @@ next page; ``--json`` always has every row."""
 from __future__ import annotations
 
 from bot.commands.base import Invocation, Reply, Table
-from bot.commands.boards import board_entries, check_instance, instance_options, next_page_hint, page_number, page_of
+from bot.commands.boards import (
+    board_entries,
+    check_instance,
+    instance_options,
+    next_page_hint,
+    page_number,
+    page_of,
+    paging_of,
+)
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from tools.board import mixed_seeds_note
@@ -63,17 +71,19 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
                 )
     if not tables:
         return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "boards": []})
+    paging = paging_of("leaderboard", inv.args, inv.options, min(wanted, pages), pages)
     return Reply(
         text="\n".join(
             line
             for line in [
                 f"{len(tables)} leaderboard(s); lower is better",
                 *notes,
-                next_page_hint("leaderboard", inv.args, inv.options, min(wanted, pages), pages),
+                next_page_hint(paging),
             ]
             if line
         ),
         tables=tables,
+        paging=paging,
         data={"ok": True, "boards": data},
     )
 

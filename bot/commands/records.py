@@ -6,7 +6,15 @@ always have all of it)."""
 from __future__ import annotations
 
 from bot.commands.base import Invocation, OutFile, Reply, Table
-from bot.commands.boards import board_entries, check_instance, instance_options, next_page_hint, page_number, page_of
+from bot.commands.boards import (
+    board_entries,
+    check_instance,
+    instance_options,
+    next_page_hint,
+    page_number,
+    page_of,
+    paging_of,
+)
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from tools.records import RECORD_HEADERS, record_cells, record_history
@@ -61,16 +69,18 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
                 )
     if not tables:
         return Reply(text="no scored runs yet — run something first (sutro run …)", data={"ok": True, "histories": []})
+    paging = paging_of("records", inv.args, inv.options, min(wanted, pages), pages)
     return Reply(
         text="\n".join(
             line
             for line in [
                 f"record history for {len(tables)} board(s); lower is better",
-                next_page_hint("records", inv.args, inv.options, min(wanted, pages), pages),
+                next_page_hint(paging),
             ]
             if line
         ),
         tables=tables,
         files=files,
+        paging=paging,
         data={"ok": True, "histories": data},
     )

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.commands.base import Table
+from bot.commands.base import Followup, Table
 from bot.core.comparison import Comparison, Standing
 from bot.core.recording import RecordedRun
 from engine.attribution.diff import AttributionDiff
 from tools.metric_format import format_change, format_figure, format_value
+
+
+def details(recorded: RecordedRun) -> list[Followup]:
+    """The card's "details" follow-up: ``show ID`` of the stored run (an inline button in Telegram; the card's text
+    names the same command for the terminal)."""
+    return [Followup("details", f"show {recorded.stored.id}")]
+
 
 TOP_MOVERS = 3
 """Buffers named on a method's card: the three that explain most of the change against the baseline."""

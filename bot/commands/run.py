@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
-from bot.commands.result_card import mover_lines, movers_data, provenance_line, standing_line
+from bot.commands.result_card import details, mover_lines, movers_data, provenance_line, standing_line
 from bot.commands.run_generator import generator_name, run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import GeneratorRequest, is_ir_challenge
@@ -147,7 +147,14 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
     }
-    return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)
+    return Reply(
+        text="\n".join(lines),
+        tables=tables,
+        data=data,
+        ok=result.ok,
+        failure_kind=result.failure_kind,
+        followups=details(recorded),
+    )
 
 
 def seeds_label(seeds: list[int]) -> str:

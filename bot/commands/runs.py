@@ -1,44 +1,54 @@
-"""``runs [mine]``: the most recent stored runs (yours only with ``mine``)."""
+"""``runs [mine] [page=N]``: the stored runs, newest first (yours only with ``mine``), 20 a page.
+
+Phone width: a row is the run's id, member, method and its challenge's primary metric (``metric.primary.*``), or
+"failed", with a long member or method name cut (…) so that a row fits 40 characters; the whole names, the
+challenge, the date, the status and every metric are in ``--json`` and ``show ID``. A page past the last shows the
+last, as the boards do (bot/commands/boards.py)."""
 
 from __future__ import annotations
 
 from bot.commands.base import Invocation, Reply, Table, UsageError
+from bot.commands.boards import PAGE_ROWS, next_page_hint, page_number, paging_of
 from bot.context import AppContext
-from storage.runs import recent_runs
+from storage.runs import count_runs, recent_runs
+from storage.tables import Run
 from tools.metric_format import format_value
 
-LIMIT = 20
+USAGE = "usage: runs [mine] [page=N]"
+HEADERS = ["run", "member", "method", "value"]
+MEMBER_CHARS = 8
+METHOD_CHARS = 12
+"""Widest member and method cells: with a 5-character run id (#9999), a 9-character value and the table's 2-space
+gaps, a row is 40 characters."""
 
 
 def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
     if inv.args and inv.args != ["mine"]:
-        raise UsageError(f"unexpected '{' '.join(inv.args)}'", hint="usage: runs [mine]")
+        raise UsageError(f"unexpected '{' '.join(inv.args)}'", hint=USAGE)
+    if unknown := sorted(set(inv.options) - {"page"}):
+        raise UsageError(f"unknown option {unknown[0]}=", hint=USAGE)
+    wanted = page_number(inv.options)
     member = inv.caller.name if inv.args == ["mine"] else None
+    primary = ctx.tool_config().primary_metrics()
     with ctx.sessions()() as session:
-        runs = recent_runs(session, limit=LIMIT, member=member)
-    rows = [
-        [
-            f"#{r.id}",
-            f"{r.created_at:%Y-%m-%d %H:%M}",
-            r.member.name,
-            r.challenge,
-            r.subject,
-            "ok" if r.ok else "failed",
-            ", ".join(f"{k}={format_value(v)}" for k, v in sorted(r.metrics.items())),
-            r.status,
-        ]
-        for r in runs
-    ]
+        total = count_runs(session, member=member)
+        pages = max(1, -(-total // PAGE_ROWS))
+        number = min(wanted, pages)
+        runs = recent_runs(session, limit=PAGE_ROWS, offset=(number - 1) * PAGE_ROWS, member=member)
+    paging = paging_of("runs", inv.args, {}, number, pages)
+    first = (number - 1) * PAGE_ROWS + 1
+    head = (f"runs {first}–{first + len(runs) - 1} of {total}, newest first" if runs else "no runs stored yet") + (
+        f" (by {member})" if member else ""
+    )
     return Reply(
-        text=f"{len(rows)} most recent run(s)" + (f" by {member}" if member else ""),
-        tables=[
-            Table(
-                headers=["run", "when (UTC)", "member", "challenge", "method", "result", "metrics", "status"],
-                rows=rows,
-            )
-        ],
+        text="\n".join(line for line in [head, next_page_hint(paging)] if line),
+        tables=[Table(headers=HEADERS, rows=[_row(r, primary.get(r.challenge)) for r in runs])] if runs else [],
+        paging=paging,
         data={
             "ok": True,
+            "page": number,
+            "pages": pages,
+            "total": total,
             "runs": [
                 {
                     "id": r.id,
@@ -46,9 +56,26 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
                     "subject": r.subject,
                     "member": r.member.name,
                     "ok": r.ok,
+                    "status": r.status,
+                    "created_at": r.created_at.isoformat(),
                     "metrics": r.metrics,
                 }
                 for r in runs
             ],
         },
     )
+
+
+def _row(run: Run, metric: str | None) -> list[str]:
+    """``#12  ann  sgd  13940``: the value of the challenge's primary metric ("failed" for a failed run)."""
+    if not run.ok:
+        value = "failed"
+    elif metric is not None and metric in run.metrics:
+        value = format_value(run.metrics[metric])
+    else:
+        value = "—"
+    return [f"#{run.id}", _cut(run.member.name, MEMBER_CHARS), _cut(run.subject, METHOD_CHARS), value]
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

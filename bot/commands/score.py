@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import provenance_line
+from bot.commands.result_card import details, provenance_line
 from bot.commands.submission_card import submission_data, unjudged_data
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
@@ -52,7 +52,7 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     result, data = recorded.result, submission_data(recorded, label)
     if not result.ok:
         text = f"rejected: {data['error']}\n{provenance_line(recorded)}"
-        return Reply(text=text, ok=False, data=data, failure_kind=result.failure_kind)
+        return Reply(text=text, ok=False, data=data, failure_kind=result.failure_kind, followups=details(recorded))
     cost, counts = result.metrics[METRIC], result.counts
     row = [
         result.challenge,
@@ -63,4 +63,4 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     ]
     table = Table(headers=["challenge", METRIC, "instructions", "reads", "instances checked"], rows=[row])
     text = f"{result.challenge}: correct, {METRIC} = {format_figure(cost)}\n{provenance_line(recorded)}"
-    return Reply(text=text, tables=[table], data=data)
+    return Reply(text=text, tables=[table], data=data, followups=details(recorded))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.commands.base import Reply, Table
-from bot.commands.result_card import card_footer
+from bot.commands.result_card import card_footer, details
 from bot.core.recording import RecordedRun
 from engine.result import RunResult
 from engine.scoring.ir import METRIC
@@ -149,4 +149,5 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
         data=submission_data(recorded, label),
         ok=result.ok,
         failure_kind=result.failure_kind,
+        followups=details(recorded),
     )

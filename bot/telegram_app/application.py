@@ -44,6 +44,7 @@ from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.outbox_job import schedule_outbox_drain
 from bot.telegram_app.redaction import protect_secret
+from bot.telegram_app.request_buttons import PATTERN as REQUEST_BUTTON_PATTERN
 from bot.telegram_app.send_rate import Limits, Pace, SendRate
 from storage.errors import StorageError
 from storage.timestamps import utcnow
@@ -265,6 +266,7 @@ def build_bot(
     edited = filters.UpdateType.EDITED_MESSAGE & (filters.COMMAND | filters.CaptionRegex(r"^/"))
     app.add_handler(MessageHandler(edited, door.on_edited_command, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
+    app.add_handler(CallbackQueryHandler(door.on_request_button, pattern=REQUEST_BUTTON_PATTERN, block=False))
     app.add_error_handler(door.on_error, block=False)
     door.ctx.reads_group_messages = lambda: reads_all_group_messages(app)  # /status says what Telegram hands us
     digest = DigestPoster(door.ctx, app, clock=clock, outbox=outbox)

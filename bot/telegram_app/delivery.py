@@ -26,9 +26,9 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-from bot.reply import Button, OutFile
+from bot.reply import Button, OutFile, Reply
 from bot.telegram_app.chat_outbox import ChatOutbox, JobMessage, Outgoing, Refused, SendLater, TargetGone
-from bot.telegram_app.render import MESSAGE_LIMIT, fit_plain
+from bot.telegram_app.render import MESSAGE_LIMIT, fit_plain, render
 from storage.chat_messages import Topic
 
 _TAG = re.compile(r"<[^>]+>")
@@ -150,6 +150,14 @@ class Courier:
         item = Outgoing(self.topic, "text", text_html, self.reply_to, list(buttons or []), durable=self.durable)
         return await self._queue(item)
 
+    async def edit_text(self, message_id: int, text_html: str, *, buttons: list[Button] | None = None) -> int | None:
+        """Replace the text and buttons of the bot's message ``message_id`` (a page flip); waits for delivery. Not
+        kept through an outage (the member presses again); a message that is gone gets the text as a new one."""
+        item = Outgoing(
+            self.topic, "edit", text_html, buttons=list(buttons or []), message_id=message_id, durable=False
+        )
+        return await self.outbox.put(item)
+
     async def send_file(self, file: OutFile, *, photo: bool) -> int | None:
         item = Outgoing(self.topic, "photo" if photo else "document", reply_to=self.reply_to, file=file)
         item.durable = self.durable
@@ -162,3 +170,14 @@ class Courier:
     async def _queue(self, item: Outgoing) -> int | None:
         done = self.outbox.put(item)
         return await done if not self.durable else None
+
+
+async def send_reply(courier: Courier, reply: Reply) -> None:
+    """An instant answer: text first (with the reply's buttons as an inline keyboard), then charts as photos, then
+    documents — queued in the outbox, in that order."""
+    out = render(reply)
+    await courier.send_text(out.html, buttons=out.buttons)
+    for photo in out.photos:
+        await courier.send_file(photo, photo=True)
+    for document in out.documents:
+        await courier.send_file(document, photo=False)

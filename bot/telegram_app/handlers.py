@@ -24,13 +24,12 @@ from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
-from bot.reply import Reply
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.chat_outbox import ChatOutbox
-from bot.telegram_app.delivery import Courier
+from bot.telegram_app.delivery import Courier, send_reply
 from bot.telegram_app.progress import ProgressMessage
-from bot.telegram_app.render import render
+from bot.telegram_app.request_buttons import press_request
 from bot.telegram_app.requests import (
     code_file_name,
     command_word,
@@ -68,17 +67,6 @@ def sender_of(message: Message) -> Sender:
         sender_chat_id=message.sender_chat.id if message.sender_chat else None,
         message_id=message.message_id,
     )
-
-
-async def send_reply(courier: Courier, reply: Reply) -> None:
-    """An instant answer: text first (with the reply's buttons as an inline keyboard), then charts as photos, then
-    documents — queued in the outbox, in that order."""
-    out = render(reply)
-    await courier.send_text(out.html, buttons=out.buttons)
-    for photo in out.photos:
-        await courier.send_file(photo, photo=True)
-    for document in out.documents:
-        await courier.send_file(document, photo=False)
 
 
 class ChatFrontDoor:
@@ -156,6 +144,13 @@ class ChatFrontDoor:
         if query is None or not isinstance(query.message, Message):
             return
         await press_button(self, query, query.message)
+
+    async def on_request_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A press of ‹ page / page › or a follow-up (``details``): the request it carries, run as the presser."""
+        query = update.callback_query
+        if query is None or not isinstance(query.message, Message):
+            return
+        await press_request(self, query, query.message)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback with an incident id; tell the member one line with that id."""

@@ -19,6 +19,12 @@ from bot.reply import Button, OutFile, Reply, Table
 MESSAGE_LIMIT = 4096
 PHONE_WIDTH = 40
 PREVIEW_CHARS = 80
+CALLBACK_DATA_BYTES = 64
+"""Telegram's limit on an inline button's ``callback_data`` (1-64 bytes, UTF-8)."""
+PAGE_PREFIX = "pg:"
+"""Callback data of a page button: ``pg:`` and the command line of that page, answered by redrawing the message."""
+FOLLOWUP_PREFIX = "go:"
+"""Callback data of a follow-up button: ``go:`` and the command line it runs, answered under the message."""
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -114,4 +120,19 @@ def render(reply: Reply, limit: int = MESSAGE_LIMIT) -> ChatMessages:
         summary = reply.text.splitlines()[0] if reply.text else "result"
         text = html.escape(summary[:300], quote=False) + "\n(full output attached: reply.txt)"
         documents.insert(0, OutFile(name="reply.txt", content=plain_text(reply).encode(), mime="text/plain"))
-    return ChatMessages(html=text, photos=photos, documents=documents, buttons=list(reply.buttons))
+    return ChatMessages(html=text, photos=photos, documents=documents, buttons=reply_buttons(reply))
+
+
+def reply_buttons(reply: Reply) -> list[Button]:
+    """The inline buttons under a reply: its own (an idea's Run it …), its follow-ups (``details`` → ``show 12``),
+    then ‹ prev / next › when it is one page of several. A button whose data would pass Telegram's 64 bytes is left
+    out (the reply's text still names the command, e.g. the next page's)."""
+    buttons = list(reply.buttons)
+    buttons += [Button(f.label, FOLLOWUP_PREFIX + f.request) for f in reply.followups]
+    paging = reply.paging
+    if paging is not None:
+        if paging.number > 1:
+            buttons.append(Button(f"‹ page {paging.number - 1}", PAGE_PREFIX + paging.request(paging.number - 1)))
+        if paging.number < paging.pages:
+            buttons.append(Button(f"page {paging.number + 1} ›", PAGE_PREFIX + paging.request(paging.number + 1)))
+    return [b for b in buttons if len(b.data.encode()) <= CALLBACK_DATA_BYTES]

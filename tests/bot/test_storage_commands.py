@@ -234,7 +234,13 @@ def test_cli_log_and_runs_json(tmp_path: Path) -> None:
     result = runner.invoke(main, ["log", "from the terminal"])
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, ["runs", "--json"])
-    assert result.exit_code == 0 and json.loads(result.output) == {"ok": True, "runs": []}
+    assert result.exit_code == 0 and json.loads(result.output) == {
+        "ok": True,
+        "page": 1,
+        "pages": 1,
+        "total": 0,
+        "runs": [],
+    }
     result = runner.invoke(main, ["show", "5"])
     assert result.exit_code == 2 and "no run #5" in result.output and "Traceback" not in result.output
 

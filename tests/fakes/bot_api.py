@@ -4,7 +4,9 @@ Enough of the Bot API for the real python-telegram-bot Application to poll and a
 getUpdates (long poll), sendMessage, editMessageText (400 "message is too long" over 4096 characters and "message to
 edit not found" for a message it did not send, as Telegram),
 sendDocument / sendPhoto (multipart), getFile and the file download, answerCallbackQuery, setMyCommands; any other
-method answers ``true``. Tests inject failures (``fail_next``: 429 with retry_after, 400, or a slow answer for
+method answers ``true``. Telegram's limits are kept (400 with Telegram's description): inline buttons' callback_data
+1-64 bytes, captions 1024 characters, photos 10 MB with width + height ≤ 10000 and sides at most 20:1, media groups
+2-10 items. Tests inject failures (``fail_next``: 429 with retry_after, 400, or a slow answer for
 timeouts; ``set_down``: an outage), Telegram's group limit (``limit_groups``: a sliding 20 per minute answered with
 429 and ``retry_after``, on a clock the test may run fast) and updates (``push_message``, ``push_update``).
 
@@ -33,10 +35,53 @@ MESSAGE_LIMIT = 4096  # Telegram's limit on a message's text, counted after enti
 _TAG = re.compile(r"<[^>]+>")
 
 
-def visible_text(params: dict[str, str]) -> str:
-    """The text of a send or edit as Telegram counts it: HTML tags and entities parsed when parse_mode is HTML."""
-    text = params.get("text", "")
+CALLBACK_DATA_LIMIT = 64  # bytes of an inline button's callback_data (Telegram: 1-64 bytes)
+CAPTION_LIMIT = 1024  # characters of a photo's or document's caption, counted after entity parsing
+PHOTO_BYTES_LIMIT = 10 * 1024 * 1024  # sendPhoto: at most 10 MB ...
+PHOTO_SIDES_LIMIT = 10000  # ... width + height at most 10000 ...
+PHOTO_RATIO_LIMIT = 20  # ... and the longer side at most 20 times the shorter
+MEDIA_GROUP_SIZES = range(2, 11)  # sendMediaGroup: 2-10 items
+
+
+def visible_text(params: dict[str, str], key: str = "text") -> str:
+    """The text (or caption) of a send or edit as Telegram counts it: HTML tags and entities parsed when parse_mode
+    is HTML."""
+    text = params.get(key, "")
     return html.unescape(_TAG.sub("", text)) if params.get("parse_mode") == "HTML" else text
+
+
+def png_size(content: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's IHDR chunk; None for anything that is not a PNG."""
+    if content[:8] != b"\x89PNG\r\n\x1a\n" or len(content) < 24:
+        return None
+    return int.from_bytes(content[16:20], "big"), int.from_bytes(content[20:24], "big")
+
+
+def refusal(method: str, params: dict[str, str], files: dict[str, tuple[str, bytes]]) -> str | None:
+    """The 400 description Telegram gives for a send that breaks its limits on buttons, captions, photos and media
+    groups (None when the send is within them)."""
+    markup = json.loads(params["reply_markup"]) if params.get("reply_markup") else {}
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(data.encode()) <= CALLBACK_DATA_LIMIT:
+                return "Bad Request: BUTTON_DATA_INVALID"
+    if len(visible_text(params, "caption")) > CAPTION_LIMIT:
+        return "Bad Request: message caption is too long"
+    if method == "sendPhoto":
+        content = files.get("photo", ("", b""))[1]
+        size = png_size(content)
+        if len(content) > PHOTO_BYTES_LIMIT:
+            return "Bad Request: PHOTO_INVALID_DIMENSIONS"
+        if size is not None and (sum(size) > PHOTO_SIDES_LIMIT or max(size) > PHOTO_RATIO_LIMIT * max(1, min(size))):
+            return "Bad Request: PHOTO_INVALID_DIMENSIONS"
+    if method == "sendMediaGroup":
+        media = json.loads(params.get("media", "[]"))
+        if len(media) not in MEDIA_GROUP_SIZES:
+            return "Bad Request: MEDIA_GROUP_INVALID (a media group has 2-10 items)"
+        if any(len(m.get("caption") or "") > CAPTION_LIMIT for m in media):
+            return "Bad Request: message caption is too long"
+    return None
 
 
 LIMITED = ("sendMessage", "editMessageText", "sendPhoto", "sendDocument", "sendMediaGroup")
@@ -316,6 +361,10 @@ class FakeBotApi:
             call.status = 400
             self._record(call)
             return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
+        if (problem := refusal(method, params, files)) is not None:
+            call.status = 400
+            self._record(call)
+            return 400, {"ok": False, "error_code": 400, "description": problem}
         if method in ("sendMessage", "editMessageText") and len(visible_text(params)) > MESSAGE_LIMIT:
             call.status = 400
             self._record(call)
