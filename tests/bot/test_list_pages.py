@@ -84,8 +84,8 @@ def test_runs_mine_pages_the_callers_runs(ctx: AppContext) -> None:
 
 
 def test_every_page_fits_a_phone_screen(ctx: AppContext) -> None:
-    for page in ("1", "2", "3"):
-        reply, _ = call(ctx, "runs", page=page)
+    for runs_page in ("1", "2", "3"):
+        reply, _ = call(ctx, "runs", page=runs_page)
         assert all(len(line) <= PHONE_WIDTH for line in table_text(reply.tables[0]).splitlines())
         assert "<pre>" in render(reply).html  # the grid, not one card per row
         assert screen_lines(reply) <= SCREEN_LINES
