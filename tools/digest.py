@@ -28,12 +28,16 @@ DIGEST_BOARD_HEADERS = ["#", "member", "method", "value", "run"]
 
 @dataclass(frozen=True)
 class ChallengeWeek:
-    """One enabled challenge: records set during the week and the standing at its end."""
+    """One board of an enabled challenge (``challenge`` is the board's name): records set during the week, the
+    standing at its end, how many scored results it received during the week (``active``) and its whole record
+    progression up to the week's end, the group's published records included (``history``: what its chart draws)."""
 
     challenge: str
     metric: str
     records: list[RecordChange]
     leaderboard: list[LeaderboardRow]
+    active: int = 0
+    history: list[RecordChange] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,13 @@
 """The digest's chart: runs per member during the week, valid and failed stacked, as PNG bytes.
 
-matplotlib object API with the Agg canvas (no pyplot, no global state), as in tools/records_chart.py.
+matplotlib object API with the Agg canvas (no pyplot, no global state), as in tools/records_chart.py, imported inside
+:func:`activity_chart_png`: building a digest's text costs no matplotlib import.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from storage.digests import WeekRun
 from tools.user_text import chart
@@ -20,6 +18,9 @@ CHART_DPI = 100
 
 def activity_chart_png(runs: Sequence[WeekRun], *, week: str) -> bytes:
     """PNG (800×450 px) of each member's runs this week: valid (blue) and failed (red) stacked."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     members = sorted({r.member for r in runs}, key=lambda m: (-sum(r.member == m for r in runs), m))
     valid = [sum(r.member == m and r.ok for r in runs) for m in members]
     failed = [sum(r.member == m and not r.ok for r in runs) for m in members]

@@ -15,6 +15,7 @@ from storage.sprints import sprints_overlapping
 from tools.board import split_by_board
 from tools.digest import ChallengeWeek, DigestInput, SprintWeek, WeekEntry
 from tools.leaderboard import rank_best
+from tools.published.records import published_scores
 from tools.records import record_history
 
 
@@ -31,15 +32,22 @@ def gather_week(
 
     One section per board of each challenge (instance and track, tools/board.py), named by the board.
     Records count only runs created before ``end``; a record set in the window names the record it beat even
-    when that one is older than the window. Standings are as of ``end``.
+    when that one is older than the window. Standings are as of ``end``. A board's ``history`` (for its chart) also
+    holds the group's published records on it, as ``/records`` shows them; its ``active`` counts the scored results
+    of the window.
     """
     weeks = []
     for challenge, metric in challenges:
         scores = [s for s in scored_runs(session, challenge=challenge, metric=metric) if s.created_at < end]
         # one standing per board (tools/board.py): instances and tracks never mix
+        published = split_by_board(challenge, published_scores(challenge, metric))
         for board, entries in split_by_board(challenge, scores).items():
             records = [c for c in record_history(entries) if c.record.created_at >= start]
-            weeks.append(ChallengeWeek(board.name, metric, records, rank_best(entries)))
+            active = sum(s.created_at >= start for s in entries)
+            progression = sorted([*published.get(board, []), *entries], key=lambda s: (s.created_at, s.run_id))
+            weeks.append(
+                ChallengeWeek(board.name, metric, records, rank_best(entries), active, record_history(progression))
+            )
     sprints = [
         SprintWeek(s.title, s.tldr, s.ended_at is not None and s.ended_at < end)
         for s in sprints_overlapping(session, start=start, end=end)

@@ -1,5 +1,5 @@
-"""Build the weekly digest Reply (text, leaderboard tables, activity chart) from the stored runs and tool
-settings.
+"""Build the weekly digest Reply (text, leaderboard tables, the activity chart and a record-progression chart for
+each of the :data:`MAX_BOARD_CHARTS` most active boards of the week) from the stored runs and tool settings.
 
 Shared by ``/digest`` (preview, post now) and the scheduled job (bot/telegram_app/digest_job.py). Which
 challenges appear and which metric ranks them come from the tool settings (``challenges.enabled``,
@@ -9,19 +9,24 @@ challenges appear and which metric ranks them come from the tool settings (``cha
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter
 from datetime import datetime, timedelta
 
 from bot.commands.base import OutFile, Reply, Table
 from bot.context import AppContext
 from tools.config.store import ToolConfig
-from tools.digest import render_digest
+from tools.digest import ChallengeWeek, render_digest
 from tools.digest_chart import activity_chart_png
 from tools.digest_schedule import DigestSchedule, week_of
 from tools.digest_week import gather_week
+from tools.records_chart import progression_chart_png
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
 
 WEEK = timedelta(days=7)
+MAX_BOARD_CHARTS = 3
+"""Boards whose record progression the digest draws: those with the most scored results during the week (ties in
+the digest's board order); a quiet board gets none, so a busy week posts at most four photos."""
 MESSAGE_BUDGET = 3600
 """Characters of one chat message the digest may fill, as Telegram counts them after HTML escaping (the limit is
 4096; the rest is margin for a table laid out as cards)."""
@@ -58,10 +63,14 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
         )
     digest = render_digest(data)
     chart = activity_chart_png(data.runs, week=week)
+    charted = busiest_boards(data.challenges)
     return Reply(
         text=digest.text,
         tables=[Table(headers=t.headers, rows=t.rows, title=t.title) for t in digest.tables],
-        files=[OutFile(name=f"digest-{week}.png", content=chart, mime="image/png")],
+        files=[
+            OutFile(name=f"digest-{week}.png", content=chart, mime="image/png"),
+            *(board_chart(board, week) for board in charted),
+        ],
         data={
             "ok": True,
             "week": week,
@@ -81,12 +90,26 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
                 for c in data.challenges
                 for r in c.records
             ],
+            "charts": [board.challenge for board in charted],
             "sprints": [{"title": sp.title, "tldr": sp.tldr, "ended": sp.ended} for sp in data.sprints],
             "notes": sum(e.kind == "note" for e in data.entries),
             "ideas": sum(e.kind == "idea" for e in data.entries),
             "verdicts": dict(Counter(e.verdict for e in data.entries if e.verdict)),
         },
     )
+
+
+def busiest_boards(boards: list[ChallengeWeek], limit: int = MAX_BOARD_CHARTS) -> list[ChallengeWeek]:
+    """The ``limit`` boards with the most scored results this week (none for a board without any), busiest first."""
+    active = [b for b in boards if b.active > 0]
+    return sorted(active, key=lambda b: -b.active)[:limit]  # a stable sort: ties keep the digest's order
+
+
+def board_chart(board: ChallengeWeek, week: str) -> OutFile:
+    """The board's record progression up to the week's end (tools/records_chart.py), as ``/records`` draws it."""
+    png = progression_chart_png(board.history, challenge=board.challenge, metric=board.metric, board=board.challenge)
+    stem = re.sub(r"[^A-Za-z0-9=_]+", "-", board.challenge).strip("-")
+    return OutFile(name=f"digest-{week}-records-{stem}.png", content=png, mime="image/png")
 
 
 def _escaped(text: str) -> int:

@@ -105,9 +105,14 @@ async def test_bot_down_over_the_digest_time_posts_exactly_one_catch_up(fake: Fa
     [message] = digests(fake)
     assert message.params["chat_id"] == str(GROUP) and message.params["message_thread_id"] == str(TOPIC)
     assert "Weekly digest 2026-W48: 1 run(s)" in message.params["text"]
-    [photo] = fake.delivered("sendPhoto")
-    assert photo.params["message_thread_id"] == str(TOPIC)
-    assert photo.files["photo"][1][:8] == b"\x89PNG\r\n\x1a\n"
+    photos = fake.delivered("sendPhoto")  # the week's activity, then matmul_4x4's record progression (its one run)
+    assert [p.files["photo"][0] for p in photos] == [
+        "digest-2026-W48.png",
+        "digest-2026-W48-records-matmul_4x4.png",
+    ]
+    for photo in photos:
+        assert photo.params["message_thread_id"] == str(TOPIC)
+        assert photo.files["photo"][1][:8] == b"\x89PNG\r\n\x1a\n"
     assert posted_state(fake, "2026-W48") == DIGEST_POSTED
     async with bot_at(fake, SLOT + timedelta(hours=6)):  # restarted again: nothing more
         pass
