@@ -3,8 +3,9 @@ page=2``) and follow-ups such as ``details`` under a result card (``go:show 12``
 
 A press is a request like a message, made by the presser: the same access check (allowed chat, admins only for an
 admin command), the same parsing, and the same one-line refusal as typing the command. A page press redraws the
-answer in place (text and buttons; charts already sent stay); a follow-up, or a page press that fails, is answered
-under the message. The request is carried whole in the button's data, so a press still works after a restart.
+answer in place (text and buttons; charts already sent stay; a queued command such as ``records`` runs on the job
+board first); a follow-up, or a page press that fails, is answered under the message. The request is carried whole
+in the button's data, so a press still works after a restart.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.command import Command
 from bot.context import AppContext
 from bot.dispatch import execute
 from bot.invocation import Invocation, UsageError
+from bot.jobs.board import JobBoard
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender
 from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier, send_reply
@@ -31,6 +33,7 @@ class FrontDoor(Protocol):
     """What a press needs from the chat's front door (``handlers.ChatFrontDoor``)."""
 
     ctx: AppContext
+    board: JobBoard
     commands: dict[str, Command]
     outbox: ChatOutbox
 
@@ -83,10 +86,18 @@ async def press_request(door: FrontDoor, query: CallbackQuery, card: Message) ->
         await courier.send_text(err.one_line())
         return
     await query.answer()
-    if command.background:
+    if command.background and not page:
         await door.run_queued(courier, command, inv)
         return
-    reply, status = await asyncio.to_thread(execute, door.ctx, command, inv)
+    if command.background:  # a page of /records: drawn in a worker like the first, then shown in its place
+        try:
+            job = door.board.submit(command, inv)
+        except UsageError as err:
+            await courier.send_text(err.one_line())
+            return
+        reply, status = await job.outcome
+    else:
+        reply, status = await asyncio.to_thread(execute, door.ctx, command, inv)
     if page and status == 0:
         out = render(reply)
         await courier.edit_text(card.message_id, out.html, buttons=out.buttons)

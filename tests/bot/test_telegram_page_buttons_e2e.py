@@ -93,6 +93,21 @@ async def test_next_and_prev_redraw_the_runs_message_in_place(fake: FakeBotApi) 
     assert answered[0] == query and len(answered) == 2
 
 
+async def test_a_records_page_is_drawn_on_the_job_board_and_shown_in_place(fake: FakeBotApi) -> None:
+    seed_runs(fake)  # each stored run beats the one before: 45 records of matmul_1x1, 20 a page
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/records matmul_1x1", thread_id=TOPIC)
+        calls = await until(fake, lambda cs: any(c.method == "sendPhoto" for c in cs), timeout=30)
+        [card] = messages(calls, "(1/3)")
+        card_id = int(card.result["message_id"])
+        assert keyboard_of(card.result) == [("page 2 ›", "pg:records matmul_1x1 page=2")]
+        photos = len([c for c in calls if c.method == "sendPhoto"])  # the progression chart, under the card
+        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data="pg:records matmul_1x1 page=2")
+        calls = await until(fake, lambda cs: any("(2/3)" in c.params["text"] for c in edits_of(cs, card_id)), 30)
+    assert len([c for c in calls if c.method == "sendPhoto"]) == photos  # the chart is not sent again
+    assert len([c for c in calls if c.method == "sendMessage"]) == 1
+
+
 async def test_a_page_press_is_refused_like_the_typed_command(fake: FakeBotApi) -> None:
     async with running_bot(fake):
         fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/config list", thread_id=TOPIC, username="root")

@@ -152,5 +152,8 @@ def test_importing_the_chart_module_does_not_import_matplotlib() -> None:
     import subprocess
     import sys
 
-    probe = "import sys, tools.records_chart, bot.commands.records; print('matplotlib' in sys.modules)"
+    probe = (
+        "import sys, tools.records_chart, tools.digest_chart, bot.commands.records, bot.commands.digest_content; "
+        "print('matplotlib' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout == "False\n"
