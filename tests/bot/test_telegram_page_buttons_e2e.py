@@ -24,6 +24,7 @@ from tests.bot.telegram_harness import (
     GROUP,
     MEMBER,
     OTHER_MEMBER,
+    STRANGERS,
     TOKEN,
     TOPIC,
     Shown,
@@ -125,6 +126,23 @@ async def test_a_page_press_is_refused_like_the_typed_command(fake: FakeBotApi) 
         fake.push_button_press(card=card.result, user_id=ADMIN, data="pg:config list page=2", username="root")
         calls = await until(fake, lambda cs: bool(edits_of(cs, card_id)))
         assert "settings 17–32 of" in edits_of(calls, card_id)[0].params["text"]
+
+
+async def test_a_press_in_a_chat_no_longer_allowed_is_refused_like_a_message(fake: FakeBotApi) -> None:
+    seed_runs(fake)
+    async with running_bot(fake):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/runs", thread_id=TOPIC)
+        calls = await until(fake, lambda cs: bool(messages(cs, "runs 1–20 of 45")))
+        [card] = messages(calls, "runs 1–20 of 45")
+        build_context(settings_for(fake)).tool_config().set("chats.allowed", str(STRANGERS), by="test")
+        fake.push_button_press(card=card.result, user_id=MEMBER, data="pg:runs page=2")
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/runs page=2", thread_id=TOPIC)
+        calls = await until(fake, lambda cs: len(messages(cs, "allow-list")) == 2)
+    card_id = int(card.result["message_id"])
+    [pressed] = [m for m in replies_to(calls, card_id) if "allow-list" in m.text]  # under the card …
+    [typed] = [m for m in messages(calls, "allow-list") if m is not pressed]  # … and under the typed /runs
+    assert pressed.text == typed.text and pressed.text.startswith(f"this chat ({GROUP}) is not on the bot's allow-list")
+    assert not edits_of(calls, card_id)  # the card keeps page 1
 
 
 async def test_details_under_a_result_card_answers_with_show(fake: FakeBotApi) -> None:
