@@ -2,7 +2,8 @@
 machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (``--quick``: fewer repeats; ``--only N``: one section).
 
 1. every built-in method at n=20, k=3, fully traced with all metrics (target < 1 s wall each);
-2. ByteDMD of the naive i-j-k matmul, 16×16 and 32×32: the whole call, its depth pass alone, the untraced call
+2. ByteDMD of the naive i-j-k matmul, 16×16 and 32×32: the whole call, its depth pass alone (compiled when built, and
+   the array-operation pass beside it), the untraced call
    (target: whole ≤ 10× untraced at 32×32), the group's reference tracer (cybertronai/ByteDMD, loaded from the
    fetched mirror, skipped when absent; 16×16 only, it is quadratic) and a list-scan LRU stack written here;
 3. memory of a 10-million-event trace (target < 500 MB), by tracemalloc, with the peak while computing metrics;
@@ -30,6 +31,7 @@ from engine.methods.params import parse_params
 from engine.methods.runner import DEFAULT_ROWS, run_traced
 from engine.metrics.bytedmd import bytedmd, depths_of, read_costs
 from engine.metrics.clock import clock_metrics
+from engine.metrics.lru_stack import COMPILED, bytedmd_depths_offline
 from engine.tracing import EventLog
 from engine.tracing.tracked_scalar import call_traced
 
@@ -140,7 +142,10 @@ def methods_traced(reps: int) -> None:
 
 
 def bytedmd_matmul(reps: int) -> None:
-    print("\n2. ByteDMD of the naive i-j-k matmul (median CPU s)")
+    print(
+        "\n2. ByteDMD of the naive i-j-k matmul (median CPU s; depth pass "
+        f"{'compiled' if COMPILED else 'by array operations: the compiled pass is not built'})"
+    )
     ref = reference_code.bytedmd_tracer()
     for n in (16, 32):
         A = [[1.0] * n for _ in range(n)]
@@ -151,6 +156,9 @@ def bytedmd_matmul(reps: int) -> None:
             "bytedmd": lambda A=A, B=B: bytedmd(matmul, (A, B)),
             "trace": lambda A=A, B=B: call_traced(matmul, (A, B)),
             "depth pass": lambda trace=trace, kept=kept: depths_of(trace, kept),
+            "depth pass, array ops": lambda trace=trace, kept=kept: bytedmd_depths_offline(
+                *trace.columns(), np.asarray(kept, dtype=np.int64)
+            ),
         }
         if n == 16:
             contenders["list-scan"] = lambda A=A, B=B: list_scan_bytedmd(matmul, (A, B))

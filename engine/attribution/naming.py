@@ -68,11 +68,11 @@ class NamingEventLog(EventLog):
 
     def new_buffer(self, label: str = "") -> int:
         buf = EventLog.new_buffer(self, label)
-        # Every tracer path reaches here through exactly two tracer frames (fresh() or TrackedArray.__new__, then
-        # the operator, track(), constructor or random draw that called it), so the walk starts three frames up:
-        # each frame object Python has to materialise costs about as much as recording the event itself. (Code
-        # that called fresh() or TrackedArray() itself would be named after its own caller.)
-        frame = _getframe(3)
+        # Every tracer path reaches here through one or two tracer frames (the operator or __array_ufunc__ that
+        # records its result inline; or fresh() or TrackedArray.__new__, then the operator, track(), constructor or
+        # random draw that called it), so the walk starts two frames up and skips tracer frames by file: each frame
+        # object Python has to materialise costs about as much as recording the event itself.
+        frame = _getframe(2)
         ok = self._file_ok
         while frame is not None:
             code = frame.f_code

@@ -78,6 +78,32 @@ class TrackedArray(np.ndarray):
                         log = item_log
                 item = item.view(np.ndarray)
             plain.append(item)
+        if method == "__call__":
+            if not kwargs:  # the common case (``a * b``, ``np.maximum(a, 0.0)``): fresh() inlined
+                result = ufunc(*plain)
+                if log is None:
+                    return result
+                if type(result) is not np.ndarray:
+                    return _wrap_results(result, log)
+                obj: TrackedArray = result.view(TrackedArray)
+                obj._log = log
+                obj._buf = buf = log.new_buffer()
+                push = log.push
+                push(buf)
+                push(result.size)
+                return obj
+            out = kwargs.get("out")
+            if len(kwargs) == 1 and type(out) is tuple and len(out) == 1 and type(out[0]) is TrackedArray:
+                target: TrackedArray = out[0]  # in place (``a -= b``): same events as the general path below
+                target_log = target._log
+                result = ufunc(*plain, out=(target.view(np.ndarray),))
+                if log is None and target_log is None:
+                    return result
+                if target_log is not None:
+                    push = target_log.push
+                    push(target._buf)
+                    push(target.size)
+                return target
         outs = kwargs.get("out", ())
         for item in outs:
             if log is None and isinstance(item, TrackedArray) and item._log is not None:
@@ -92,9 +118,7 @@ class TrackedArray(np.ndarray):
                 if isinstance(item, TrackedArray) and item._log is not None:
                     item._log.write(item._buf, item.size)
             return outs[0] if len(outs) == 1 else outs
-        if isinstance(result, tuple):
-            return tuple(fresh(r, log) if isinstance(r, np.ndarray) else r for r in result)
-        return fresh(result, log) if isinstance(result, np.ndarray) else result
+        return _wrap_results(result, log)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         if func is np.zeros_like:
@@ -168,6 +192,68 @@ class TrackedArray(np.ndarray):
         return self.view(np.ndarray).tolist()
 
 
+_OPERAND_TYPES = frozenset({np.ndarray, float, int, bool, np.float64, np.float32, np.int64, np.int32, np.bool_})
+"""Plain operands the operator fast path takes as they are; anything else goes through numpy's own operator."""
+
+
+def _binary_operator(name: str, ufunc: np.ufunc, reflected: bool = False, in_place: bool = False) -> Any:
+    """``TrackedArray.<name>``: numpy's operator for a tracked array and a plain operand or another tracked array,
+    recorded as :meth:`TrackedArray.__array_ufunc__` records ``ufunc`` (reads of the tracked operands in operand
+    order, then a fresh write, or the write of the target for an in-place operator). Calling the ufunc on plain
+    arrays here skips numpy's operator deferral and override dispatch, about 1.3 µs of a traced op's 2.5 µs.
+    Any other operand (a list, an object with its own operators) takes numpy's own operator and override path."""
+    numpy_operator = getattr(np.ndarray, name)
+
+    def operator(self: TrackedArray, other: Any) -> Any:
+        other_type = type(other)
+        if other_type is not TrackedArray and other_type not in _OPERAND_TYPES:
+            return numpy_operator(self, other)
+        log: EventLog | None = None
+        first, second = (other, self) if reflected else (self, other)
+        if type(first) is TrackedArray:
+            first_log = first._log
+            if first_log is not None:
+                push = first_log.push
+                push(~first._buf)
+                push(first.size)
+                log = first_log
+            first = first.view(np.ndarray)
+        if type(second) is TrackedArray:
+            second_log = second._log
+            if second_log is not None:
+                push = second_log.push
+                push(~second._buf)
+                push(second.size)
+                if log is None:
+                    log = second_log
+            second = second.view(np.ndarray)
+        if in_place:
+            result = ufunc(first, second, out=(first,))
+            target_log = self._log
+            if log is None and target_log is None:
+                return result
+            if target_log is not None:
+                push = target_log.push
+                push(self._buf)
+                push(self.size)
+            return self
+        result = ufunc(first, second)
+        if log is None:
+            return result
+        if type(result) is not np.ndarray:
+            return _wrap_results(result, log)
+        obj: TrackedArray = result.view(TrackedArray)
+        obj._log = log
+        obj._buf = buf = log.new_buffer()
+        push = log.push
+        push(buf)
+        push(result.size)
+        return obj
+
+    operator.__name__ = name
+    return operator
+
+
 def fresh(result: np.ndarray, log: EventLog | None, label: str = "") -> TrackedArray:
     """Wrap ``result`` as a new buffer and record its write."""
     obj: TrackedArray = result.view(TrackedArray)
@@ -179,6 +265,13 @@ def fresh(result: np.ndarray, log: EventLog | None, label: str = "") -> TrackedA
         push(buf)
         push(obj.size)
     return obj
+
+
+def _wrap_results(result: Any, log: EventLog) -> Any:
+    """A ufunc's result(s) on ``log``: each array a fresh written buffer, anything else as it is."""
+    if isinstance(result, tuple):
+        return tuple(fresh(r, log) if isinstance(r, np.ndarray) else r for r in result)
+    return fresh(result, log) if isinstance(result, np.ndarray) else result
 
 
 def _strip(value: Any, found: list[EventLog]) -> Any:
@@ -247,3 +340,38 @@ def _swap(functions: dict[str, Any]) -> None:
 def track(data: Any, log: EventLog, label: str = "") -> TrackedArray:
     """An input array placed on ``log`` as a written buffer (how arguments enter a traced run)."""
     return TrackedArray(np.asarray(data), log, label)
+
+
+def _negative(self: TrackedArray) -> Any:
+    """``-a``: recorded as ``np.negative(a)`` is (a read of ``a``, a fresh write), without numpy's dispatch."""
+    log = self._log
+    if log is None:
+        return np.negative(self.view(np.ndarray))
+    push = log.push
+    push(~self._buf)
+    push(self.size)
+    result = np.negative(self.view(np.ndarray))
+    return fresh(result, log) if type(result) is np.ndarray else result
+
+
+TrackedArray.__neg__ = _negative  # type: ignore[method-assign,assignment]
+_ARITHMETIC: tuple[tuple[str, np.ufunc], ...] = (
+    ("add", np.add),
+    ("sub", np.subtract),
+    ("mul", np.multiply),
+    ("truediv", np.true_divide),
+    ("matmul", np.matmul),
+)
+_COMPARISONS: tuple[tuple[str, np.ufunc], ...] = (
+    ("lt", np.less),
+    ("le", np.less_equal),
+    ("gt", np.greater),
+    ("ge", np.greater_equal),
+)
+for _name, _ufunc in _ARITHMETIC:
+    setattr(TrackedArray, f"__{_name}__", _binary_operator(f"__{_name}__", _ufunc))
+    setattr(TrackedArray, f"__r{_name}__", _binary_operator(f"__r{_name}__", _ufunc, reflected=True))
+    if _name != "matmul":  # numpy's in-place matmul has rules of its own
+        setattr(TrackedArray, f"__i{_name}__", _binary_operator(f"__i{_name}__", _ufunc, in_place=True))
+for _name, _ufunc in _COMPARISONS:
+    setattr(TrackedArray, f"__{_name}__", _binary_operator(f"__{_name}__", _ufunc))

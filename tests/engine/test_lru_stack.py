@@ -1,4 +1,9 @@
-"""Fenwick-tree LRU stacks against a plain list-scan oracle (hypothesis) and the hand-worked cases."""
+"""LRU stacks against a plain list-scan oracle (hypothesis) and the hand-worked cases.
+
+ByteDMD depths have two implementations: the array-operation pass (``bytedmd_depths_offline``, always present) and
+the compiled pass (``engine/metrics/bytedmd_kernel.pyx``, present when the install had a C compiler). Each is checked
+against the list oracle, and the two against each other on random traces and on the reference outputs.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.metrics.lru_stack import _count_at_least, bytedmd_depths, observe_depths
+from engine.metrics import lru_stack
+from engine.metrics.lru_stack import _count_at_least, bytedmd_depths, bytedmd_depths_offline, observe_depths
+
+compiled = pytest.mark.skipif(not lru_stack.COMPILED, reason="the compiled depth pass is not built in this install")
 
 
 def list_bytedmd(ops, keep):
@@ -64,6 +72,7 @@ def test_bytedmd_depths_match_list_oracle(case):
     ops, keep = case
     kind, key, op = flatten(ops)
     assert bytedmd_depths(kind, key, op, keep).tolist() == list_bytedmd(ops, keep)
+    assert bytedmd_depths_offline(kind, key, op, keep).tolist() == list_bytedmd(ops, keep)
 
 
 def list_observe(events):
@@ -120,6 +129,60 @@ def test_bytedmd_depths_of_long_programs_match_list_oracle(case):
     ops, keep = case
     kind, key, op = flatten(ops)
     assert bytedmd_depths(kind, key, op, keep).tolist() == list_bytedmd(ops, keep)
+    assert bytedmd_depths_offline(kind, key, op, keep).tolist() == list_bytedmd(ops, keep)
+
+
+def random_trace(rng, n_inputs, n_ops, max_operands):
+    """A random element trace as the tracer writes it: inputs stored, then read batches each followed by a store of
+    its result; operands drawn with a bias to recent values (as loops make them), repeats allowed."""
+    kind, key, op = [], [], []
+    t = 0
+    for i in range(n_inputs):
+        kind.append(True), key.append(i), op.append(t)
+        t += 1
+    n_keys = n_inputs
+    for _ in range(n_ops):
+        width = int(rng.integers(1, max_operands + 1))
+        back = np.minimum(rng.geometric(0.05, size=width), n_keys)
+        for k in (n_keys - back).tolist():
+            kind.append(False), key.append(k), op.append(t)
+        t += 1
+        kind.append(True), key.append(n_keys), op.append(t)
+        t += 1
+        n_keys += 1
+    keep = rng.choice(n_keys, size=min(n_keys, int(rng.integers(0, 20))), replace=False)
+    return np.array(kind), np.array(key, dtype=np.int64), np.array(op, dtype=np.int64), keep
+
+
+@compiled
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(0, 3000), st.integers(1, 4))
+@settings(max_examples=80, deadline=None)
+def test_compiled_and_array_depths_are_identical_on_random_traces(seed, n_inputs, n_ops, max_operands):
+    kind, key, op, keep = random_trace(np.random.default_rng(seed), n_inputs, n_ops, max_operands)
+    want = bytedmd_depths_offline(kind, key, op, keep)
+    got = bytedmd_depths(kind, key, op, keep)
+    assert got.dtype == np.int64 and got.tolist() == want.tolist()
+
+
+@compiled
+def test_compiled_depths_with_sparse_keys_are_those_of_the_dense_renumbering():
+    # keys far apart (≥ 2**40) take the renumbering branch; depths depend only on the order of accesses
+    kind, key, op, keep = random_trace(np.random.default_rng(7), 50, 400, 3)
+    sparse = key * 2**40 + 3
+    want = bytedmd_depths_offline(kind, key, op, keep).tolist()
+    assert bytedmd_depths(kind, sparse, op, keep * 2**40 + 3).tolist() == want
+
+
+@pytest.mark.parametrize("depths", [bytedmd_depths, bytedmd_depths_offline])
+def test_a_read_before_its_store_is_refused_by_both_passes(depths):
+    with pytest.raises(ValueError, match="before it is stored"):
+        depths([True, False], [0, 1], [0, 1])
+
+
+@pytest.mark.parametrize("depths", [bytedmd_depths, bytedmd_depths_offline])
+def test_empty_and_store_only_traces_have_no_depths(depths):
+    assert depths([], [], []).tolist() == []
+    assert depths([True, True], [0, 1], [0, 1], [1]).tolist() == []
 
 
 @given(st.lists(st.integers(0, 40), max_size=300), st.data())

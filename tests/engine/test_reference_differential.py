@@ -20,6 +20,8 @@ from engine.ir.instruction_set import INT8_V3
 from engine.ir.parser import parse
 from engine.metrics.bytedmd import bytedmd_trace
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC, clock_metrics
+from engine.metrics.lru_stack import bytedmd_depths_offline
+from engine.tracing.tracked_scalar import call_traced
 from tests.engine.differential_cases import BYTEDMD_CASES, CLOCK_CASES, IR_CASES
 
 FROZEN = json.loads((Path(__file__).parents[1] / "data" / "reference_outputs.json").read_text())
@@ -35,6 +37,15 @@ def test_every_case_has_a_frozen_reference_output() -> None:
 def test_bytedmd_depths_match_the_reference(name: str) -> None:
     func, make_args = BYTEDMD_CASES[name]
     assert bytedmd_trace(func, make_args()).depths.tolist() == FROZEN["bytedmd_depths"][name]
+
+
+@pytest.mark.parametrize("name", sorted(BYTEDMD_CASES))
+def test_the_array_operation_depth_pass_matches_the_reference_too(name: str) -> None:
+    # the compiled pass (when built) answers the test above; the pure pass, its fallback and oracle, answers here
+    func, make_args = BYTEDMD_CASES[name]
+    trace, _, kept = call_traced(func, tuple(make_args()))
+    depths = bytedmd_depths_offline(*trace.columns(), np.asarray(kept, dtype=np.int64))
+    assert depths.tolist() == FROZEN["bytedmd_depths"][name]
 
 
 def test_scalar_times_array_costs_what_the_reference_charges() -> None:
