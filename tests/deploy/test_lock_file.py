@@ -66,5 +66,7 @@ def test_the_dockerfile_installs_the_lock_with_hashes_and_the_package_without_re
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     assert "COPY deploy/requirements.lock ./requirements.lock" in dockerfile
     assert re.search(r"pip install [^\n]*--require-hashes[^\n]*-r requirements\.lock", dockerfile)
-    assert re.search(r"pip install [^\n]*--no-deps /opt/sutro\n", dockerfile)
+    # the package comes from the compiler stage's wheel, installed without resolving anything
+    assert re.search(r"pip wheel [^\n]*--no-deps [^\n]*--wheel-dir /wheels", dockerfile)
+    assert re.search(r"pip install [^\n]*--no-deps /tmp/wheels/\*\.whl", dockerfile)
     assert "!deploy/requirements.lock" in (ROOT / "deploy" / "Dockerfile.dockerignore").read_text()
