@@ -39,6 +39,8 @@ DEFAULT_REFERENCE = "sgd"
 """The default reference of the solver board (``baseline.reference``)."""
 INSTANCE_KEYS = ("n", "k", "task")
 """What a solver's baseline shares with it: the problem instance (and the seeds)."""
+BASELINE_GENERATOR = "baseline"
+"""The name of an IR challenge's built-in baseline program among its generators."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
     """Metric -> value of ``challenge``'s built-in baseline program; {} when it has none (or it fails)."""
     if not is_ir_name(challenge):
         return {}
-    generate = ir_challenge(challenge).generators.get("baseline")
+    generate = ir_challenge(challenge).generators.get(BASELINE_GENERATOR)
     if generate is None:
         return {}
     try:
@@ -120,9 +122,17 @@ def stored_baseline(session: Session, request: MethodRequest) -> Run | None:
     )
 
 
+def is_baseline_program(run: Run) -> bool:
+    """Whether ``run`` is the challenge's built-in baseline program scored by ``run CHALLENGE baseline`` (a member's
+    submission labelled "baseline" is not: it has no ``generator`` parameter)."""
+    return run.kind == "generate" and (run.params or {}).get("generator") == BASELINE_GENERATOR
+
+
 def baseline_of(session: Session, run: Run, *, reference: str = DEFAULT_REFERENCE) -> Baseline | None:
     """The baseline of the stored ``run`` (see the module docstring); None when it has none (yet)."""
     if is_ir_name(run.challenge):
+        if is_baseline_program(run):  # the baseline itself compares with nothing
+            return None
         metrics = builtin_baseline_metrics(run.challenge)
         return Baseline("baseline program", metrics) if metrics else None
     request = baseline_request(run.challenge, run.kind, run.subject, run.params, reference)
