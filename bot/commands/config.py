@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
-from tools.config.store import Change, describe
+from tools.config.store import Change, Setting, describe
 
 USAGE = usage_of("config")
 ACTIONS = ("list", "get", "set", "reset", "history")
@@ -35,6 +35,12 @@ def _change_data(change: Change) -> dict[str, object]:
     }
 
 
+def _source(setting: Setting) -> str:
+    if setting.refused:
+        return "default (stored value refused)"
+    return "set" if setting.overridden else "default"
+
+
 def run_config(ctx: AppContext, inv: Invocation) -> Reply:
     args = list(inv.args)
     if inv.options:  # ``set digest.day=mon`` is accepted as ``set digest.day mon``
@@ -51,9 +57,10 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
     who = inv.caller.name if inv.caller.user_id is None else f"{inv.caller.name} ({inv.caller.user_id})"
     if action == "list":
         settings = config.all()
-        rows = [[s.key.name, describe(s.value), "set" if s.overridden else "default", s.key.kind] for s in settings]
+        rows = [[s.key.name, describe(s.value), _source(s), s.key.kind] for s in settings]
+        refused = [s.refused for s in settings if s.refused]
         return Reply(
-            text=f"{len(rows)} tool settings; change one with /config set KEY VALUE",
+            text="\n".join([f"{len(rows)} tool settings; change one with /config set KEY VALUE", *refused]),
             tables=[Table(headers=["key", "value", "source", "accepts"], rows=rows)],
             data={"ok": True, "settings": {s.key.name: s.value for s in settings}},
         )
@@ -75,8 +82,15 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
         source = "set by an admin" if setting.overridden else "default"
         return Reply(
             text=f"{key} = {describe(setting.value)} ({source}) — {setting.key.description} "
-            f"Accepts: {setting.key.kind}; default {describe(setting.key.default)}.",
-            data={"ok": True, "key": key, "value": setting.value, "overridden": setting.overridden},
+            f"Accepts: {setting.key.kind}; default {describe(setting.key.default)}."
+            + (f"\n{setting.refused}" if setting.refused else ""),
+            data={
+                "ok": True,
+                "key": key,
+                "value": setting.value,
+                "overridden": setting.overridden,
+                **({"refused": setting.refused} if setting.refused else {}),
+            },
         )
     if action == "reset":
         change = config.reset(key, by=who)
