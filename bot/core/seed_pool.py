@@ -184,7 +184,7 @@ class SeedPool:
         """The results of ``tasks`` in their order, each seed on whichever worker is free next. After a failure no
         further seed starts (those running finish); the failure of the earliest task is raised."""
         results: list[RunResult | None] = [None] * len(tasks)
-        failures: dict[int, EngineError] = {}
+        failures: dict[int, Exception] = {}
         lock = threading.Lock()
         queue = iter(range(len(tasks)))
         finished = [0]
@@ -197,7 +197,7 @@ class SeedPool:
                     return
                 try:
                     results[index] = worker.run(tasks[index])
-                except EngineError as err:
+                except Exception as err:  # noqa: BLE001 - re-raised below; recorded so no further seed starts
                     with lock:
                         failures[index] = err
                     return
