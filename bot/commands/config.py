@@ -54,7 +54,12 @@ def _list(ctx: AppContext, options: dict[str, str], wanted: int, args: list[str]
     return Reply(
         text="\n".join(
             line
-            for line in [f"{head}; (set) = by an admin", "/config get KEY shows one in full", next_page_hint(paging)]
+            for line in [
+                f"{head}; (set) = by an admin",
+                *(s.refused for s in settings if s.refused),
+                "/config get KEY shows one in full",
+                next_page_hint(paging),
+            ]
             if line
         ),
         tables=[Table(headers=["key", "value"], rows=[_list_row(s) for s in page.rows])],
@@ -71,7 +76,7 @@ def _list(ctx: AppContext, options: dict[str, str], wanted: int, args: list[str]
 def _list_row(setting: Setting) -> list[str]:
     """``[key, value]`` with the value cut (…) so that ``key: value`` fits :data:`PHONE_LINE` characters, keeping at
     least :data:`MIN_VALUE_CHARS` of it; ``(set)`` marks a value an admin changed."""
-    value = describe(setting.value) + (" (set)" if setting.overridden else "")
+    value = describe(setting.value) + (" (refused)" if setting.refused else " (set)" if setting.overridden else "")
     room = max(MIN_VALUE_CHARS, PHONE_LINE - len(setting.key.name) - 2)
     return [setting.key.name, value if len(value) <= room else value[: room - 1] + "…"]
 
@@ -112,8 +117,15 @@ def run_config(ctx: AppContext, inv: Invocation) -> Reply:
         source = "set by an admin" if setting.overridden else "default"
         return Reply(
             text=f"{key} = {describe(setting.value)} ({source}) — {setting.key.description} "
-            f"Accepts: {setting.key.kind}; default {describe(setting.key.default)}.",
-            data={"ok": True, "key": key, "value": setting.value, "overridden": setting.overridden},
+            f"Accepts: {setting.key.kind}; default {describe(setting.key.default)}."
+            + (f"\n{setting.refused}" if setting.refused else ""),
+            data={
+                "ok": True,
+                "key": key,
+                "value": setting.value,
+                "overridden": setting.overridden,
+                **({"refused": setting.refused} if setting.refused else {}),
+            },
         )
     if action == "reset":
         change = config.reset(key, by=who)

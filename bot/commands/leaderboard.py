@@ -30,7 +30,8 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
     tables: list[Table] = []
     notes: list[str] = []
     data: list[dict[str, object]] = []
-    primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
+    config = ctx.tool_config()
+    primary = config.primary_metrics()  # the admins' metric.primary.<challenge> settings
     instance_options(inv.args, inv.options)
     wanted = page_number(inv.options)
     pages = 1
@@ -77,6 +78,7 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
             line
             for line in [
                 f"{len(tables)} leaderboard(s); lower is better",
+                *config.refused_primary_metrics(),
                 *notes,
                 next_page_hint(paging),
             ]

@@ -25,7 +25,8 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
     tables: list[Table] = []
     files: list[OutFile] = []
     data: list[dict[str, object]] = []
-    primary = ctx.tool_config().primary_metrics()  # the admins' metric.primary.<challenge> settings
+    config = ctx.tool_config()
+    primary = config.primary_metrics()  # the admins' metric.primary.<challenge> settings
     instance_options(inv.args, inv.options)
     wanted = page_number(inv.options)
     pages = 1
@@ -75,6 +76,7 @@ def show_records(ctx: AppContext, inv: Invocation) -> Reply:
             line
             for line in [
                 f"record history for {len(tables)} board(s); lower is better",
+                *config.refused_primary_metrics(),
                 next_page_hint(paging),
             ]
             if line

@@ -13,7 +13,7 @@ from bot.commands.result_card import card_footer, details
 from bot.core.recording import RecordedRun
 from engine.result import RunResult
 from engine.scoring.ir import METRIC
-from tools.metric_format import format_figure
+from tools.metric_format import format_change, format_figure
 
 SUBMISSION_KEYS = (
     "ok",
@@ -118,6 +118,18 @@ def unjudged_data(error: str, challenge: str | None) -> dict[str, Any]:
     }
 
 
+def baseline_line(recorded: RecordedRun) -> str | None:
+    """``LOSS — vs the baseline, best built-in solver gf2 (#12): dmc@1 +1,234 (+12.3 %)`` for a passing result
+    with a baseline (a solve(): the best built-in solver on the same hidden instances); None otherwise."""
+    comparison = recorded.comparison
+    verdict, baseline = comparison.versus_baseline, comparison.baseline
+    if verdict is None or baseline is None or not recorded.result.ok:
+        return None
+    metric = comparison.standing.metric if comparison.standing is not None else "primary metric"
+    change = format_change(verdict.candidate_mean, verdict.reference_mean)
+    return f"{verdict.outcome.value} — vs the baseline, {baseline.label}: {metric} {change}"
+
+
 def submission_card(recorded: RecordedRun, label: str) -> Reply:
     """The result card for a judged submission (text, metric panel, stored comparison) and its JSON data."""
     result = recorded.result
@@ -140,6 +152,8 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     flags = result.provenance.review_flags if result.provenance is not None else []
     if flags:
         lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
+    if (line := baseline_line(recorded)) is not None:
+        lines.append(line)
     footer_lines, footer_tables = card_footer(recorded)
     lines += footer_lines
     tables += footer_tables

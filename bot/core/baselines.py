@@ -8,7 +8,9 @@ board: the same instance, the same seeds, the track's reference.
   and the same seed set.
 - **solver** methods: the board's reference method (the admins' ``baseline.reference``, default ``sgd``) on the same
   instance (n, k, task) and seed set, at its own defaults otherwise.
-- **submission** (a judged ``solve()``): none yet — the column stays empty and the card says so.
+- **submission** (a judged ``solve()``): the best built-in solver on the same hidden instances
+  (:mod:`bot.core.solve_baseline`; the rule in :mod:`engine.methods.on_instances`), found by the instances'
+  seeds and the metric that ranked the solvers; named ``best built-in solver gf2 (#12)``.
 
 The system runs a missing method baseline itself (:mod:`bot.core.run_method`) and stores it as the system's
 (``role`` ``baseline``, never a member's entry); it is found again by its request key, and a member's own run with
@@ -18,6 +20,7 @@ exactly those parameters serves as well.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,10 +31,12 @@ from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS
 from engine.errors import EngineError
 from engine.methods import METHODS
 from engine.methods.params import COMMON_DEFAULTS
+from engine.metrics.registry import metrics_for
 from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
 from storage.runs import find_by_request_key, latest_passing_run
 from storage.tables import ROLE_BASELINE, Run
 from tools.board import track_of
+from tools.run_request import NormalisedRequest
 
 TRAINING_BASELINE = "sgd"
 """The method every training method is compared with (the group's baseline training method)."""
@@ -39,6 +44,39 @@ DEFAULT_REFERENCE = "sgd"
 """The default reference of the solver board (``baseline.reference``)."""
 INSTANCE_KEYS = ("n", "k", "task")
 """What a solver's baseline shares with it: the problem instance (and the seeds)."""
+SOLVE_BASELINE = "best built-in solver"
+"""How the baseline of a solve() is named on cards and in the log (with the winning solver's name)."""
+SOLVE_METRICS = metrics_for("numpy", "solve")
+DEFAULT_RANKING = "dmc@1"
+"""What ranks the solvers when the board's primary metric is one a solve() does not measure (e.g. bytedmd@2)."""
+
+
+def ranking_metric(primary: str | None) -> str:
+    """The metric the solvers are ranked by: the board's primary when a solve() measures it, else dmc@1."""
+    return primary if primary in SOLVE_METRICS else DEFAULT_RANKING
+
+
+def solve_baseline_request(params: Mapping[str, Any], primary: str | None) -> NormalisedRequest | None:
+    """The system's request for the baseline of a solve() judged with ``params`` (None: no recorded instances,
+    e.g. a result stored before they were recorded)."""
+    from engine.sandbox.judge import HIDDEN_INSTANCES
+
+    instances = params.get(HIDDEN_INSTANCES)
+    if not isinstance(instances, list) or not instances:
+        return None
+    shape = {key: int(params[key]) for key in ("n_bits", "k_sparse", "n_train", "n_test") if key in params}
+    return NormalisedRequest(
+        challenge="sparse_parity",
+        kind="method",
+        subject=SOLVE_BASELINE,
+        params={**shape, HIDDEN_INSTANCES: [str(s) for s in instances], "ranked_by": ranking_metric(primary)},
+        metric_versions=SOLVE_METRICS,
+        role=ROLE_BASELINE,
+    )
+
+
+BASELINE_GENERATOR = "baseline"
+"""The name of an IR challenge's built-in baseline program among its generators."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +106,7 @@ def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
     """Metric -> value of ``challenge``'s built-in baseline program; {} when it has none (or it fails)."""
     if not is_ir_name(challenge):
         return {}
-    generate = ir_challenge(challenge).generators.get("baseline")
+    generate = ir_challenge(challenge).generators.get(BASELINE_GENERATOR)
     if generate is None:
         return {}
     try:
@@ -120,9 +158,22 @@ def stored_baseline(session: Session, request: MethodRequest) -> Run | None:
     )
 
 
-def baseline_of(session: Session, run: Run, *, reference: str = DEFAULT_REFERENCE) -> Baseline | None:
-    """The baseline of the stored ``run`` (see the module docstring); None when it has none (yet)."""
+def is_baseline_program(run: Run) -> bool:
+    """Whether ``run`` is the challenge's built-in baseline program scored by ``run CHALLENGE baseline`` (a member's
+    submission labelled "baseline" is not: it has no ``generator`` parameter)."""
+    return run.kind == "generate" and (run.params or {}).get("generator") == BASELINE_GENERATOR
+
+
+def baseline_of(
+    session: Session, run: Run, *, reference: str = DEFAULT_REFERENCE, primary: str | None = None
+) -> Baseline | None:
+    """The baseline of the stored ``run`` (see the module docstring); None when it has none (yet). ``primary``: the
+    board's primary metric (what ranks the built-in solvers a solve() is compared with)."""
+    if run.kind == "solve":
+        return _solve_baseline(session, run, primary)
     if is_ir_name(run.challenge):
+        if is_baseline_program(run):  # the baseline itself compares with nothing
+            return None
         metrics = builtin_baseline_metrics(run.challenge)
         return Baseline("baseline program", metrics) if metrics else None
     request = baseline_request(run.challenge, run.kind, run.subject, run.params, reference)
@@ -131,9 +182,21 @@ def baseline_of(session: Session, run: Run, *, reference: str = DEFAULT_REFERENC
     stored = stored_baseline(session, request)
     if stored is None or not stored.ok:  # a baseline that failed its accuracy check compares with nothing
         return None
+    return _stored_baseline(request.name, stored)
+
+
+def _solve_baseline(session: Session, run: Run, primary: str | None) -> Baseline | None:
+    request = solve_baseline_request(run.params or {}, primary)
+    stored = None if request is None else find_by_request_key(session, request_key=request.key)
+    if stored is None or not stored.ok:
+        return None
+    return _stored_baseline(f"{SOLVE_BASELINE} {stored.subject}", stored)
+
+
+def _stored_baseline(name: str, stored: Run) -> Baseline:
     seed_metrics = stored.result.get("seed_metrics") if isinstance(stored.result, dict) else None
     return Baseline(
-        request.name,
+        name,
         {k: float(v) for k, v in stored.metrics.items()},
         {k: [float(x) for x in v] for k, v in (seed_metrics or {}).items()},
         stored.id,

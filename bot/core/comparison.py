@@ -114,6 +114,14 @@ def seed_values(run: Run, metric: str) -> tuple[float, ...]:
     return tuple(float(v) for v in (stored or {}).get(metric, ()))
 
 
+def instance_values(run: Run, metric: str) -> tuple[float, ...]:
+    """A judged solve()'s value of ``metric`` on each hidden instance (empty for other runs): what its verdict
+    against the best built-in solver on the same instances reads, instance by instance."""
+    stored = run.result.get("per_instance_metrics") if isinstance(run.result, dict) else None
+    values = [m.get(metric) for m in stored or ()]
+    return tuple(float(v) for v in values) if values and all(v is not None for v in values) else ()
+
+
 def compare(
     session: Session,
     run: Run,
@@ -125,7 +133,7 @@ def compare(
     """The comparison of the stored ``run`` (one query per metric; the primary metric's reused for the standing).
     ``reference``: the solver board's reference method (the admins' ``baseline.reference``)."""
     assert run.id is not None
-    baseline = baseline_of(session, run, reference=reference)
+    baseline = baseline_of(session, run, reference=reference, primary=primary)
     base_metrics = {} if baseline is None else baseline.metrics
     others: dict[str, list[ScoredRun]] = {}
     rows = []
@@ -136,7 +144,7 @@ def compare(
         rows.append(MetricComparison(metric, float(value), base_metrics.get(metric), record))
     versus = None
     if baseline is not None and primary is not None and primary in run.metrics and baseline.values(primary):
-        mine = seed_values(run, primary) or (float(run.metrics[primary]),)
+        mine = seed_values(run, primary) or instance_values(run, primary) or (float(run.metrics[primary]),)
         versus = judge(mine, baseline.values(primary), candidate_passed=run.ok, rule=rule)
     standing = None
     if run.ok and primary is not None and primary in run.metrics:

@@ -7,7 +7,8 @@ never runs in the calling process:
   through ``run_trusted_limited``);
 - ``generate()`` runs in the sandbox and only its IR text comes back, to be scored the same way;
 - ``solve()`` is judged with remote arrays (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the
-  parent).
+  parent); a passing one is compared with the best built-in solver on the same hidden instances, which the
+  system runs and stores first (:mod:`bot.core.solve_baseline`).
 
 Every answer goes through :func:`bot.core.recording.record_once`, keyed by kind + challenge + parameters + normalised
 code + metric versions (not the label), so identical code returns its stored result unless ``force``, credited to
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from bot.core.recording import RecordedRun, record_once
 from bot.core.services import Services
+from bot.core.solve_baseline import ensure_solve_baseline
 from bot.invocation import UsageError
 from engine.errors import EngineError, UnknownName
 from engine.ir.parser import statement_ends
@@ -35,6 +37,7 @@ from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
 from engine.scoring.ir import infer_challenges, ir_challenge, ir_names
+from tools.config.schema import PRIMARY_METRIC_PREFIX
 from tools.run_request import NormalisedRequest
 
 SCORER = "engine.scoring.verdict:score_or_reject"
@@ -254,7 +257,7 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
 
     def compute() -> RunResult:
         progress(f"judging solve() on {SOLVE_PARAMS['instances']} hidden instances (remote arrays)", None)
-        return judge_solve(
+        result = judge_solve(
             sub.code,
             n_bits=SOLVE_N_BITS,
             k_sparse=SOLVE_K_SPARSE,
@@ -264,5 +267,9 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
             label=sub.label,
             limits=limits,
         )
+        # the baseline is stored first (the system's run), so the entry and card of this result compare with it
+        primary = services.tool_config().get(f"{PRIMARY_METRIC_PREFIX}{SOLVE_CHALLENGE}")
+        ensure_solve_baseline(services, result, primary, progress)
+        return result
 
     return record_once(services, request, compute, member=member, force=force, origin=sub.origin)

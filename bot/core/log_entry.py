@@ -118,13 +118,13 @@ def log_idea(services: Services, *, author: str, title: str, body: str, run_id: 
 
 
 def _baseline_result(
-    services: Services, comparison: Comparison, subject: str
+    services: Services, comparison: Comparison
 ) -> tuple[str | None, RunResult | None, dict[str, float] | None]:
     """What the run is compared with (its comparison's baseline, bot/core/baselines.py): the baseline's name (with
     its run id when it is a stored run: ``sgd (#1)``), its stored result (None for a built-in IR program, which is
     computed) and its metrics."""
     baseline = comparison.baseline
-    if baseline is None or (baseline.run_id is None and subject == "baseline"):  # the baseline program itself
+    if baseline is None:
         return None, None, None
     result = None
     if baseline.run_id is not None:
@@ -178,7 +178,7 @@ def log_run(services: Services, run: Run, comparison: Comparison, *, origin: str
     assert run.id is not None
     config = services.tool_config()
     mine = result_of(run)
-    base_name, base, base_metrics = _baseline_result(services, comparison, run.subject)
+    base_name, base, base_metrics = _baseline_result(services, comparison)
     primary = config.primary_metrics().get(run.challenge)
     movers = None
     if base is not None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.core.seed_set import SeedTask
+from bot.core.seed_task import SeedTask
 from engine.errors import BadParameter
 from engine.methods import method_values
 from engine.metrics.registry import metrics_for
@@ -85,8 +85,9 @@ class MethodRequest:
 
     @property
     def tasks(self) -> list[SeedTask]:
-        """One run per seed of the set (the method's raw parameters with that seed)."""
-        return [SeedTask(self.name, {**self.raw, "seed": s}) for s in self.seeds]
+        """One run per seed of the set (the method's raw parameters with that seed); only the first seed says where
+        its cost went, the one table a stored set keeps."""
+        return [SeedTask(self.name, {**self.raw, "seed": s}, attribution=i == 0) for i, s in enumerate(self.seeds)]
 
     @property
     def stored(self) -> NormalisedRequest:

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.attribution.histogram import ReuseHistogram, reuse_histogram
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC, read_distances
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC, dmc_sum, read_distances
 
 CLOCK_METRICS = (ARD, ARD_PER_READ, DMC)
 
@@ -242,7 +242,7 @@ def attribute_indexed(
     metrics = {
         ARD: total_dist / total_floats if total_floats else 0.0,
         ARD_PER_READ: total_read_dist / total_reads if total_reads else 0.0,
-        DMC: float(np.dot(rd.size.astype(np.float64), root_d)),
+        DMC: dmc_sum(rd.size.astype(np.float64), rd.distance.astype(np.float64)),
     }
     return ScopeAttribution(
         scope=scope,

@@ -62,13 +62,15 @@ def run_method(
     params: Mapping[str, str | int | float],
     *,
     progress: Progress | None = None,
+    attribution: bool = True,
 ) -> RunResult:
-    """Run method ``name`` on sparse parity with ``params`` (strings are parsed), fully traced.
+    """Run method ``name`` on sparse parity with ``params`` (strings are parsed), fully traced; ``attribution=False``
+    leaves out where the cost went (the per-buffer tables; the metrics are the same, the run about 15 % cheaper).
 
     Raises :class:`engine.errors.UnknownName` (unknown method or key, with "did you mean") or
     :class:`engine.errors.BadParameter` (value out of range, with the valid range).
     """
-    return run_with(METHODS, name, params, progress)
+    return run_with(METHODS, name, params, progress, attribution=attribution)
 
 
 def method_values(name: str, params: Mapping[str, str | int | float]) -> tuple[str, dict[str, int | float]]:

@@ -15,7 +15,12 @@ import numpy as np
 
 from engine.challenges.sparse_parity import SparseParityData
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, SparseTask
+from engine.errors import EngineError
 from engine.tracing import EventLog, TrackedRandom, track
+
+
+class QueriesRefused(EngineError):
+    """A method asked a membership query in a run that learns from the training rows alone."""
 
 
 @dataclass
@@ -23,7 +28,9 @@ class Problem:
     """One traced instance. x, y: tracked training rows (±1). rng: tracked ``RandomState(seed + 1)``.
 
     ``oracle(xq)`` answers membership queries (the label of each row of ``xq``): it reads the query in full and
-    writes the labels, like an external device would (used by the influence methods ``km``/``km_min``).
+    writes the labels, like an external device would (used by the influence methods ``km``/``km_min``). With
+    ``queries=False`` it refuses (:class:`QueriesRefused`): a run that must learn from the training rows alone, as
+    a judged ``solve()`` does.
     """
 
     x: Any
@@ -35,8 +42,11 @@ class Problem:
     log: EventLog
     secret: list[int] = field(repr=False)
     task: SparseTask = SPARSE_PARITY_TASK
+    queries: bool = True
 
     def oracle(self, xq: Any) -> Any:
+        if not self.queries:
+            raise QueriesRefused("this run answers no membership queries", hint="learn from the training rows")
         plain = np.asarray(xq)
         if hasattr(xq, "_read_all"):
             xq._read_all()

@@ -21,6 +21,7 @@ import numpy as np
 
 from engine.attribution import ONE_STEP, WHOLE_RUN, Attribution, NamingEventLog, attribute_log, bytedmd_by_argument
 from engine.attribution.naming import argument_names
+from engine.challenges.sparse_parity import SparseParityData
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS, SparseTask
 from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
@@ -41,15 +42,19 @@ def run_traced(
     values: Mapping[str, int | float],
     task: SparseTask = SPARSE_PARITY_TASK,
     log: EventLog | None = None,
+    *,
+    data: SparseParityData | None = None,
+    queries: bool = True,
 ) -> tuple[Outcome, EventLog, float, float, list[int]]:
-    """Trace ``method`` on the instance of ``task`` that ``values`` describes, on ``log`` (default: a new
-    :class:`EventLog`).
+    """Trace ``method`` on the instance of ``task`` that ``values`` describes (or on ``data``, an instance made
+    elsewhere), on ``log`` (default: a new :class:`EventLog`); ``queries=False``: membership queries are refused.
 
     Returns the outcome, the trace, the traced wall seconds, the test accuracy and the true secret.
     """
     n, k, seed = int(values["n"]), int(values["k"]), int(values["seed"])
     rows = {"m": DEFAULT_ROWS, **values}
-    data = method.instance(values) if method.instance is not None else task.instance(rows)
+    if data is None:
+        data = method.instance(values) if method.instance is not None else task.instance(rows)
     log = EventLog() if log is None else log
     start = time.perf_counter()
     with tracing(log):
@@ -63,6 +68,7 @@ def run_traced(
             log=log,
             secret=data.secret,
             task=task,
+            queries=queries,
         )
         outcome = method.run(problem)
     wall = time.perf_counter() - start

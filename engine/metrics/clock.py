@@ -16,6 +16,7 @@ is found with a running maximum, so the cost is one sort, O(N log N).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,6 +65,13 @@ def read_distances(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.Arr
     return ReadDistances(event=ev, buffer=b[ev], size=s[ev], distance=distance[by_time])
 
 
+def dmc_sum(size: npt.NDArray[np.float64], distance: npt.NDArray[np.float64]) -> float:
+    """Σ s·√d, summed exactly (``math.fsum``) so that the value does not depend on summation order: ``np.dot`` hands
+    long vectors to the BLAS, whose threads split the sum differently with their count (a seed run in a one-thread
+    child differed from the same run in a multi-threaded process by about 1e-14 relative)."""
+    return math.fsum((size * np.sqrt(distance)).tolist())
+
+
 def clock_metrics(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.ArrayLike) -> dict[str, float]:
     """``{ard@1, ard_per_read@1, dmc@1}`` of an event sequence; all 0.0 when no read is counted, and ``ard`` 0.0
     when every counted read has size 0 (cybertronai/sparse-parity-challenge ``MemTracker.summary``)."""
@@ -76,5 +84,5 @@ def clock_metrics(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.Arra
     return {
         ARD: float(np.dot(s, d) / floats) if floats > 0 else 0.0,  # every read of size 0: 0, as the reference says
         ARD_PER_READ: float(d.mean()),
-        DMC: float(np.dot(s, np.sqrt(d))),
+        DMC: dmc_sum(s, d),
     }

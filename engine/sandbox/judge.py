@@ -24,6 +24,7 @@ import numpy as np
 
 from engine.attribution.buffers import attribute_events
 from engine.attribution.run_attribution import WHOLE_RUN, Attribution
+from engine.challenges.sparse_parity import SparseParityData
 from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
@@ -36,15 +37,18 @@ from engine.sandbox.results import BadResult, check_answer, one_line
 from engine.sandbox.tier import TierReport, probe_tier
 
 PASS_ACCURACY = 0.95
+HIDDEN_INSTANCES = "hidden_instances"
+"""The result parameter listing the judged instances' seeds (hex): revealed only after they were used."""
 PER_REQUEST_ALLOWANCE_S = 0.001  # an honest request costs the parent ~0.1-0.2 ms; numpy work beyond 1 ms is charged
 SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over hidden instances"
 
 
-def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int) -> dict[str, Any]:
-    """One fresh instance: secret (sorted), x/y train and test in {−1, +1} (docs/challenges.md#instance-data
-    convention)."""
-    secret = sorted(secrets.SystemRandom().sample(range(n_bits), k_sparse))
-    rng = np.random.default_rng(secrets.randbits(128))
+def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int, seed: int | None = None) -> dict[str, Any]:
+    """One instance: secret (sorted), x/y train and test in {−1, +1} (docs/challenges.md#instance-data
+    convention), all drawn from ``seed`` (a fresh 128-bit one from ``secrets`` when None: unpredictable to the
+    submission, which never sees it; the judge records it afterwards so the same instance can be rebuilt)."""
+    rng = np.random.default_rng(secrets.randbits(128) if seed is None else seed)
+    secret = sorted(int(i) for i in rng.choice(n_bits, k_sparse, replace=False))
     x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(n_train + n_test, n_bits))
     y = np.prod(x[:, secret], axis=1)
     return {
@@ -54,6 +58,19 @@ def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int) -> di
         "x_test": x[n_train:],
         "y_test": y[n_train:],
     }
+
+
+def instance_data(seed: str, n_bits: int, k_sparse: int, n_train: int, n_test: int) -> SparseParityData:
+    """The hidden instance judged under ``seed`` (as recorded in a result's ``hidden_instances``, hex), as float
+    arrays for a built-in method (engine.methods.on_instances)."""
+    inst = hidden_instance(n_bits, k_sparse, n_train, n_test, int(seed, 16))
+    return SparseParityData(
+        x_train=inst["x_train"].astype(np.float64),
+        y_train=inst["y_train"].astype(np.float64),
+        x_test=inst["x_test"].astype(np.float64),
+        y_test=inst["y_test"].astype(np.float64),
+        secret=list(inst["secret"]),
+    )
 
 
 def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float:
@@ -178,8 +195,11 @@ def judge_solve(
     ops = events = 0
     failed: tuple[str, FailureKind] | None = None
     attribution: Attribution | None = None
+    drawn: list[str] = []  # the instances' seeds, recorded once judged (a baseline is rebuilt on them)
     for _ in range(instances):
-        inst = hidden_instance(n_bits, k_sparse, n_train, n_test)
+        seed = secrets.randbits(128)
+        drawn.append(f"{seed:032x}")
+        inst = hidden_instance(n_bits, k_sparse, n_train, n_test, seed)
         acc, failed, session = _one_instance(
             code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent
         )
@@ -208,7 +228,7 @@ def judge_solve(
         subject=label,
         kind="solve",
         ok=ok,
-        params=params,
+        params={**params, HIDDEN_INSTANCES: drawn},
         accuracy=mean_acc,
         failure=None if failed is None else failed[0],
         failure_kind=None if failed is None else failed[1],

@@ -98,3 +98,22 @@ def test_a_solver_is_compared_with_the_reference_method_on_its_instance_and_seed
     assert baseline is not None and (baseline.run_id, baseline.metrics) == (reference, {"dmc@1": 3000.0})
     assert _baseline(ctx, solver, reference="local_update") is None  # the admins chose another reference, not run
     assert _baseline(ctx, _store(ctx, "gf2", {"n": 100, "k": 3, "seed": 1}, 5.0)) is None  # sgd stops at n=64
+
+
+def test_the_baseline_program_itself_has_no_baseline_but_a_submission_labelled_baseline_has(ctx: AppContext) -> None:
+    def stored(params: dict[str, Any]) -> int:
+        request = NormalisedRequest("matmul_4x4", "generate", "baseline", params, "text", ("dally@1",))
+        result = RunResult(
+            challenge="matmul_4x4",
+            subject="baseline",
+            kind="generate",
+            ok=True,
+            metrics={"dally@1": 1316.0},
+            params=params,
+        )
+        return store_result(ctx, result, request=request, member="ann").id
+
+    builtin = stored({"generator": "baseline"})  # what `run matmul_4x4 baseline` stores
+    member = stored({})  # a member's generate() that happens to be labelled "baseline"
+    assert _baseline(ctx, builtin) is None
+    assert _baseline(ctx, member) == Baseline("baseline program", {"dally@1": 1316.0})  # published 1,316

@@ -11,6 +11,7 @@ from bot.cli import main
 from bot.commands import command_named
 from bot.commands.base import Caller, Invocation
 from bot.dispatch import execute
+from storage.tables import ToolConfigValue
 
 
 def sutro(*args: str) -> tuple[int, str]:
@@ -107,3 +108,32 @@ def test_a_sprint_log_setting_change_applies_without_a_restart() -> None:
     text = (ctx.settings.data_dir / "sprint-log.md").read_text()
     # the note saved while the sink was misconfigured is delivered, in order, once the settings are right
     assert text.index("first note") < text.index("second note") < text.index("third note")
+
+
+def test_a_stored_retired_primary_metric_is_said_in_config_and_on_the_boards() -> None:
+    ctx = build_context()
+    admin = Caller(name="local", is_admin=True)
+
+    def reply_to(name: str, *args: str, **options: str) -> str:
+        command = command_named(name)
+        assert command is not None
+        reply, status = execute(ctx, command, Invocation(name, args=list(args), options=options, caller=admin))
+        assert status == 0, reply.text
+        return reply.text
+
+    try:
+        with ctx.sessions()() as session:  # an override stored while bytedmd@1 was the current version
+            session.add(ToolConfigValue(key="metric.primary.sparse_parity", value="bytedmd@1", updated_by="ann"))
+            session.commit()
+        note = (
+            "metric.primary.sparse_parity: the stored bytedmd@1 is refused (bytedmd@1 is not a current metric "
+            "version (bytedmd@2 is); choose one of dmc@1, ard@1, ard_per_read@1, bytedmd@2), so the default dmc@1 "
+            "applies; /config set metric.primary.sparse_parity VALUE or /config reset metric.primary.sparse_parity"
+        )
+        got = reply_to("config", "get", "metric.primary.sparse_parity")
+        assert got.startswith("metric.primary.sparse_parity = dmc@1 (default)") and note in got.splitlines()
+        assert note in reply_to("config", "list").splitlines()
+        reply_to("run", "gf2", n="8", seed="1")
+        assert note in reply_to("leaderboard", "sparse_parity", n="8").splitlines()
+    finally:
+        ctx.close()

@@ -4,12 +4,14 @@ oracle."""
 from __future__ import annotations
 
 import math
+import random
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC, clock_metrics, read_distances
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC, clock_metrics, dmc_sum, read_distances
 
 
 def test_worked_example() -> None:
@@ -50,3 +52,24 @@ def test_matches_a_per_event_oracle(events: list[tuple[bool, int, int]]) -> None
     b = np.array([e[1] for e in events], dtype=np.int64)
     s = np.array([e[2] for e in events], dtype=np.int64)
     assert read_distances(w, b, s).distance.tolist() == _oracle(events)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 10_000), st.integers(1, 10**9)),
+        min_size=1,
+        max_size=300,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_dmc_is_the_exactly_rounded_sum_whatever_the_order(reads: list[tuple[int, int]], rng: random.Random) -> None:
+    # Oracle: the products s·√d as floats, summed exactly with Fraction and rounded once. The same value for any
+    # order of the reads, so a seed's dmc does not depend on how a BLAS would split the sum among its threads.
+    size = np.array([s for s, _ in reads], dtype=np.float64)
+    distance = np.array([d for _, d in reads], dtype=np.float64)
+    products = size * np.sqrt(distance)
+    exact = float(sum((Fraction(float(p)) for p in products), Fraction(0)))
+    assert dmc_sum(size, distance) == exact
+    order = list(range(len(reads)))
+    rng.shuffle(order)
+    assert dmc_sum(size[order], distance[order]) == exact

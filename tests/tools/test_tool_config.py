@@ -128,7 +128,31 @@ def test_a_stored_value_the_schema_no_longer_accepts_falls_back_to_the_default(d
     with db_sessions() as session:
         session.add(ToolConfigValue(key="digest.day", value="funday", updated_by="old version"))
         session.commit()
-    assert ToolConfig(db_sessions).setting("digest.day").value == "mon"
+    setting = ToolConfig(db_sessions).setting("digest.day")
+    assert setting.value == "mon" and not setting.overridden
+    assert setting.refused.startswith("digest.day: the stored funday is refused (must be one of mon, tue")
+    assert "the default mon applies" in setting.refused and "\n" not in setting.refused
+
+
+def test_a_retired_metric_version_is_refused_naming_the_current_one(config: ToolConfig) -> None:
+    with pytest.raises(ToolError) as err:
+        config.set("metric.primary.sparse_parity", "bytedmd@1", by="ann")
+    assert err.value.one_line().startswith(
+        "metric.primary.sparse_parity bytedmd@1 is not a current metric version (bytedmd@2 is); "
+        "choose one of dmc@1, ard@1, ard_per_read@1, bytedmd@2"
+    )
+    assert config.get("metric.primary.sparse_parity") == "dmc@1" and config.history() == []  # nothing stored
+
+
+def test_a_stored_retired_metric_version_is_reported_not_silently_replaced(db_sessions: Any) -> None:
+    with db_sessions() as session:  # stored while bytedmd@1 was current
+        session.add(ToolConfigValue(key="metric.primary.sparse_parity", value="bytedmd@1", updated_by="ann"))
+        session.commit()
+    config = ToolConfig(db_sessions)
+    assert config.primary_metrics()["sparse_parity"] == "dmc@1"
+    [note] = config.refused_primary_metrics()
+    assert note.startswith("metric.primary.sparse_parity: the stored bytedmd@1 is refused (bytedmd@1 is not a current")
+    assert "the default dmc@1 applies" in note
 
 
 def test_subscribers_hear_each_committed_change(db_sessions: Any) -> None:

@@ -107,7 +107,7 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
                 f"{PRIMARY_METRIC_PREFIX}{name}",
                 f"Metric that ranks {name}.",
                 CHALLENGES.get(name).primary_metric,
-                v.one_of(_metrics_of(name)),
+                v.metric_version(_metrics_of(name)),
                 "|".join(_metrics_of(name)),
             )
             for name in challenges

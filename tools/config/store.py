@@ -39,11 +39,17 @@ class Change:
 
 @dataclass(frozen=True)
 class Setting:
-    """A key's effective value and whether it is an admin's override or the default."""
+    """A key's effective value and whether it is an admin's override or the default.
+
+    refused: when a stored override no longer validates (e.g. ``metric.primary.sparse_parity=bytedmd@1``, a metric
+    version since retired, or a removed challenge), one line saying what was stored, why it is refused and that the
+    default applies; "" otherwise. Replies that use the setting show it rather than fall back silently.
+    """
 
     key: ConfigKey
     value: Any
     overridden: bool
+    refused: str = ""
 
 
 class ToolConfig:
@@ -92,6 +98,15 @@ class ToolConfig:
             for s in self.all()
             if s.key.name.startswith(PRIMARY_METRIC_PREFIX)
         }
+
+    def refused(self) -> list[Setting]:
+        """The settings whose stored override is refused (see :attr:`Setting.refused`), in schema order."""
+        return [s for s in self.all() if s.refused]
+
+    def refused_primary_metrics(self) -> list[str]:
+        """The one-line notes of the ``metric.primary.<challenge>`` overrides that are refused (a retired metric
+        version): what a board's reply says instead of ranking by the default without a word."""
+        return [s.refused for s in self.refused() if s.key.name.startswith(PRIMARY_METRIC_PREFIX)]
 
     def history(self, name: str | None = None, *, limit: int = 50) -> list[Change]:
         """Changes, newest first (of one key when ``name`` is given)."""
@@ -153,8 +168,12 @@ def _effective(key: ConfigKey, row: ToolConfigValue | None) -> Setting:
         return Setting(key, key.default, False)
     try:
         return Setting(key, key.check(row.value), True)
-    except ValueError:  # stored before the schema changed (a removed challenge, a stricter rule): use the default
-        return Setting(key, key.default, False)
+    except ValueError as err:  # stored before the schema changed (a retired metric version, a removed challenge)
+        note = (
+            f"{key.name}: the stored {describe(row.value)} is refused ({err}), so the default "
+            f"{describe(key.default)} applies; /config set {key.name} VALUE or /config reset {key.name}"
+        )
+        return Setting(key, key.default, False, note)
 
 
 def describe(value: Any) -> str:

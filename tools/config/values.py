@@ -66,6 +66,25 @@ def one_of(choices: Iterable[str]) -> Parser:
     return parse
 
 
+def metric_version(choices: Iterable[str]) -> Parser:
+    """One of the ``name@version`` metrics ``choices``; a known name at another version (``bytedmd@1`` when only
+    ``bytedmd@2`` is computed: a retired version, whose stored values are not comparable) is named as such."""
+    options = tuple(choices)
+
+    def parse(text: str) -> str:
+        word = text.strip().lower()
+        if word in options:
+            return word
+        current = [o for o in options if o.split("@")[0] == word.split("@")[0]]
+        if current:
+            raise ValueError(
+                f"{word} is not a current metric version ({current[0]} is); choose one of {', '.join(options)}"
+            )
+        raise ValueError("must be one of " + ", ".join(options))
+
+    return parse
+
+
 _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
