@@ -1,8 +1,9 @@
 """How metric values and changes are written for people — the one place numbers are formatted.
 
-Tables of stored results (sprint log, comparison rows): integers without decimals, 4 significant digits else,
-changes signed with a relative percentage (``−66 (−5.1%)``). Result cards: grouped figures (``1,316``) and
-relative changes (``−12.50%``).
+Chat replies (cards, boards, records, /show, /compare, the digest) write every value with :func:`format_value`
+(grouped figures, ``1,316``; scientific only from 1e9) and changes signed with a relative percentage
+(``−66 (−5.1%)``) or as ``−12.50%``. The sprint log keeps its own compact style (:func:`format_compact`,
+:func:`format_percent`), the one the group's logs use.
 """
 
 from __future__ import annotations
@@ -11,12 +12,22 @@ import math
 
 
 def format_value(value: float | None) -> str:
-    """``1234`` for integral values, ``3.142`` otherwise, ``—`` for missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    """A metric value as every chat reply and table writes it — the one format of cards, boards, records, /show and
+    the digest: ``—`` for missing; from 1e9 up, four significant digits in scientific notation (``5.866e+10``);
+    integers and values from 1e5 up grouped without decimals (``1,316``, ``340,704``); from 1 up grouped with two
+    decimals (``8,174.38``); below 1, three significant digits (``0.53``, ``0.000123``)."""
+    if value is None or math.isnan(value):
         return "—"
-    if float(value).is_integer():
-        return f"{int(value):d}"
-    return f"{value:.4g}"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    magnitude = abs(value)
+    if magnitude >= 1e9:
+        return f"{value:.4g}"
+    if float(value).is_integer() or magnitude >= 1e5:
+        return f"{value:,.0f}"
+    if magnitude >= 1:
+        return f"{value:,.2f}"
+    return f"{value:.3g}"
 
 
 def format_change(new: float, old: float | None) -> str:
@@ -31,14 +42,6 @@ def format_change(new: float, old: float | None) -> str:
     if old:
         text += f" ({sign}{abs(delta) / abs(old) * 100:.1f}%)"
     return text
-
-
-def format_figure(value: float) -> str:
-    """A figure on a result card: thousands grouped, integers and values ≥ 1e5 without decimals, else two
-    (``1,316``, ``0.53``, ``12,345.68``)."""
-    if float(value).is_integer() or abs(value) >= 1e5:
-        return f"{value:,.0f}"
-    return f"{value:,.2f}"
 
 
 def format_relative(new: float, old: float) -> str:

@@ -18,7 +18,7 @@ from bot.core.verdict import configured_rule, judge
 from engine.attribution.diff import ONLY_A, ONLY_B, UNCHANGED, AttributionDiff, BufferChange, explain
 from tools.board import setting_of, what_differs
 from tools.compare import metric_cells, shift_cells
-from tools.metric_format import format_figure
+from tools.metric_format import format_value
 
 USAGE = usage_of("compare")
 
@@ -29,11 +29,11 @@ def _contribution(diff: AttributionDiff, row: BufferChange, which: str) -> float
 
 
 def _cell(value: float | None) -> str:
-    return "—" if value is None else format_figure(value)
+    return "—" if value is None else format_value(value)
 
 
 def _signed(value: float) -> str:
-    return ("+" if value > 0 else "−" if value < 0 else "") + format_figure(abs(value))
+    return ("+" if value > 0 else "−" if value < 0 else "") + format_value(abs(value))
 
 
 def _share(value: float) -> str:

@@ -13,7 +13,7 @@ from bot.commands.base import Followup, Table
 from bot.core.comparison import Comparison, Standing
 from bot.core.recording import RecordedRun
 from engine.attribution.diff import AttributionDiff
-from tools.metric_format import format_change, format_figure, format_value
+from tools.metric_format import format_change, format_value
 
 
 def details(recorded: RecordedRun) -> list[Followup]:
@@ -108,10 +108,10 @@ def mover_lines(diff: AttributionDiff, baseline: str, top: int = TOP_MOVERS) -> 
         sign = "+" if r.change > 0 else "−" if r.change < 0 else ""
         share = f" ({r.share_of_change:.0%})".replace("-", "−") if diff.change else ""
         if r.a is not None and r.b is not None:
-            where = f"distance {format_figure(round(r.a.mean_distance))} → {format_figure(round(r.b.mean_distance))}"
+            where = f"distance {format_value(round(r.a.mean_distance))} → {format_value(round(r.b.mean_distance))}"
         else:
             where = r.verdict
-        lines.append(f"{r.name}: {sign}{format_figure(round(abs(r.change)))}{share}, {where}")
+        lines.append(f"{r.name}: {sign}{format_value(round(abs(r.change)))}{share}, {where}")
     return lines
 
 

@@ -30,7 +30,7 @@ from engine.compat import spc
 from engine.methods import METHODS
 from engine.result import RunResult
 from engine.version import __version__
-from tools.metric_format import format_figure, format_relative
+from tools.metric_format import format_relative, format_value
 from tools.run_detail import COUNTING_NOTE
 
 USAGE = usage_of("run")
@@ -101,7 +101,7 @@ def method_card(outcome: MethodOutcome) -> Reply:
         lines.append(result.note)
     if versus is not None:
         lines += [
-            f"{c.key} vs {versus.method}: {format_figure(c.baseline)} -> {format_figure(c.value)} "
+            f"{c.key} vs {versus.method}: {format_value(c.baseline)} -> {format_value(c.value)} "
             f"({format_relative(c.value, c.baseline)})"
             for c in versus.one_step
             if c.key in SHOWN_ONE_STEP
@@ -173,8 +173,8 @@ def spread_line(result: RunResult) -> str:
     """The primary metric's mean ± sample standard deviation over the seeds, and the per-seed values."""
     key = primary_key(result) if primary_key(result) in result.seed_metrics else next(iter(result.seed_metrics))
     values = result.seed_metrics[key]
-    per_seed = ", ".join(format_figure(v) for v in values)
-    return f"{key} mean {format_figure(statistics.fmean(values))} ± {format_figure(spread_of(values))} ({per_seed})"
+    per_seed = ", ".join(format_value(v) for v in values)
+    return f"{key} mean {format_value(statistics.fmean(values))} ± {format_value(spread_of(values))} ({per_seed})"
 
 
 def _solve_source(inv: Invocation, path: str) -> tuple[str, str]:

@@ -14,7 +14,7 @@ from bot.core.recording import RecordedRun
 from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
 from engine.errors import UnknownName
 from engine.scoring.ir import METRIC, ir_names
-from tools.metric_format import format_figure
+from tools.metric_format import format_value
 
 
 def unknown_subject(name: str, methods: list[str]) -> UnknownName:
@@ -45,15 +45,15 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
     name, generator, result = request.challenge, request.generator, recorded.result
     cost = result.metrics.get(METRIC)
     verdict = "correct" if result.ok else f"FAILED: {result.failure}"
-    lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_figure(cost)}" if cost is not None else "")]
+    lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_value(cost)}" if cost is not None else "")]
     tables = []
     if cost is not None:
         counts = result.counts
         row = [
             METRIC,
-            format_figure(cost),
-            format_figure(counts.get("instructions", 0)),
-            format_figure(counts.get("reads", 0)),
+            format_value(cost),
+            format_value(counts.get("instructions", 0)),
+            format_value(counts.get("reads", 0)),
             str(counts.get("instances", 0)),
         ]
         tables.append(Table(headers=["metric", "value", "instructions", "reads", "instances checked"], rows=[row]))

@@ -18,7 +18,7 @@ from bot.context import AppContext
 from bot.core.judging import Submission, judge
 from engine.errors import EngineError
 from engine.scoring.ir import METRIC
-from tools.metric_format import format_figure
+from tools.metric_format import format_value
 
 USAGE = usage_of("score")
 
@@ -56,11 +56,11 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
     cost, counts = result.metrics[METRIC], result.counts
     row = [
         result.challenge,
-        format_figure(cost),
-        format_figure(counts["instructions"]),
-        format_figure(counts["reads"]),
+        format_value(cost),
+        format_value(counts["instructions"]),
+        format_value(counts["reads"]),
         str(counts["instances"]),
     ]
     table = Table(headers=["challenge", METRIC, "instructions", "reads", "instances checked"], rows=[row])
-    text = f"{result.challenge}: correct, {METRIC} = {format_figure(cost)}\n{provenance_line(recorded)}"
+    text = f"{result.challenge}: correct, {METRIC} = {format_value(cost)}\n{provenance_line(recorded)}"
     return Reply(text=text, tables=[table], data=data, followups=details(recorded))

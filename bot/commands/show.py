@@ -16,7 +16,7 @@ from bot.core.verdict import configured_rule
 from engine.attribution.histogram import ReuseHistogram, bin_label
 from storage.runs import get_run
 from storage.tables import Run
-from tools.metric_format import format_figure
+from tools.metric_format import format_value
 from tools.run_detail import run_detail
 
 USAGE = usage_of("show")
@@ -46,7 +46,7 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
             title="metrics" + (f" (mean of {len(run.seeds)} seeds)" if detail.per_seed else ""),
         ),
         *(
-            [Table(headers=["per step (mean)", "value"], rows=[[k, format_figure(v)] for k, v in per_step.items()])]
+            [Table(headers=["per step (mean)", "value"], rows=[[k, format_value(v)] for k, v in per_step.items()])]
             if per_step
             else []
         ),

@@ -13,7 +13,7 @@ from bot.commands.result_card import card_footer, details
 from bot.core.recording import RecordedRun
 from engine.result import RunResult
 from engine.scoring.ir import METRIC
-from tools.metric_format import format_change, format_figure
+from tools.metric_format import format_change, format_value
 
 SUBMISSION_KEYS = (
     "ok",
@@ -137,11 +137,11 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
     lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}"]
     panel = [
-        [key, format_figure(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
+        [key, format_value(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
     ]
     if result.kind in IR_PRICED and METRIC in result.metrics:
         counts = result.counts
-        panel += [[name, format_figure(counts[name]), "count"] for name in ("instructions", "reads") if name in counts]
+        panel += [[name, format_value(counts[name]), "count"] for name in ("instructions", "reads") if name in counts]
     tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if panel else []
     self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
     if self_reported:

@@ -14,7 +14,7 @@ from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.core.sweep import SweepOutcome, SweepPoint, SweepRequest, run_sweep
 from engine.metrics.clock import DMC
-from tools.metric_format import format_figure
+from tools.metric_format import format_value
 
 USAGE = usage_of("sweep")
 
@@ -43,7 +43,7 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
         [
             *(value for _, value in p.row.point),
             "" if p.row.accuracy is None else f"{p.row.accuracy:.1%}",
-            "" if p.row.dmc is None else format_figure(p.row.dmc),
+            "" if p.row.dmc is None else format_value(p.row.dmc),
             f"{p.row.wall_s:.2f}",
             _result(p),
             "" if p.run_id is None else f"#{p.run_id}",

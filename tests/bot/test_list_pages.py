@@ -63,14 +63,14 @@ def test_runs_pages_twenty_newest_first(ctx: AppContext) -> None:
     first, status = call(ctx, "runs")
     assert status == 0 and first.data is not None
     assert [r[0] for r in first.tables[0].rows] == [f"#{i}" for i in range(45, 25, -1)]
-    assert first.tables[0].rows[0] == ["#45", "m44", "p", "1000"]  # stored last, k = 44: 1044 − 44
+    assert first.tables[0].rows[0] == ["#45", "m44", "p", "1,000"]  # stored last, k = 44: 1044 − 44
     assert first.text.splitlines() == ["runs 1–20 of 45, newest first", "page 1 of 3 — more: runs page=2"]
     assert (first.data["page"], first.data["pages"], first.data["total"]) == (1, 3, 45)
     assert first.paging is not None and (first.paging.number, first.paging.pages) == (1, 3)
     assert first.paging.request(2) == "runs page=2"
     last, _ = call(ctx, "runs", page="3")
     assert [r[0] for r in last.tables[0].rows] == ["#5", "#4", "#3", "#2", "#1"]
-    assert last.tables[0].rows[-1] == ["#1", "ann", "p", "1044"]
+    assert last.tables[0].rows[-1] == ["#1", "ann", "p", "1,044"]
     assert "page 3 of 3 — first page: runs page=1" in last.text
     past, _ = call(ctx, "runs", page="7")  # as the boards do: past the end is the last page
     assert past.tables[0].rows == last.tables[0].rows
@@ -102,7 +102,7 @@ def test_long_names_are_cut_to_keep_a_row_within_forty_characters(ctx: AppContex
     request = NormalisedRequest("matmul_1x1", "ir", "forward_forward", {}, "prog long", ("dally@1",))
     store_result(ctx, result, request=request, member="a_very_long_telegram_name")
     reply, _ = call(ctx, "runs")
-    assert reply.tables[0].rows[0] == ["#46", "a_very_…", "forward_for…", "123456789"]
+    assert reply.tables[0].rows[0] == ["#46", "a_very_…", "forward_for…", "123,456,789"]
     assert all(len(line) <= PHONE_WIDTH for line in table_text(reply.tables[0]).splitlines())
     assert reply.data is not None and reply.data["runs"][0]["member"] == "a_very_long_telegram_name"  # --json whole
 

@@ -77,7 +77,7 @@ def test_ir_card_shows_metric_version_and_change_against_the_record() -> None:
     # +67,076, +100.6% of 66,707 — far beyond the 1 % margin, a LOSS; the stored baseline 340,704 is not the record
     flat = " ".join(out.split())  # the terminal wraps long lines
     board = "matmul_16x16 · program · dally@1"
-    assert f"LOSS — dally@1 133783: +67076 (+100.6%) vs the record on {board} (@sjbaebae (published))" in flat
+    assert f"LOSS — dally@1 133,783: +67,076 (+100.6%) vs the record on {board} (@sjbaebae (published))" in flat
     assert "new record" not in flat
     assert "run #2, logged to the sprint log" in flat
 

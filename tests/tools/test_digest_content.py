@@ -86,8 +86,8 @@ def test_records_of_the_week_name_who_was_beaten_and_by_how_much(week: Any) -> N
     assert sps == [(2, 1, 300.0), (4, 2, 200.0)]
     assert [(r.record.run_id, r.previous) for r in by_challenge[MM].records] == [(5, None)]
     text = render_digest(week).text
-    assert "• sparse_parity_small dally@1: bob 1200 (naive, #2) beat alice 1500 (#1) by 300 (20.0%)" in text
-    assert "• sparse_parity_small dally@1: carol 1000 (tiled, #4) beat bob 1200 (#2) by 200 (16.7%)" in text
+    assert "• sparse_parity_small dally@1: bob 1,200 (naive, #2) beat alice 1,500 (#1) by 300 (20.0%)" in text
+    assert "• sparse_parity_small dally@1: carol 1,000 (tiled, #4) beat bob 1,200 (#2) by 200 (16.7%)" in text
     assert "• matmul_4x4 dally@1: bob 50 (naive, #5) — first record" in text
     assert "dave" not in text and "900" not in text  # after the week
 
@@ -105,9 +105,9 @@ def test_standings_activity_failures_and_link(week: Any) -> None:
     assert digest.text.endswith("Sprint log: https://docs.google.com/document/d/DOC/edit")
     sps_table = next(t for t in digest.tables if t.title == "sparse_parity_small — dally@1")
     assert sps_table.rows == [
-        ["1", "carol", "tiled", "1000", "#4"],
-        ["2", "bob", "naive", "1200", "#2"],
-        ["3", "alice", "naive", "1500", "#1"],
+        ["1", "carol", "tiled", "1,000", "#4"],
+        ["2", "bob", "naive", "1,200", "#2"],
+        ["3", "alice", "naive", "1,500", "#1"],
     ]
 
 

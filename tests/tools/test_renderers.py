@@ -106,7 +106,12 @@ def test_compare_metric_deltas_and_cost_shifts() -> None:
 
 
 def test_value_formatting() -> None:
-    assert (format_value(1234.0), format_value(3.14159), format_value(None)) == ("1234", "3.142", "—")
+    # one format everywhere in chat: grouped, two decimals from 1 up, three significant digits below 1, no decimals
+    # from 1e5 up, scientific only from 1e9 (worked by hand from the rule in tools/metric_format.py)
+    assert (format_value(1234.0), format_value(3.14159), format_value(None)) == ("1,234", "3.14", "—")
+    assert (format_value(8174.38), format_value(340704.4), format_value(0.5312)) == ("8,174.38", "340,704", "0.531")
+    assert (format_value(999_999_999.0), format_value(58_659_867_413.0)) == ("999,999,999", "5.866e+10")
+    assert (format_value(float("nan")), format_value(-12.5)) == ("—", "-12.50")
     assert format_change(110, 100) == "+10 (+10.0%)" and format_change(5, None) == "" and format_change(3, 3) == "±0"
 
 

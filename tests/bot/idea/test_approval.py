@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from bot.commands.base import Caller
 from storage.ideas import get_idea
-from storage.tables import Run, SprintLogEntry
+from storage.tables import ROLE_MEMBER, Run, SprintLogEntry
 from tests.bot.idea.script import BRUTE_FORCE_SOLVE, FLIP_EACH_BIT_ONCE, IDEA, call, context, solve_card
 from tests.fakes.anthropic_server import FakeAnthropic, tool_use_message
 
@@ -25,8 +25,9 @@ def _proposed(fake: FakeAnthropic, card: dict, **overrides: object):  # noqa: AN
 
 
 def _runs(ctx) -> list[Run]:  # noqa: ANN001
+    """The members' runs (a judged solve() also stores the system's baseline run, role ``baseline``)."""
     with ctx.sessions()() as session:
-        return list(session.exec(select(Run)).all())
+        return list(session.exec(select(Run).where(Run.role == ROLE_MEMBER)).all())
 
 
 @pytest.mark.slow
