@@ -158,29 +158,19 @@ def _row(
     )
 
 
-EXACT = 2**53
-"""Float sums of non-negative integers whose total is below this are exact (every partial sum is an integer < 2^53)."""
+EXACT = 2**52
+"""Float sums of non-negative integers whose float total is below this are exact: the true total is then below
+2^53, so every product and partial sum along the way is an integer that float64 represents exactly."""
 
 
-def _sums_by_group(values: npt.NDArray[np.int64], group: npt.NDArray[np.int64], n: int) -> list[int]:
-    """Exact integer Σ of ``values`` (non-negative) per group index in ``range(n)``.
-
-    One ``bincount`` when the total is below :data:`EXACT` (the common case); otherwise a sort and Python-int sums
-    per group, which cannot overflow."""
-    if values.size == 0:
-        return [0] * n
-    top = int(values.max())
-    total = int(values.sum()) if top * values.size < 2**63 else EXACT
-    if total < EXACT:
-        sums: list[int] = np.bincount(group, weights=values, minlength=n).astype(np.int64).tolist()
-        return sums
+def _exact_sums(values: npt.NDArray[np.int64], group: npt.NDArray[np.int64], n: int) -> list[int]:
+    """Σ of ``values`` per group index in ``range(n)`` in Python integers (a sort; for totals beyond 2^52)."""
     order = np.argsort(group, kind="stable")
     g = group[order]
     starts = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1])))
     out = [0] * n
-    for i, value in zip(
-        g[starts].tolist(), np.add.reduceat(values[order].astype(object), starts).tolist(), strict=True
-    ):
+    sums = np.add.reduceat(values[order].astype(object), starts).tolist() if g.size else []
+    for i, value in zip(g[starts].tolist(), sums, strict=True):
         out[i] = int(value)
     return out
 
@@ -213,8 +203,9 @@ def attribute_indexed(
     ``distances``: the events' :func:`read_distances` when the caller has them already (the run's metrics are
     computed from the same), else computed here.
 
-    One grouped pass: every per-read column is summed per name with ``bincount`` (exact, see
-    :func:`_sums_by_group`); written buffers are counted and sized per name from a per-buffer mark, not a sort."""
+    One grouped pass: the per-read columns are summed per name by a single ``bincount`` (exact below
+    :data:`EXACT`, else summed again by :func:`_exact_sums`); written buffers are counted and sized per name from a
+    per-buffer mark, not a sort."""
     w = np.asarray(is_write, dtype=bool)
     b = np.asarray(buffer, dtype=np.int64)
     s = np.asarray(size, dtype=np.int64)
@@ -222,20 +213,30 @@ def attribute_indexed(
     n = len(names)
     g = name_of_buffer[rd.buffer]
     d = rd.distance
-    reads = np.bincount(g, minlength=n).tolist()
-    floats = _sums_by_group(rd.size, g, n)
-    dist = _sums_by_group(rd.size * d, g, n)
-    read_dist = _sums_by_group(d, g, n)
+    # the five per-read columns summed per name by one bincount: reads, floats, Σ s·d, Σ d, Σ s·√d
+    columns = np.empty((5, g.size))
+    columns[0] = 1.0
+    columns[1] = rd.size
+    columns[3] = d
+    np.multiply(columns[1], columns[3], out=columns[2])
+    root_d = np.sqrt(columns[3])
+    np.multiply(columns[1], root_d, out=columns[4])
+    index = (g + np.arange(0, 5 * n, n)[:, None]).ravel() if n else g
+    sums = np.bincount(index, weights=columns.ravel(), minlength=5 * n).reshape(5, n)
+    exact = [[int(v) for v in column] for column in sums[:4].tolist()]
+    for i, total in enumerate(sums[:4].sum(axis=1).tolist()):
+        if total >= EXACT:  # float sums may have rounded: sum again in Python integers
+            exact[i] = _exact_sums((np.ones_like(d), rd.size, rd.size * d, d)[i], g, n)
+    reads, floats, dist, read_dist = exact
+    dmc = sums[4].tolist()
     max_d = np.zeros(n, dtype=np.int64)
     np.maximum.at(max_d, g, d)
-    root_d = np.sqrt(d.astype(np.float64))
-    size_f = rd.size.astype(np.float64)
-    dmc = np.bincount(g, weights=size_f * root_d, minlength=n).tolist()
-    written = np.zeros(name_of_buffer.size, dtype=bool)
-    written[b[w]] = True
-    count = np.bincount(name_of_buffer[written], minlength=n).tolist()
+    written_buffers = b[w]
+    marked = np.zeros(name_of_buffer.size, dtype=bool)
+    marked[written_buffers] = True
+    count = np.bincount(name_of_buffer[marked], minlength=n).tolist()
     largest = np.zeros(n, dtype=np.int64)
-    np.maximum.at(largest, name_of_buffer[b[w]], s[w])
+    np.maximum.at(largest, name_of_buffer[written_buffers], s[w])
     total_floats, total_reads = sum(floats), int(g.size)
     total_dist, total_read_dist = sum(dist), sum(read_dist)
     largest_list, max_list = largest.tolist(), max_d.tolist()
@@ -260,7 +261,7 @@ def attribute_indexed(
     metrics = {
         ARD: total_dist / total_floats if total_floats else 0.0,
         ARD_PER_READ: total_read_dist / total_reads if total_reads else 0.0,
-        DMC: float(np.dot(size_f, root_d)),  # as engine.metrics.clock computes it
+        DMC: float(np.dot(columns[1], root_d)),  # as engine.metrics.clock computes it
     }
     return ScopeAttribution(
         scope=scope,

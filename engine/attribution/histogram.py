@@ -89,16 +89,17 @@ def reuse_histogram(
     lowest = int(bins.min())
     width = int(bins.max()) - lowest + 1
     cells = np.bincount(name_index * width + (bins - lowest), weights=size, minlength=len(names) * width)
-    table = np.rint(cells).astype(np.int64).reshape(len(names), width)
+    table = cells.reshape(len(names), width)  # float sums of integers: exact while a run reads < 2^53 floats
     totals = table.sum(axis=1).tolist() if per_name is None else list(per_name)
     order = sorted((i for i, floats in enumerate(totals) if floats > 0), key=lambda i: -totals[i])
     kept, rest = order[:MAX_ROWS], order[MAX_ROWS:]
     out_names = [names[i] for i in kept]
-    out_rows = table[kept].tolist()
+    kept_table = table[kept]
     if rest:
         out_names.append(OTHER)
-        out_rows.append(table[rest].sum(axis=0).tolist())
-    return ReuseHistogram(
-        names=tuple(out_names),
-        rows=tuple({lowest + b: v for b, v in enumerate(row) if v} for row in out_rows),
-    )
+        kept_table = np.concatenate((kept_table, table[rest].sum(axis=0, keepdims=True)))
+    rows: list[dict[int, int]] = [{} for _ in out_names]
+    row, column = np.nonzero(kept_table)  # only the non-empty cells reach Python
+    for r, b, floats in zip(row.tolist(), (column + lowest).tolist(), kept_table[row, column].tolist(), strict=True):
+        rows[r][b] = round(floats)
+    return ReuseHistogram(names=tuple(out_names), rows=tuple(rows))
