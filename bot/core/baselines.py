@@ -28,6 +28,7 @@ from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS
 from engine.errors import EngineError
 from engine.methods import METHODS
 from engine.methods.params import COMMON_DEFAULTS
+from engine.result import RunResult
 from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
 from storage.runs import find_by_request_key, latest_passing_run
 from storage.tables import ROLE_BASELINE, Run
@@ -39,6 +40,15 @@ DEFAULT_REFERENCE = "sgd"
 """The default reference of the solver board (``baseline.reference``)."""
 INSTANCE_KEYS = ("n", "k", "task")
 """What a solver's baseline shares with it: the problem instance (and the seeds)."""
+
+
+@dataclass(frozen=True)
+class BaselineRun:
+    """A stored baseline run as its caller already holds it (the method runner stores the baseline first): its id
+    and its result, so that recording the member's run neither reads it back nor explains the change twice."""
+
+    run_id: int
+    result: RunResult
 
 
 @dataclass(frozen=True)
