@@ -203,9 +203,9 @@ def attribute_indexed(
     ``distances``: the events' :func:`read_distances` when the caller has them already (the run's metrics are
     computed from the same), else computed here.
 
-    One grouped pass: the per-read columns are summed per name by a single ``bincount`` (exact below
-    :data:`EXACT`, else summed again by :func:`_exact_sums`); written buffers are counted and sized per name from a
-    per-buffer mark, not a sort."""
+    One grouped pass: each per-read column is summed per name by a ``bincount`` (exact below :data:`EXACT`, else
+    summed again by :func:`_exact_sums`); written buffers are counted and sized per name from a per-buffer mark,
+    not a sort."""
     w = np.asarray(is_write, dtype=bool)
     b = np.asarray(buffer, dtype=np.int64)
     s = np.asarray(size, dtype=np.int64)
@@ -213,22 +213,18 @@ def attribute_indexed(
     n = len(names)
     g = name_of_buffer[rd.buffer]
     d = rd.distance
-    # the five per-read columns summed per name by one bincount: reads, floats, Σ s·d, Σ d, Σ s·√d
-    columns = np.empty((5, g.size))
-    columns[0] = 1.0
-    columns[1] = rd.size
-    columns[3] = d
-    np.multiply(columns[1], columns[3], out=columns[2])
-    root_d = np.sqrt(columns[3])
-    np.multiply(columns[1], root_d, out=columns[4])
-    index = (g + np.arange(0, 5 * n, n)[:, None]).ravel() if n else g
-    sums = np.bincount(index, weights=columns.ravel(), minlength=5 * n).reshape(5, n)
-    exact = [[int(v) for v in column] for column in sums[:4].tolist()]
-    for i, total in enumerate(sums[:4].sum(axis=1).tolist()):
-        if total >= EXACT:  # float sums may have rounded: sum again in Python integers
-            exact[i] = _exact_sums((np.ones_like(d), rd.size, rd.size * d, d)[i], g, n)
-    reads, floats, dist, read_dist = exact
-    dmc = sums[4].tolist()
+    size_f = rd.size.astype(np.float64)
+    d_f = d.astype(np.float64)
+    root_d = np.sqrt(d_f)
+    # per-read columns summed per name (a bincount each: several cost less than one over the stacked columns)
+    reads = np.bincount(g, minlength=n).tolist()
+    sums = [np.bincount(g, weights=column, minlength=n) for column in (size_f, size_f * d_f, d_f)]
+    integers = (rd.size, rd.size * d, d)  # the same columns, for an exact sum where needed
+    floats, dist, read_dist = (
+        _exact_sums(values, g, n) if column.sum() >= EXACT else column.astype(np.int64).tolist()
+        for column, values in zip(sums, integers, strict=True)
+    )
+    dmc = np.bincount(g, weights=size_f * root_d, minlength=n).tolist()
     max_d = np.zeros(n, dtype=np.int64)
     np.maximum.at(max_d, g, d)
     written_buffers = b[w]
@@ -261,7 +257,7 @@ def attribute_indexed(
     metrics = {
         ARD: total_dist / total_floats if total_floats else 0.0,
         ARD_PER_READ: total_read_dist / total_reads if total_reads else 0.0,
-        DMC: float(np.dot(columns[1], root_d)),  # as engine.metrics.clock computes it
+        DMC: float(np.dot(size_f, root_d)),  # as engine.metrics.clock computes it
     }
     return ScopeAttribution(
         scope=scope,
