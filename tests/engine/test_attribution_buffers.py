@@ -11,12 +11,14 @@ import pytest
 
 from engine.attribution import ONE_STEP, WHOLE_RUN, Attribution, NamingEventLog, attribute_log
 from engine.attribution.buffers import attribute_events
+from engine.attribution.elements import COMPUTED, bytedmd_by_argument
 from engine.attribution.histogram import OTHER, ReuseHistogram, distance_bins, reuse_histogram
 from engine.attribution.naming import UNNAMED, _numbered, argument_names
 from engine.methods import METHODS
 from engine.methods.method import Method
 from engine.methods.params import COMMON_DEFAULTS
 from engine.methods.runner import run_with
+from engine.metrics.bytedmd import bytedmd
 from engine.metrics.clock import clock_metrics
 from engine.result import RunResult
 from engine.tracing import EventLog, tracing, track
@@ -222,3 +224,21 @@ def test_site_keys_are_numbered_in_order_by_either_path(space: int) -> None:
     expected = sorted(set(keys.tolist()))
     assert found.tolist() == expected
     assert index.tolist() == [expected.index(k) for k in keys.tolist()]
+
+
+def unpacking(a: Any, p: list[Any]) -> Any:
+    u, v = p
+    return a * u + v
+
+
+def test_bytedmd_split_by_argument_by_hand() -> None:
+    # stack u, v, a (arguments placed in reverse order, a list's elements in order); a * u reads a at depth 1
+    # (cost 1) and u at depth 3 (cost ⌈√3⌉ = 2); then r + v reads r at depth 1 (1) and v at depth 2 (2): total 6
+    split = bytedmd_by_argument(unpacking, (3.0, [4.0, 5.0]), argument_names(unpacking, (3.0, [4.0, 5.0])), ONE_STEP)
+    assert {r.name: (r.reads, r.cost) for r in split.rows} == {"a": (1, 1), "u": (1, 2), "v": (1, 2), COMPUTED: (1, 1)}
+    assert split.total == 6 == bytedmd(unpacking, (3.0, [4.0, 5.0]))
+    # one list passed twice: its elements are placed once, under the argument placed first (the last one)
+    same = [1.0, 2.0]
+    aliased = bytedmd_by_argument(lambda x, y: x[0] * y[1], (same, same), [["x0", "x1"], ["y0", "y1"]], ONE_STEP)
+    costs = {r.name: (r.elements, r.cost) for r in aliased.rows}
+    assert costs == {"y0": (1, 2), "y1": (1, 1), "x0/x1": (0, 0), COMPUTED: (1, 0)} and aliased.total == 3
