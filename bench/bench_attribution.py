@@ -9,14 +9,21 @@ short; per step the cost is the same as in a full run).
 
 from __future__ import annotations
 
-import statistics
-import sys
-import time
+import os
 
-from measure import machine_line
+# One BLAS thread: CPU time counts every thread of the process, and OpenBLAS's idle threads spin for a while after
+# each call; on a loaded machine that spinning made the same run (lasso) cost 30 ms or 1,300 ms of CPU at random.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
-from engine.methods import METHODS
-from engine.methods.runner import run_with
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+from measure import machine_line  # noqa: E402
+
+from engine.methods import METHODS  # noqa: E402
+from engine.methods.runner import run_with  # noqa: E402
 
 TARGET = 0.10
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -25,12 +26,36 @@ MAX_LEGEND = 8
 """Buffers with a legend entry and a colour of their own; the rest are stacked as one grey ``(rest)`` segment."""
 
 
-def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
-    """PNG (800×450 px) of ``histogram``: x = distance bins (log₂), y = floats read, bars stacked by buffer, the
-    buffers with the most floats read at the bottom."""
+def _figure() -> tuple[Figure, Axes]:
+    """An 800×450 px figure on the Agg canvas and its one axes."""
     figure = Figure(figsize=CHART_SIZE_IN, dpi=CHART_DPI)
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    return figure, figure.add_subplot()
+
+
+def _png(figure: Figure, axes: Axes, *, title: str, xlabel: str, ylabel: str = "floats read") -> bytes:
+    """Title, axis labels and grid as every reuse chart has them, laid out and saved as PNG bytes."""
+    axes.set_title(chart(title))
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(True, axis="y", alpha=0.3)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def reuse_chart_png(
+    histogram: ReuseHistogram,
+    *,
+    title: str,
+    distance: str = "reuse distance (floats, log₂ bins)",
+    read: str = "floats read",
+) -> bytes:
+    """PNG (800×450 px) of ``histogram``: x = distance bins (log₂), y = floats read, bars stacked by buffer, the
+    buffers with the most floats read at the bottom. ``distance`` / ``read``: the axis labels (an IR program's
+    histogram bins reads by address ring, :mod:`engine.attribution.rings`)."""
+    figure, axes = _figure()
     present = histogram.bins()
     bins = list(range(present[0], present[-1] + 1)) if present else []  # empty bins too: the x axis stays log₂
     positions = list(range(len(bins)))
@@ -46,10 +71,6 @@ def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
         axes.bar(positions, heights, bottom=bottom, label=name, color=colour, width=0.8)
         bottom = [a + h for a, h in zip(bottom, heights, strict=True)]
     axes.set_xticks(positions, [bin_label(b) for b in bins], rotation=30, ha="right", fontsize=8)
-    axes.set_title(chart(title))
-    axes.set_xlabel("reuse distance (floats, log₂ bins)")
-    axes.set_ylabel("floats read")
-    axes.grid(True, axis="y", alpha=0.3)
     if segments:
         legend = axes.legend(fontsize=8, loc="upper left")
         for text in legend.get_texts():  # buffer names are member text: shown as typed
@@ -57,32 +78,20 @@ def reuse_chart_png(histogram: ReuseHistogram, *, title: str) -> bytes:
             text.set_usetex(False)
     else:
         axes.text(0.5, 0.5, "no reads", transform=axes.transAxes, ha="center", parse_math=False)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return _png(figure, axes, title=title, xlabel=distance, ylabel=read)
 
 
 def comparison_chart_png(series: Sequence[tuple[str, ReuseHistogram]], *, title: str) -> bytes:
     """A sprint-log entry's chart: grouped bars, one colour per named histogram (e.g. ``sgd`` and
     ``local_update``), over the bins any has."""
     bins = sorted({b for _, histogram in series for b in histogram.total()})
-    figure = Figure(figsize=CHART_SIZE_IN, dpi=CHART_DPI)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    figure, axes = _figure()
     width = 0.8 / max(len(series), 1)
     for i, (name, histogram) in enumerate(series):
         totals = histogram.total()
         positions = [j + (i - (len(series) - 1) / 2) * width for j in range(len(bins))]
         axes.bar(positions, [totals.get(b, 0) for b in bins], width=width, label=chart(name))
     axes.set_xticks(range(len(bins)), [f"2^{b}" for b in bins])
-    axes.set_xlabel("reuse distance (bin: 2^b ≤ d < 2^(b+1))")
-    axes.set_ylabel("floats read")
-    axes.set_title(chart(title))
-    axes.grid(True, axis="y", alpha=0.3)
     if series:
         axes.legend()
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return _png(figure, axes, title=title, xlabel="reuse distance (bin: 2^b ≤ d < 2^(b+1))")

@@ -14,6 +14,7 @@ from bot.core.comparison import compare
 from bot.core.stored_result import result_of
 from bot.core.verdict import configured_rule
 from engine.attribution.histogram import ReuseHistogram, bin_label
+from engine.attribution.rings import WHOLE_PROGRAM
 from storage.runs import get_run
 from storage.tables import Run
 from tools.metric_format import format_value
@@ -53,7 +54,7 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
         *([comparison_table(comparison)] if comparison.has_reference else []),
     ]
     for scope, histogram in histograms.items():
-        tables.append(histogram_table(histogram, title=f"reuse distances ({scope})"))
+        tables.append(histogram_table(histogram, title=f"{distances_of(scope)} ({scope})"))
         files.append(histogram_file(histogram, run_id=run.id, scope=scope, subject=run.subject))
     return Reply(
         text=detail.summary,
@@ -90,6 +91,12 @@ def reuse_histograms(run: Run) -> dict[str, ReuseHistogram]:
     return {s.scope: s.histogram for s in attribution.scopes if s.histogram.names}
 
 
+def distances_of(scope: str) -> str:
+    """What the histogram of ``scope`` bins: an IR program's reads by address ring (engine/attribution/rings.py),
+    a traced run's by reuse distance."""
+    return "read distances by address ring" if scope == WHOLE_PROGRAM else "reuse distances"
+
+
 def histogram_table(histogram: ReuseHistogram, *, title: str) -> Table:
     """Floats read per distance bin, with the bin's share and the buffer reading most of it."""
     total = histogram.total()
@@ -105,5 +112,11 @@ def histogram_file(histogram: ReuseHistogram, *, run_id: int | None, scope: str,
     """The chart of ``histogram`` as a PNG file named after the run and scope."""
     from tools.reuse_chart import reuse_chart_png  # matplotlib only when a chart is drawn
 
-    png = reuse_chart_png(histogram, title=f"run {run_id} ({subject}): reuse distances, {scope}")
+    ring = scope == WHOLE_PROGRAM
+    png = reuse_chart_png(
+        histogram,
+        title=f"run {run_id} ({subject}): {distances_of(scope)}, {scope}",
+        distance="address ring r = ⌈√address⌉ (log₂ bins)" if ring else "reuse distance (floats, log₂ bins)",
+        read="reads" if ring else "floats read",
+    )
     return OutFile(name=f"run-{run_id}-reuse-{scope.replace(' ', '-')}.png", content=png, mime="image/png")

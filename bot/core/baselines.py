@@ -32,6 +32,7 @@ from engine.errors import EngineError
 from engine.methods import METHODS
 from engine.methods.params import COMMON_DEFAULTS
 from engine.metrics.registry import metrics_for
+from engine.result import RunResult
 from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
 from storage.runs import find_by_request_key, latest_passing_run
 from storage.tables import ROLE_BASELINE, Run
@@ -77,6 +78,15 @@ def solve_baseline_request(params: Mapping[str, Any], primary: str | None) -> No
 
 BASELINE_GENERATOR = "baseline"
 """The name of an IR challenge's built-in baseline program among its generators."""
+
+
+@dataclass(frozen=True)
+class BaselineRun:
+    """A stored baseline run as its caller already holds it (the method runner stores the baseline first): its id
+    and its result, so that recording the member's run neither reads it back nor explains the change twice."""
+
+    run_id: int
+    result: RunResult
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.attribution_diff import buffer_diff
+from bot.core.attribution_diff import results_diff
+from bot.core.baselines import BaselineRun
 from bot.core.comparison import Comparison
 from bot.core.run_entry import RunFacts, detail_lines, entry_table, headline
 from bot.core.services import Services
 from bot.core.stored_result import result_of
 from bot.core.verdict import configured_rule
+from engine.attribution.diff import AttributionDiff
 from engine.attribution.run_attribution import ONE_STEP as ONE_STEP_SCOPE
 from engine.result import RunResult
 from storage.runs import get_run
@@ -118,16 +120,18 @@ def log_idea(services: Services, *, author: str, title: str, body: str, run_id: 
 
 
 def _baseline_result(
-    services: Services, comparison: Comparison
+    services: Services, comparison: Comparison, known: BaselineRun | None
 ) -> tuple[str | None, RunResult | None, dict[str, float] | None]:
     """What the run is compared with (its comparison's baseline, bot/core/baselines.py): the baseline's name (with
     its run id when it is a stored run: ``sgd (#1)``), its stored result (None for a built-in IR program, which is
-    computed) and its metrics."""
+    computed; ``known``'s when it is that run, else read from storage) and its metrics."""
     baseline = comparison.baseline
     if baseline is None:
         return None, None, None
     result = None
-    if baseline.run_id is not None:
+    if known is not None and known.run_id == baseline.run_id:
+        result = known.result
+    elif baseline.run_id is not None:
         with services.sessions()() as session:
             result = result_of(get_run(session, run_id=baseline.run_id))
     name = baseline.name if baseline.run_id is None else f"{baseline.name} (#{baseline.run_id})"  # the stored run
@@ -169,20 +173,32 @@ def run_links(run: Run, origin: str) -> tuple[EntryLink, ...]:
     return tuple(links)
 
 
-def log_run(services: Services, run: Run, comparison: Comparison, *, origin: str = "") -> str:
+def log_run(
+    services: Services,
+    run: Run,
+    comparison: Comparison,
+    *,
+    origin: str = "",
+    baseline: BaselineRun | None = None,
+    movers: AttributionDiff | None = None,
+) -> str:
     """Append ``run``'s entry (kind ``run`` for methods and generators, ``score`` for submissions and IR); returns a
     note for the card when entries are waiting for an unreachable sink, else "".
 
-    ``origin``: a link to the Telegram message that asked for the run ("" when unknown).
+    ``origin``: a link to the Telegram message that asked for the run ("" when unknown). ``baseline`` and
+    ``movers``: the baseline run the caller holds and the per-buffer diff baseline → run it computed for the card
+    (:func:`bot.core.attribution_diff.results_diff`); used when that run is the comparison's baseline, else the
+    baseline is read and the diff computed here.
     """
     assert run.id is not None
     config = services.tool_config()
     mine = result_of(run)
-    base_name, base, base_metrics = _baseline_result(services, comparison)
+    base_name, base, base_metrics = _baseline_result(services, comparison, baseline)
     primary = config.primary_metrics().get(run.challenge)
-    movers = None
-    if base is not None:
-        movers = buffer_diff(base.buffer_attribution, mine.buffer_attribution, primary)
+    if base is None:
+        movers = None
+    elif baseline is None or base is not baseline.result:
+        movers = results_diff(services, base, mine)
     facts = RunFacts(
         run_id=run.id,
         challenge=run.challenge,

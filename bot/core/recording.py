@@ -23,12 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.core.attribution_diff import results_diff
+from bot.core.baselines import BaselineRun
 from bot.core.comparison import Comparison, compare
 from bot.core.log_entry import log_run
 from bot.core.services import Services
 from bot.core.sprint_tldr import refresh_running_tldr
 from bot.core.stored_result import detail_of, result_of
 from bot.core.verdict import configured_rule
+from engine.attribution.diff import AttributionDiff
 from engine.result import FailureKind, RunResult
 from storage.runs import Credit, NewRun, credit_of, find_by_request_key, get_run, record_submission, submit_run
 from storage.tables import ROLE_MEMBER, Run
@@ -50,6 +53,8 @@ class RecordedRun:
 
     member: who asked. submission_id: this request's own submission record. credit: who is credited for the stored
     result (the first submission of identical code); None only for answers built outside :func:`record_once`.
+    movers: the per-buffer diff from the baseline the caller passed to :func:`record_once` to this result (None
+    without a baseline or per-buffer tables), the one the sprint-log entry shows too.
     """
 
     stored: StoredRun
@@ -59,6 +64,7 @@ class RecordedRun:
     member: str = ""
     submission_id: int | None = None
     credit: Credit | None = None
+    movers: AttributionDiff | None = None
 
     @property
     def credited_elsewhere(self) -> bool:
@@ -127,43 +133,51 @@ def record_once(
     member: str,
     force: bool = False,
     origin: str = "",
+    baseline: BaselineRun | None = None,
 ) -> RecordedRun:
     """Answer ``request`` once (see the module docstring): the stored answer, or ``compute()`` stored, compared
     and logged (the entry is saved before this returns and delivered when the sink is reachable).
 
     The caller has checked the admins' policy (once per request); this only records. ``origin``: a link to the
-    Telegram message that asked (the sprint-log entry links to it), "" when there is none.
+    Telegram message that asked (the sprint-log entry links to it), "" when there is none. ``baseline``: the
+    stored baseline run the caller holds, whose per-buffer diff to the result (``RecordedRun.movers``) is computed
+    here once, for the caller's card and the log entry.
     """
     previous = None if force else lookup(services, request)
     if previous is not None and not superseded_on_sight(previous.run):
         with services.sessions()() as session:
             mine = record_submission(session, run=previous.run, member=member, label=request.subject)
         _, comparison, credit = _compare(services, previous)
+        reused = result_of(previous.run)
         return RecordedRun(
             stored=previous,
-            result=result_of(previous.run),
+            result=reused,
             comparison=comparison,
             member=member,
             submission_id=mine.id,
             credit=credit,
+            movers=None if baseline is None else results_diff(services, baseline.result, reused),
         )
     result = compute()
     stored, submission_id = _store(
         services, result, request=request, member=member, force=force or previous is not None
     )
     run, comparison, credit = _compare(services, stored)
+    final = result if not stored.reused else result_of(run)
+    movers = None if baseline is None else results_diff(services, baseline.result, final)
     note = ""
     if not stored.reused and request.role == ROLE_MEMBER:  # a system baseline is named in its member run's entry
-        note = log_run(services, run, comparison, origin=origin)
+        note = log_run(services, run, comparison, origin=origin, baseline=baseline, movers=movers)
         refresh_running_tldr(services)
     return RecordedRun(
         stored=stored,
-        result=result if not stored.reused else result_of(run),
+        result=final,
         comparison=comparison,
         log_note=note,
         member=member,
         submission_id=submission_id,
         credit=credit,
+        movers=movers,
     )
 
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.attribution_diff import results_diff
-from bot.core.baselines import baseline_request, stored_baseline
+from bot.core.baselines import BaselineRun, baseline_request, stored_baseline
 from bot.core.method_request import METHOD_METRICS, MethodRequest
 from bot.core.recording import RecordedRun, lookup, record_once, result_of, superseded_on_sight
 from bot.core.seed_set import combine, run_tasks
@@ -126,12 +125,12 @@ def run_method(
         member=member,
         force=force,
         origin=origin,
+        baseline=BaselineRun(base_id, base_result) if base_result is not None and base_id is not None else None,
     )
     versus = None
     if base is not None and base_result is not None:
         rule = configured_rule(config.get)
-        buffers = results_diff(services, base_result, recorded.result)
-        versus = _versus(base.name, base_result, recorded.result, buffers, rule, base_id)
+        versus = _versus(base.name, base_result, recorded.result, recorded.movers, rule, base_id)
     return MethodOutcome(request=request, recorded=recorded, versus=versus)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.attribution.histogram import ReuseHistogram, reuse_histogram
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC, dmc_sum, read_distances
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC, ReadDistances, dmc_sum, read_distances
 
 CLOCK_METRICS = (ARD, ARD_PER_READ, DMC)
 
@@ -158,14 +158,21 @@ def _row(
     )
 
 
-def _group_sums(values: npt.NDArray[np.int64], order: npt.NDArray[np.intp], starts: npt.NDArray[np.intp]) -> list[int]:
-    """Exact integer Σ of ``values`` per run of equal groups (``order`` sorts by group, ``starts`` opens each run);
-    Python ints where an int64 sum could overflow."""
-    if values.size == 0:
-        return []
-    v = values[order]
-    big = int(np.abs(v).max()) * v.size >= 2**62
-    return [int(x) for x in np.add.reduceat(v.astype(object) if big else v, starts).tolist()]
+EXACT = 2**52
+"""Float sums of non-negative integers whose float total is below this are exact: the true total is then below
+2^53, so every product and partial sum along the way is an integer that float64 represents exactly."""
+
+
+def _exact_sums(values: npt.NDArray[np.int64], group: npt.NDArray[np.int64], n: int) -> list[int]:
+    """Σ of ``values`` per group index in ``range(n)`` in Python integers (a sort; for totals beyond 2^52)."""
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    starts = np.flatnonzero(np.concatenate(([True], g[1:] != g[:-1])))
+    out = [0] * n
+    sums = np.add.reduceat(values[order].astype(object), starts).tolist() if g.size else []
+    for i, value in zip(g[starts].tolist(), sums, strict=True):
+        out[i] = int(value)
+    return out
 
 
 def attribute_events(
@@ -178,7 +185,7 @@ def attribute_events(
     """Per-name attribution of one event sequence; ``buffer_names[b]`` names buffer id b (see module docstring)."""
     names = sorted(set(buffer_names))
     index_of = {name: i for i, name in enumerate(names)}
-    name_of_buffer = np.fromiter((index_of[n] for n in buffer_names), dtype=np.int64, count=len(buffer_names))
+    name_of_buffer = np.fromiter(map(index_of.__getitem__, buffer_names), dtype=np.int64, count=len(buffer_names))
     return attribute_indexed(is_write, buffer, size, names, name_of_buffer, scope)
 
 
@@ -189,51 +196,59 @@ def attribute_indexed(
     names: Sequence[str],
     name_of_buffer: npt.NDArray[np.int64],
     scope: str,
+    distances: ReadDistances | None = None,
 ) -> ScopeAttribution:
-    """:func:`attribute_events` with the names given as a table: ``names[name_of_buffer[b]]`` names buffer id b."""
+    """:func:`attribute_events` with the names given as a table: ``names[name_of_buffer[b]]`` names buffer id b.
+
+    ``distances``: the events' :func:`read_distances` when the caller has them already (the run's metrics are
+    computed from the same), else computed here.
+
+    One grouped pass: each per-read column is summed per name by a ``bincount`` (exact below :data:`EXACT`, else
+    summed again by :func:`_exact_sums`); written buffers are counted and sized per name from a per-buffer mark,
+    not a sort."""
     w = np.asarray(is_write, dtype=bool)
     b = np.asarray(buffer, dtype=np.int64)
     s = np.asarray(size, dtype=np.int64)
+    rd = read_distances(w, b, s) if distances is None else distances
     n = len(names)
-    rd = read_distances(w, b, s)
     g = name_of_buffer[rd.buffer]
-    order = np.argsort(g, kind="stable")
-    g_sorted = g[order]
-    starts = np.flatnonzero(np.concatenate(([True], g_sorted[1:] != g_sorted[:-1]))) if g.size else g
-    present = g_sorted[starts].tolist()
-    reads, floats, dist, read_dist, max_d = ([0] * n for _ in range(5))
-    if g.size:
-        for column, values in (
-            (floats, _group_sums(rd.size, order, starts)),
-            (dist, _group_sums(rd.size * rd.distance, order, starts)),
-            (read_dist, _group_sums(rd.distance, order, starts)),
-            (max_d, np.maximum.reduceat(rd.distance[order], starts).tolist()),
-            (reads, np.diff(np.append(starts, g.size)).tolist()),
-        ):
-            for group, value in zip(present, values, strict=True):
-                column[group] = int(value)
-    root_d = np.sqrt(rd.distance.astype(np.float64))
-    dmc = np.bincount(g, weights=rd.size * root_d, minlength=n)
-    written = b[w]
-    wg = name_of_buffer[written]
+    d = rd.distance
+    size_f = rd.size.astype(np.float64)
+    d_f = d.astype(np.float64)
+    root_d = np.sqrt(d_f)
+    # per-read columns summed per name (a bincount each: several cost less than one over the stacked columns)
+    reads = np.bincount(g, minlength=n).tolist()
+    sums = [np.bincount(g, weights=column, minlength=n) for column in (size_f, size_f * d_f, d_f)]
+    integers = (rd.size, rd.size * d, d)  # the same columns, for an exact sum where needed
+    floats, dist, read_dist = (
+        _exact_sums(values, g, n) if column.sum() >= EXACT else column.astype(np.int64).tolist()
+        for column, values in zip(sums, integers, strict=True)
+    )
+    dmc = np.bincount(g, weights=size_f * root_d, minlength=n).tolist()
+    max_d = np.zeros(n, dtype=np.int64)
+    np.maximum.at(max_d, g, d)
+    written_buffers = b[w]
+    marked = np.zeros(name_of_buffer.size, dtype=bool)
+    marked[written_buffers] = True
+    count = np.bincount(name_of_buffer[marked], minlength=n).tolist()
     largest = np.zeros(n, dtype=np.int64)
-    np.maximum.at(largest, wg, s[w])
-    count = np.bincount(name_of_buffer[np.unique(written)], minlength=n)
-    total_floats, total_reads = sum(floats), int(rd.size.size)
+    np.maximum.at(largest, name_of_buffer[written_buffers], s[w])
+    total_floats, total_reads = sum(floats), int(g.size)
     total_dist, total_read_dist = sum(dist), sum(read_dist)
+    largest_list, max_list = largest.tolist(), max_d.tolist()
     rows = [
         _row(
             names[i],
-            int(count[i]),
-            int(largest[i]),
+            count[i],
+            largest_list[i],
             reads[i],
             floats[i],
             dist[i],
             read_dist[i],
-            max_d[i],
+            max_list[i],
             total_floats=total_floats,
             total_reads=total_reads,
-            dmc=float(dmc[i]),
+            dmc=dmc[i],
         )
         for i in range(n)
         if reads[i]
@@ -242,7 +257,7 @@ def attribute_indexed(
     metrics = {
         ARD: total_dist / total_floats if total_floats else 0.0,
         ARD_PER_READ: total_read_dist / total_reads if total_reads else 0.0,
-        DMC: dmc_sum(rd.size.astype(np.float64), rd.distance.astype(np.float64)),
+        DMC: dmc_sum(size_f, d_f),  # as engine.metrics.clock computes it: exact, whatever the BLAS threads
     }
     return ScopeAttribution(
         scope=scope,
@@ -252,5 +267,5 @@ def attribute_indexed(
         distance_sum=total_dist,
         read_distance_sum=total_read_dist,
         metrics=metrics,
-        histogram=reuse_histogram(g, list(names), rd.size, rd.distance),
+        histogram=reuse_histogram(g, list(names), rd.size, d, per_name=floats),
     )

@@ -93,17 +93,25 @@ def bytedmd_by_argument(
     depths, keys = depths_of(trace, kept)
     costs = read_costs(depths)
     labels = [name for name, _, _ in spans] + [COMPUTED]
-    owner = np.full(trace._next_key + 1, len(spans), dtype=np.int64)
-    for i, (_, start, end) in enumerate(spans):
-        owner[start:end] = i
-    group = owner[keys]
-    reads = np.bincount(group, minlength=len(labels))
-    cost = np.zeros(len(labels), dtype=np.int64)
-    np.add.at(cost, group, costs)
-    elements = [end - start for _, start, end in spans] + [trace._next_key - sum(e - s for _, s, e in spans)]
+    # spans are in key order and do not overlap: a read belongs to the last span starting at or before its key,
+    # if it ends after it; otherwise the call computed the value (one searchsorted, not a loop over arguments)
+    starts = np.array([start for _, start, _ in spans], dtype=np.int64)
+    ends = np.array([end for _, _, end in spans], dtype=np.int64)
+    span = np.searchsorted(starts, keys, side="right") - 1
+    inside = (span >= 0) & (keys < ends[np.maximum(span, 0)]) if spans else np.zeros(keys.size, dtype=bool)
+    group = np.where(inside, span, len(spans))
+    reads = np.bincount(group, minlength=len(labels)).tolist()
+    total = int(costs.sum())
+    if total < 2**52:  # float sums of integers below this are exact
+        cost = np.bincount(group, weights=costs, minlength=len(labels)).astype(np.int64).tolist()
+    else:
+        exact = np.zeros(len(labels), dtype=object)
+        np.add.at(exact, group, costs.astype(object))
+        cost = [int(c) for c in exact]
+    elements = (ends - starts).tolist() + [trace._next_key - int((ends - starts).sum())]
     rows = [
-        ElementAttribution(name=labels[i], elements=int(elements[i]), reads=int(reads[i]), cost=int(cost[i]))
-        for i in range(len(labels))
+        ElementAttribution(name=label, elements=e, reads=r, cost=c)
+        for label, e, r, c in zip(labels, elements, reads, cost, strict=True)
     ]
     rows.sort(key=lambda r: (-r.cost, r.name))
-    return ElementScope(metric=BYTEDMD, scope=scope, total=int(costs.sum()), rows=tuple(rows))
+    return ElementScope(metric=BYTEDMD, scope=scope, total=total, rows=tuple(rows))

@@ -13,6 +13,7 @@ serialised form stays a few KB whatever the run (:meth:`ReuseHistogram.to_json`)
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,24 +79,27 @@ def reuse_histogram(
     names: list[str],
     size: npt.NDArray[np.int64],
     distance: npt.NDArray[np.int64],
+    per_name: Sequence[int] | None = None,
 ) -> ReuseHistogram:
-    """Histogram of counted reads: ``name_index[i]`` names read i (an index into ``names``), ``size[i]`` its floats."""
+    """Histogram of counted reads: ``name_index[i]`` names read i (an index into ``names``), ``size[i]`` its floats.
+    ``per_name``: the floats read per name when the caller has summed them already."""
     if distance.size == 0:
         return ReuseHistogram(names=(), rows=())
     bins = distance_bins(distance)
     lowest = int(bins.min())
     width = int(bins.max()) - lowest + 1
     cells = np.bincount(name_index * width + (bins - lowest), weights=size, minlength=len(names) * width)
-    table = np.rint(cells).astype(np.int64).reshape(len(names), width)
-    per_name = table.sum(axis=1)
-    order = [int(i) for i in np.argsort(-per_name, kind="stable") if per_name[i] > 0]
+    table = cells.reshape(len(names), width)  # float sums of integers: exact while a run reads < 2^53 floats
+    totals = table.sum(axis=1).tolist() if per_name is None else list(per_name)
+    order = sorted((i for i, floats in enumerate(totals) if floats > 0), key=lambda i: -totals[i])
     kept, rest = order[:MAX_ROWS], order[MAX_ROWS:]
     out_names = [names[i] for i in kept]
-    out_rows = [table[i] for i in kept]
+    kept_table = table[kept]
     if rest:
         out_names.append(OTHER)
-        out_rows.append(table[rest].sum(axis=0))
-    return ReuseHistogram(
-        names=tuple(out_names),
-        rows=tuple({lowest + b: int(v) for b, v in enumerate(row.tolist()) if v} for row in out_rows),
-    )
+        kept_table = np.concatenate((kept_table, table[rest].sum(axis=0, keepdims=True)))
+    rows: list[dict[int, int]] = [{} for _ in out_names]
+    row, column = np.nonzero(kept_table)  # only the non-empty cells reach Python
+    for r, b, floats in zip(row.tolist(), (column + lowest).tolist(), kept_table[row, column].tolist(), strict=True):
+        rows[r][b] = round(floats)
+    return ReuseHistogram(names=tuple(out_names), rows=tuple(rows))

@@ -1,8 +1,9 @@
 """Readable names for traced buffers, taken from the source line that created each one.
 
 While a run is traced, :class:`NamingEventLog` remembers for every new buffer the code object and instruction of
-the first frame outside the tracer (the method's own line), at the cost of one short frame walk and one dict
-look-up per buffer. After the run, :func:`site_name` turns each distinct site into a name, once per site:
+the first frame outside the tracer (the method's own line), at the cost of one short frame walk and two appends per
+buffer. After the run, buffers are grouped by site with numpy and :func:`site_name` turns each distinct site into a
+name, once per site (and remembered across runs):
 
 - the buffer is the whole right-hand side of ``name = …`` (views such as ``.reshape``/``.T``/``.ravel`` looked
   through): the assigned name — ``dw2 = (g @ h).reshape(1, -1)`` names the product ``dw2``;
@@ -26,7 +27,7 @@ import os
 import sys
 from array import array
 from collections.abc import Callable, Sequence
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 import numpy as np
@@ -57,68 +58,110 @@ def _outside_tracer(filename: str) -> bool:
 
 
 class NamingEventLog(EventLog):
-    """An :class:`EventLog` that also records where each buffer was created (see module docstring)."""
+    """An :class:`EventLog` that also records where each buffer was created (see module docstring).
+
+    Per buffer the tracer pays for one frame look-up, an identity test and one append (the instruction offset, to
+    an ``array``); the code object is recorded only where it changes from the previous buffer's (a method makes
+    most of its buffers in one function), with the first buffer id it applies to. Sites are told apart and named
+    only afterwards, in :meth:`name_table`.
+    """
 
     def __init__(self) -> None:
         super().__init__()
-        self.site_of = array("q", [-1])  # index 0: buffer id 0 is "untracked"
-        self.sites: list[Site | None] = []
-        self._index: dict[int, int] = {}
-        self._file_ok: dict[str, bool] = {}
+        offsets = array("q", [0])  # index 0: buffer id 0 is "untracked", site None
+        self.site_offsets = offsets
+        self.code_starts = array("q", [0])
+        self.codes: list[CodeType | None] = [None]
+        """Buffers ``code_starts[i]`` … ``code_starts[i+1] - 1`` were made in ``codes[i]`` (None: no frame outside
+        the tracer), each at the offset ``site_offsets[buffer]``."""
+        add_offset, add_start, add_code = offsets.append, self.code_starts.append, self.codes.append
+        labels, events, limit, freeze = self.labels, self._open, self._chunk_items, self._freeze
+        file_ok: dict[str, bool] = {}
+        last_code: CodeType | None = None
 
-    def new_buffer(self, label: str = "") -> int:
-        buf = EventLog.new_buffer(self, label)
-        # Every tracer path reaches here through one or two tracer frames (the operator or __array_ufunc__ that
-        # records its result inline; or fresh() or TrackedArray.__new__, then the operator, track(), constructor or
-        # random draw that called it), so the walk starts two frames up and skips tracer frames by file: each frame
-        # object Python has to materialise costs about as much as recording the event itself.
-        frame = _getframe(2)
-        ok = self._file_ok
-        while frame is not None:
-            code = frame.f_code
-            good = ok.get(code.co_filename)
-            if good is None:
-                good = ok[code.co_filename] = _outside_tracer(code.co_filename)
-            if good:
-                break
-            frame = frame.f_back  # type: ignore[assignment]
-        if frame is None:
-            code, offset = None, 0
-        else:
-            code, offset = frame.f_code, frame.f_lasti
-        # one int per site, from the code object's id (a code object hashes its whole content) and the offset
-        key = id(code) | offset << 64
-        index = self._index.get(key)
-        if index is None:
-            index = self._index[key] = len(self.sites)
-            self.sites.append((code, offset) if code is not None else None)  # keeps the code object alive
-        self.site_of.append(index)
-        return buf
+        def outside(frame: FrameType | None) -> FrameType | None:
+            """The first frame from ``frame`` outward that is not the tracer's or numpy's own."""
+            while frame is not None:
+                code = frame.f_code
+                good = file_ok.get(code.co_filename)
+                if good is None:
+                    good = file_ok[code.co_filename] = _outside_tracer(code.co_filename)
+                if good:
+                    return frame
+                frame = frame.f_back
+            return None
+
+        def new_buffer(label: str = "") -> int:
+            nonlocal last_code
+            # EventLog.new_buffer, inlined: this runs once per array the traced code makes
+            if len(events) >= limit:
+                freeze()
+            buf = len(offsets)
+            self._n_buffers = buf
+            if label:
+                labels[buf] = label
+            # Every tracer path reaches here through one or two tracer frames (an operator or __array_ufunc__ that
+            # records its result inline; or fresh() or TrackedArray.__new__, then the operator, track(), constructor
+            # or random draw that called it), so the look-up starts two frames up; a frame of the code that made the
+            # previous buffer needs no further test, any other is walked outward past the tracer's own frames.
+            frame: FrameType | None = _getframe(2)
+            if frame.f_code is not last_code:  # type: ignore[union-attr]
+                frame = outside(frame)
+                code = None if frame is None else frame.f_code
+                if code is not last_code:
+                    last_code = code
+                    add_start(buf)
+                    add_code(code)
+                if frame is None:
+                    add_offset(0)
+                    return buf
+            add_offset(frame.f_lasti)  # type: ignore[union-attr]
+            return buf
+
+        # An instance attribute, not a method: a closure call skips the bound-method and attribute look-ups that
+        # were half of this cost. (``vars`` rather than assignment, which mypy reads as replacing a method.)
+        vars(self)["new_buffer"] = new_buffer
 
     def name_table(self) -> tuple[list[str], npt.NDArray[np.int64]]:
         """``(names, name_of_buffer)``: the distinct names, and for every buffer id the index of its name (id 0,
-        "untracked", is :data:`UNNAMED`). Each site and label is resolved once; buffers are mapped in bulk."""
+        "untracked", is :data:`UNNAMED`). Buffers are grouped by site (and label) with numpy; each distinct site
+        is named once (:func:`site_name`, cached across runs)."""
         names = [UNNAMED]
         index_of = {UNNAMED: 0}
 
         def intern(name: str) -> int:
-            if name not in index_of:
-                index_of[name] = len(names)
+            index = index_of.get(name)
+            if index is None:
+                index = index_of[name] = len(names)
                 names.append(name)
-            return index_of[name]
+            return index
 
-        site_index = np.fromiter(
-            (intern(site_name(site)) for site in self.sites), dtype=np.int64, count=len(self.sites)
+        offsets = np.frombuffer(self.site_offsets, dtype=np.int64)
+        by_id = dict(zip(map(id, self.codes), self.codes, strict=True))  # ids are unique: self.codes holds them all
+        distinct = list(by_id.values())
+        number = {key: i for i, key in enumerate(by_id)}
+        code_number = np.fromiter(map(number.__getitem__, map(id, self.codes)), dtype=np.int64, count=len(self.codes))
+        runs = np.diff(np.append(np.frombuffer(self.code_starts, dtype=np.int64), offsets.size))
+        width = int(offsets.max()) + 1
+        sites, site_of = _numbered(np.repeat(code_number, runs) * width + offsets, len(distinct) * width)
+        site_name_index = np.array(
+            [intern(cached_site_name(distinct[site // width], site % width)) for site in sites.tolist()],
+            dtype=np.int64,
         )
-        site_of = np.frombuffer(self.site_of, dtype=np.int64)
-        name_of_buffer = np.zeros(site_of.size, dtype=np.int64)
-        name_of_buffer[1:] = site_index[site_of[1:]]
-        resolved: dict[tuple[int, str], int] = {}
-        for buf, label in self.labels.items():  # a label can change the name only where the site gives none
-            key = (int(site_of[buf]), label)
-            if key not in resolved:
-                resolved[key] = intern(site_name(self.sites[key[0]], label))
-            name_of_buffer[buf] = resolved[key]
+        name_of_buffer = site_name_index[site_of]
+        if self.labels:  # a label can change the name only where the site gives none: once per (site, label)
+            labelled = np.fromiter(self.labels, dtype=np.int64, count=len(self.labels))
+            label_index = {label: i for i, label in enumerate(dict.fromkeys(self.labels.values()))}
+            label_list = list(label_index)
+            which = np.fromiter(map(label_index.__getitem__, self.labels.values()), dtype=np.int64, count=labelled.size)
+            pairs, pair_of = _numbered(site_of[labelled] * len(label_list) + which, sites.size * len(label_list))
+            pair_name = []
+            for pair in pairs.tolist():
+                site, label = divmod(pair, len(label_list))
+                code_index, offset = divmod(int(sites[site]), width)
+                pair_name.append(intern(cached_site_name(distinct[code_index], offset, label_list[label])))
+            name_of_buffer[labelled] = np.array(pair_name, dtype=np.int64)[pair_of]
+        name_of_buffer[0] = 0
         return names, name_of_buffer
 
     def buffer_names(self) -> list[str]:
@@ -127,7 +170,41 @@ class NamingEventLog(EventLog):
         return [names[i] for i in name_of_buffer.tolist()]
 
 
-@functools.lru_cache(maxsize=8192)
+def _numbered(keys: npt.NDArray[np.int64], space: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct values of ``keys`` (all in ``range(space)``), ascending, and each key's index among them.
+
+    A table over the whole key space where that is small (a method's sites: a few functions times their code
+    length), which is linear and several times faster than ``np.unique`` (a hash table in numpy 2) on the few
+    hundred buffers of a small run; ``np.unique`` otherwise."""
+    if space > 4 * keys.size + 4096:
+        found, inverse = np.unique(keys, return_inverse=True)
+        return found, inverse.reshape(-1)
+    seen = np.zeros(space, dtype=bool)
+    seen[keys] = True
+    found = np.flatnonzero(seen)
+    index = np.zeros(space, dtype=np.int64)
+    index[found] = np.arange(found.size)
+    return found, index[keys]
+
+
+_NAMED: dict[tuple[int, int, str], tuple[CodeType | None, str]] = {}
+"""Names of the sites seen so far, by (id of the code object, offset, label); each entry holds its code object, so
+the id cannot be reused while the entry lives."""
+MAX_NAMED = 16384
+
+
+def cached_site_name(code: CodeType | None, offset: int, label: str = "") -> str:
+    """:func:`site_name`, remembered across runs by the code object's identity (hashing a code object hashes its
+    whole content: ten microseconds for a method's function)."""
+    key = (id(code), offset, label)
+    found = _NAMED.get(key)
+    if found is None:
+        if len(_NAMED) >= MAX_NAMED:
+            _NAMED.clear()
+        found = _NAMED[key] = (code, site_name(None if code is None else (code, offset), label))
+    return found[1]
+
+
 def site_name(site: Site | None, label: str = "") -> str:
     """The readable name of a buffer created at ``site`` (see module docstring)."""
     if site is None:
@@ -222,7 +299,29 @@ def _expression_at(code: CodeType, offset: int) -> tuple[ast.expr, dict[ast.AST,
 
 def argument_names(func: Callable[..., Any], args: Sequence[Any]) -> list[str | list[str]]:
     """Names for the arguments of ``func(*args)``: the parameter names; for a list argument, the names its elements
-    are unpacked into inside ``func`` (``w1, b1, w2, b2 = p``), else ``p[0]``, ``p[1]`` …"""
+    are unpacked into inside ``func`` (``w1, b1, w2, b2 = p``), else ``p[0]``, ``p[1]`` …
+
+    Remembered per function code and argument shape: reading and parsing the function's source (about a
+    millisecond) happens once per process, not once per run."""
+    code = getattr(func, "__code__", None)
+    shape = tuple(len(arg) if isinstance(arg, list | tuple) else -1 for arg in args)
+    if not isinstance(code, CodeType):
+        return _argument_names(func, args)
+    key = (id(code), type(func).__name__, shape)
+    found = _ARGUMENTS.get(key)
+    if found is None:
+        if len(_ARGUMENTS) >= MAX_NAMED:
+            _ARGUMENTS.clear()
+        found = _ARGUMENTS[key] = (code, _argument_names(func, args))
+    return [list(name) if isinstance(name, list) else name for name in found[1]]
+
+
+_ARGUMENTS: dict[tuple[int, str, tuple[int, ...]], tuple[CodeType, list[str | list[str]]]] = {}
+""":func:`argument_names` by (id of the code object, kind of callable, argument shape); each entry holds its code
+object, so the id cannot be reused while the entry lives."""
+
+
+def _argument_names(func: Callable[..., Any], args: Sequence[Any]) -> list[str | list[str]]:
     try:
         params = list(inspect.signature(func).parameters)
     except (TypeError, ValueError):

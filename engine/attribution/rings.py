@@ -11,7 +11,9 @@ Under the Dally model (docs/metrics.md#dally-ir-cost) a read of address a costs 
 - ``other["dally@1"]`` = r × reads: the rows add up exactly (integers) to the run's ``dally@1``.
 
 The scope is :data:`WHOLE_PROGRAM` and states only ``dally@1``: no clock metric is measured for an IR program, so
-none is diffed; the reuse histogram is empty.
+none is diffed. Its histogram has the traced runs' shape (:class:`engine.attribution.histogram.ReuseHistogram`,
+log₂ bins, one row per ring) over the distance an IR read has, its ring r: bin b holds the reads of the rings with
+2^b ≤ r < 2^(b+1), and the rows add up to the program's reads.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.attribution.buffers import BufferAttribution, ScopeAttribution
-from engine.attribution.histogram import ReuseHistogram
+from engine.attribution.histogram import MAX_ROWS, OTHER, ReuseHistogram
 from engine.attribution.run_attribution import Attribution
 
 WHOLE_PROGRAM = "whole program"
@@ -30,6 +32,23 @@ EXACT_LIMIT = 2**53
 
 def ring_name(ring: int) -> str:
     return f"ring {ring} ({(ring - 1) ** 2 + 1}–{ring * ring})"
+
+
+def ring_histogram(reads_by_ring: Mapping[int, int]) -> ReuseHistogram:
+    """Reads by log₂ of their ring, one row per ring (each ring fills one bin: ``r.bit_length() - 1``), the
+    :data:`MAX_ROWS` rings with the most reads on rows of their own and the rest summed into ``(other)`` — as
+    :func:`engine.attribution.histogram.reuse_histogram` lays out a traced run's, without numpy: an IR program has
+    a few dozen rings, and a score takes a fraction of a millisecond."""
+    rings = sorted((r for r, k in reads_by_ring.items() if k), key=lambda r: -reads_by_ring[r])
+    names = [ring_name(r) for r in rings[:MAX_ROWS]]
+    rows = [{r.bit_length() - 1: reads_by_ring[r]} for r in rings[:MAX_ROWS]]
+    if len(rings) > MAX_ROWS:
+        other: dict[int, int] = {}
+        for r in rings[MAX_ROWS:]:
+            other[r.bit_length() - 1] = other.get(r.bit_length() - 1, 0) + reads_by_ring[r]
+        names.append(OTHER)
+        rows.append(dict(sorted(other.items())))
+    return ReuseHistogram(names=tuple(names), rows=tuple(rows))
 
 
 def ring_attribution(reads_by_ring: Mapping[int, int], metric: str = DALLY) -> Attribution | None:
@@ -60,6 +79,7 @@ def ring_attribution(reads_by_ring: Mapping[int, int], metric: str = DALLY) -> A
         if k
     ]
     rows.sort(key=lambda row: (-row.distance_sum, row.name))
+    histogram = ring_histogram(reads_by_ring)
     scope = ScopeAttribution(
         scope=WHOLE_PROGRAM,
         rows=tuple(rows),
@@ -68,6 +88,6 @@ def ring_attribution(reads_by_ring: Mapping[int, int], metric: str = DALLY) -> A
         distance_sum=total_cost,
         read_distance_sum=total_cost,
         metrics={metric: float(total_cost)},
-        histogram=ReuseHistogram(names=(), rows=()),
+        histogram=histogram,
     )
     return Attribution(scopes=(scope,))

@@ -15,10 +15,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from engine.attribution.buffers import BufferAttribution, ScopeAttribution, attribute_indexed
 from engine.attribution.elements import ElementAttribution, ElementScope
 from engine.attribution.histogram import ReuseHistogram
 from engine.attribution.naming import NamingEventLog
+from engine.metrics.clock import ReadDistances
 
 WHOLE_RUN = "whole run"
 ONE_STEP = "one step"
@@ -82,7 +86,13 @@ def _elements(data: dict[str, Any]) -> ElementScope:
     return ElementScope.from_dict(data)
 
 
-def attribute_log(log: NamingEventLog, scope: str) -> ScopeAttribution:
-    """The per-buffer table of everything ``log`` recorded, names resolved from the creation sites."""
+def attribute_log(
+    log: NamingEventLog,
+    scope: str,
+    events: tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None,
+    distances: ReadDistances | None = None,
+) -> ScopeAttribution:
+    """The per-buffer table of everything ``log`` recorded, names resolved from the creation sites. ``events``
+    (``log.arrays()``) and ``distances`` (their read distances): pass them when already computed for the metrics."""
     names, name_of_buffer = log.name_table()
-    return attribute_indexed(*log.arrays(), names, name_of_buffer, scope)
+    return attribute_indexed(*(log.arrays() if events is None else events), names, name_of_buffer, scope, distances)

@@ -19,7 +19,15 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from engine.attribution import ONE_STEP, WHOLE_RUN, Attribution, NamingEventLog, attribute_log, bytedmd_by_argument
+from engine.attribution import (
+    ONE_STEP,
+    WHOLE_RUN,
+    Attribution,
+    NamingEventLog,
+    ScopeAttribution,
+    attribute_log,
+    bytedmd_by_argument,
+)
 from engine.attribution.naming import argument_names
 from engine.challenges.sparse_parity import SparseParityData
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS, SparseTask
@@ -27,7 +35,7 @@ from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
-from engine.metrics.clock import clock_metrics
+from engine.metrics.clock import metrics_of, read_distances
 from engine.progress import Progress, no_progress
 from engine.registry import Registry
 from engine.result import FailureKind, RunResult
@@ -84,11 +92,17 @@ def run_traced(
 def one_step_clock(
     step: Callable[..., object], args: tuple[object, ...], log: EventLog | None = None
 ) -> dict[str, float]:
-    """Clock metrics of one step traced alone, its arrays placed as written buffers first (as the group's
+    """Clock metrics of one step traced alone (:func:`place_step`)."""
+    log = EventLog() if log is None else log
+    place_step(step, args, log)
+    return measured(log, ONE_STEP)[0]
+
+
+def place_step(step: Callable[..., object], args: tuple[object, ...], log: EventLog) -> None:
+    """Trace one step alone on ``log``, its arrays placed as written buffers first (as the group's
     hand-instrumented step does), so the step's own data movement is not drowned by the age of the data set.
     The placed arrays are labelled with the step's parameter names (and the names a list parameter is unpacked
     into), so a :class:`NamingEventLog` passed as ``log`` can name them."""
-    log = EventLog() if log is None else log
     names = argument_names(step, args)
     placed = [
         [track(np.array(a), log, part) for a, part in zip(arg, name, strict=True)]
@@ -98,7 +112,15 @@ def one_step_clock(
     ]
     with tracing(log):
         step(*placed)
-    return clock_metrics(*log.arrays())
+
+
+def measured(log: EventLog, scope: str) -> tuple[dict[str, float], ScopeAttribution | None]:
+    """The clock metrics of everything ``log`` recorded and, when ``log`` names its buffers, its per-buffer table
+    for ``scope`` — both from one computation of the read distances."""
+    events = log.arrays()
+    distances = read_distances(*events)
+    table = attribute_log(log, scope, events, distances) if isinstance(log, NamingEventLog) else None
+    return metrics_of(distances), table
 
 
 def resolve(
@@ -138,10 +160,9 @@ def run_with(
         method, values, task, NamingEventLog() if attribution else EventLog()
     )
     say("computing metrics", 0.7)
-    is_write, buffer, size = log.arrays()
-    metrics = clock_metrics(is_write, buffer, size)
+    metrics, whole = measured(log, WHOLE_RUN)
     scopes = {key: WHOLE_RUN for key in metrics}
-    tables = [attribute_log(log, WHOLE_RUN)] if isinstance(log, NamingEventLog) else []
+    tables = [whole] if whole is not None else []
     splits = []
     counts = {**log.counts()}
     per_step: dict[str, float] = {}
@@ -154,10 +175,11 @@ def run_with(
         }
         if outcome.one_step is not None:
             step_log = NamingEventLog() if attribution else EventLog()
-            step_metrics = one_step_clock(*outcome.one_step, log=step_log)
+            place_step(*outcome.one_step, step_log)
+            step_metrics, step_table = measured(step_log, ONE_STEP)
             per_step.update({f"{key} (one step)": value for key, value in step_metrics.items()})
-            if isinstance(step_log, NamingEventLog):
-                tables.append(attribute_log(step_log, ONE_STEP))
+            if step_table is not None:
+                tables.append(step_table)
     if outcome.one_step is not None:
         say("element-level trace of one step", 0.8)
         step, args = outcome.one_step

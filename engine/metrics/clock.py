@@ -75,7 +75,11 @@ def dmc_sum(size: npt.NDArray[np.float64], distance: npt.NDArray[np.float64]) ->
 def clock_metrics(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.ArrayLike) -> dict[str, float]:
     """``{ard@1, ard_per_read@1, dmc@1}`` of an event sequence; all 0.0 when no read is counted, and ``ard`` 0.0
     when every counted read has size 0 (cybertronai/sparse-parity-challenge ``MemTracker.summary``)."""
-    rd = read_distances(is_write, buffer, size)
+    return metrics_of(read_distances(is_write, buffer, size))
+
+
+def metrics_of(rd: ReadDistances) -> dict[str, float]:
+    """:func:`clock_metrics` from the read distances (for a caller that also needs the distances themselves)."""
     if rd.event.size == 0:
         return {ARD: 0.0, ARD_PER_READ: 0.0, DMC: 0.0}
     s = rd.size.astype(np.float64)

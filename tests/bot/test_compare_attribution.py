@@ -42,9 +42,9 @@ def call(ctx: AppContext, name: str, *args: str, **options: str) -> tuple[Reply,
     return execute(ctx, command, Invocation(command=name, args=list(args), options=options, caller=BOB))
 
 
-def run_pair(ctx: AppContext) -> tuple[Reply, int, int]:
+def run_pair(ctx: AppContext, params: dict[str, str] = SMALL) -> tuple[Reply, int, int]:
     """``run local_update`` stores its sgd baseline first, then itself: (card, sgd id, local_update id)."""
-    reply, status = call(ctx, "run", "local_update", **SMALL)
+    reply, status = call(ctx, "run", "local_update", **params)
     assert reply.data is not None
     local_id = reply.data["run_id"]
     with ctx.sessions()() as session:
@@ -114,6 +114,23 @@ def test_method_card_names_top_three_movers(ctx: AppContext) -> None:
     start = lines.index("top movers vs sgd, dmc@1 (one step):")
     assert [line.split(":")[0] for line in lines[start + 1 : start + 4]] == [m["buffer"] for m in movers["rows"]]
     assert all(len(line) <= 60 for line in lines[start : start + 4])
+
+
+@pytest.mark.slow
+def test_card_and_log_entry_name_the_same_movers(ctx: AppContext) -> None:
+    # both pass at this size (a failed baseline compares with nothing in the log), one seed keeps it quick
+    card, sgd_id, local_id = run_pair(ctx, {"n": "8", "epochs": "16", "seed": "42"})
+    assert card.data is not None and card.data["ok"]
+    movers = card.data["movers"]["rows"]
+    entry = next(
+        line
+        for line in (ctx.settings.data_dir / "sprint-log.md").read_text().splitlines()
+        if "where it moved vs" in line
+    )
+    # the entry names the baseline by its stored run, and the card's top three buffers in the card's order
+    assert f"where it moved vs sgd (#{sgd_id}) (dmc@1, one step): " in entry
+    named = [part.strip().split(" ")[0] for part in entry.split("one step): ", 1)[1].split(", ")]
+    assert named == [m["buffer"] for m in movers]
 
 
 def store_ir(ctx: AppContext) -> int:

@@ -10,12 +10,15 @@ import numpy as np
 import pytest
 
 from engine.attribution import ONE_STEP, WHOLE_RUN, Attribution, NamingEventLog, attribute_log
+from engine.attribution.buffers import attribute_events
+from engine.attribution.elements import COMPUTED, bytedmd_by_argument
 from engine.attribution.histogram import OTHER, ReuseHistogram, distance_bins, reuse_histogram
-from engine.attribution.naming import argument_names
+from engine.attribution.naming import UNNAMED, _numbered, argument_names
 from engine.methods import METHODS
 from engine.methods.method import Method
 from engine.methods.params import COMMON_DEFAULTS
 from engine.methods.runner import run_with
+from engine.metrics.bytedmd import bytedmd
 from engine.metrics.clock import clock_metrics
 from engine.result import RunResult
 from engine.tracing import EventLog, tracing, track
@@ -173,3 +176,69 @@ def test_two_files_of_the_same_name_are_named_from_their_own_text() -> None:
             namespace["f"](track(np.ones(2), log, "a"))
         names.append(set(log.buffer_names()))
     assert "first" in names[0] and "second" in names[1] and "first" not in names[1]
+
+
+def make_first(x: Any) -> Any:
+    first = x + 1.0
+    return first
+
+
+def make_second(x: Any) -> Any:
+    second = x * 2.0
+    return second
+
+
+def test_buffers_made_in_turn_by_several_functions_keep_their_own_names() -> None:
+    # the tracer records a code object only where it changes: functions taking turns, and one coming back, must
+    # still name every buffer after its own line (oracle: the names written below, buffer by buffer)
+    log = NamingEventLog()
+    kept = []
+    with tracing(log):
+        x = track(np.ones(2), log, "x")
+        for _ in range(3):
+            a = make_first(x)
+            make_second(x)
+            z = np.zeros(2)
+            kept.append(np.ones(2))
+            q = x[0:1] + a[0:1]
+            del z, q
+    per_round = ["first", "second", "z", "ones", "x[0:1]", "a[0:1]", "q"]
+    assert log.buffer_names() == [UNNAMED, "ones", "x", *per_round * 3]  # np.ones(2) inside track() first
+
+
+def test_sums_past_two_to_the_52_stay_exact() -> None:
+    # w1 (2^26 floats) written, then w2 (2^30 + 1), then both read: Σ s·d = (A + 1)(A + B) with A = 2^26,
+    # B = 2^30 + 1, which needs 57 bits: a float sum would drop its low bits
+    a, b = 2**26, 2**30 + 1
+    table = attribute_events([True, True, False, False], [1, 2, 1, 2], [a, b, a, 1], [UNNAMED, "w", "w"], WHOLE_RUN)
+    (w,) = table.rows
+    assert w.distance_sum == table.distance_sum == (a + 1) * (a + b)
+    assert w.read_distance_sum == 2 * (a + b) and w.floats_read == a + 1 and w.reads == 2
+    assert w.max_distance == a + b and w.buffers == 2 and w.size == b
+
+
+@pytest.mark.parametrize("space", [50, 10**9])
+def test_site_keys_are_numbered_in_order_by_either_path(space: int) -> None:
+    keys = np.random.default_rng(7).integers(0, min(space, 10**9), 300)
+    found, index = _numbered(keys, space)
+    expected = sorted(set(keys.tolist()))
+    assert found.tolist() == expected
+    assert index.tolist() == [expected.index(k) for k in keys.tolist()]
+
+
+def unpacking(a: Any, p: list[Any]) -> Any:
+    u, v = p
+    return a * u + v
+
+
+def test_bytedmd_split_by_argument_by_hand() -> None:
+    # stack u, v, a (arguments placed in reverse order, a list's elements in order); a * u reads a at depth 1
+    # (cost 1) and u at depth 3 (cost ⌈√3⌉ = 2); then r + v reads r at depth 1 (1) and v at depth 2 (2): total 6
+    split = bytedmd_by_argument(unpacking, (3.0, [4.0, 5.0]), argument_names(unpacking, (3.0, [4.0, 5.0])), ONE_STEP)
+    assert {r.name: (r.reads, r.cost) for r in split.rows} == {"a": (1, 1), "u": (1, 2), "v": (1, 2), COMPUTED: (1, 1)}
+    assert split.total == 6 == bytedmd(unpacking, (3.0, [4.0, 5.0]))
+    # one list passed twice: its elements are placed once, under the argument placed first (the last one)
+    same = [1.0, 2.0]
+    aliased = bytedmd_by_argument(lambda x, y: x[0] * y[1], (same, same), [["x0", "x1"], ["y0", "y1"]], ONE_STEP)
+    costs = {r.name: (r.elements, r.cost) for r in aliased.rows}
+    assert costs == {"y0": (1, 2), "y1": (1, 1), "x0/x1": (0, 0), COMPUTED: (1, 0)} and aliased.total == 3
