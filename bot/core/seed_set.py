@@ -22,7 +22,8 @@ import pickle
 import statistics
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -51,21 +52,35 @@ def run_here(task: SeedTask) -> RunResult:
     return run_method(task.method, task.params)
 
 
-def run_tasks(tasks: Sequence[SeedTask], *, workers: int, progress: Progress = no_progress) -> list[RunResult]:
+def seed_label(task: SeedTask) -> str:
+    """``local_update, seed 3``: how progress names one seed run."""
+    return f"{task.method}, seed {task.params.get('seed')}"
+
+
+def run_tasks(
+    tasks: Sequence[SeedTask],
+    *,
+    workers: int,
+    progress: Progress = no_progress,
+    label: Callable[[SeedTask], str] = seed_label,
+) -> list[RunResult]:
     """The results of ``tasks`` in their order: in child processes, at most ``workers`` at once (in this process
-    when there is one task or one worker). An engine error in a child is raised here."""
+    when there is one task or one worker). An engine error in a child is raised here. Progress names each run by
+    ``label`` and reports the share of runs done."""
     if len(tasks) <= 1 or workers <= 1:
         results = []
         for i, task in enumerate(tasks):
-            progress(f"{task.method}, seed {task.params.get('seed')} ({i + 1} of {len(tasks)})", i / len(tasks))
+            progress(f"{label(task)} ({i + 1} of {len(tasks)})", i / len(tasks))
             results.append(run_here(task))
         return results
     done: list[int] = []
+    counting = threading.Lock()  # one report at a time, so the counts and shares arrive in increasing order
 
     def one(task: SeedTask) -> RunResult:
         result = _run_child(task)
-        done.append(1)
-        progress(f"{task.method}, seed {task.params.get('seed')} done ({len(done)} of {len(tasks)})", None)
+        with counting:
+            done.append(1)
+            progress(f"{label(task)} done ({len(done)} of {len(tasks)})", len(done) / len(tasks))
         return result
 
     progress(f"running {len(tasks)} seed runs, {min(workers, len(tasks))} at a time", 0.0)
