@@ -27,6 +27,8 @@ from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
 from engine.metrics.clock import clock_metrics
+from engine.metrics.element_dmd import buffer_dmd
+from engine.metrics.lru_stack import DMD
 from engine.progress import Progress, no_progress
 from engine.registry import Registry
 from engine.result import FailureKind, RunResult
@@ -92,7 +94,7 @@ def one_step_clock(
     ]
     with tracing(log):
         step(*placed)
-    return clock_metrics(*log.arrays())
+    return {**clock_metrics(*log.arrays()), DMD: buffer_dmd(*log.arrays())}
 
 
 def resolve(
@@ -133,7 +135,7 @@ def run_with(
     )
     say("computing metrics", 0.7)
     is_write, buffer, size = log.arrays()
-    metrics = clock_metrics(is_write, buffer, size)
+    metrics = {**clock_metrics(is_write, buffer, size), DMD: buffer_dmd(is_write, buffer, size)}
     scopes = {key: WHOLE_RUN for key in metrics}
     tables = [attribute_log(log, WHOLE_RUN)] if isinstance(log, NamingEventLog) else []
     splits = []
