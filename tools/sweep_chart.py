@@ -1,10 +1,10 @@
 """The chart of an n-sweep: accuracy and the primary metric against n, one line per k, as PNG bytes.
 
 The group's scaling question ("does it still work at n=50, k=5?", cybertronai/SutroYaro
-``docs/findings/exp_d_scaling.md``) is read off two panels side by side: test accuracy (with the 95 % pass line)
-and the board's primary metric (``dmc@1`` for sparse parity; a log axis when the values span more than a decade),
-both against n. A point that was refused (over the method's n cap) has no marker; a failed point is drawn hollow;
-points that share n and k (a swept seed) are drawn as their mean (:func:`series`).
+``SutroYaro:docs/findings/exp_d_scaling.md``) is read off two panels side by side: test accuracy (with the 95 %
+pass line) and the board's primary metric (``dmc@1`` for sparse parity; a log axis when the values span more than
+a decade), both against n. A point that was refused (over the method's n cap) has no marker; a failed point is
+drawn hollow; points that share n and k (a swept seed) are drawn as their mean (:func:`series`).
 
 matplotlib (object API, Agg canvas: no pyplot, no global figure state, safe in worker threads) is imported inside
 :func:`sweep_chart_png`, so importing this module costs nothing until a chart is drawn.

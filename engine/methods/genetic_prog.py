@@ -27,7 +27,7 @@ seeds 42, 123, 456 (42, in generation 199) and n=20, k=5 (2,000 rows) not on see
 
 Parameters: m (training rows, 1,000), pop (population, 1,000; the group's 200 with ``pop=200``), epochs (the
 generation limit, 200).
-Source: cybertronai/SutroYaro ``docs/findings/exp_genetic_prog.md`` and
+Source: cybertronai/SutroYaro ``SutroYaro:docs/findings/exp_genetic_prog.md`` and
 ``src/sparse_parity/experiments/exp_genetic_prog.py`` (experiment ``exp_genetic_prog``).
 """
 
