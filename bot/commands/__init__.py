@@ -129,9 +129,10 @@ COMMANDS: tuple[Command, ...] = (
         details=(
             "Methods: those of run. A key given comma-separated values is swept (seeds=0,1,2 sweeps the seed); the "
             "points are every combination, each a run stored and logged like /run METHOD with those parameters "
-            "(a point run before comes back from the store unless --force). A point outside the method's range "
-            "is a row that says why. When n is swept, the card gives the largest n solved per k. At most "
-            "limits.sweep_points points (admin setting)."
+            "(a point run before comes back from the store unless --force); the points' seed runs go to the "
+            "workers in parallel, with progress. A point outside the method's range is a row that says why. When "
+            "n is swept, the card gives the largest n solved per k and a chart of accuracy and the primary metric "
+            "vs n, one line per k. At most limits.sweep_points points (admin setting)."
         ),
         flag_options={"force": "run every point again even if it was run before"},
     ),

@@ -1,7 +1,8 @@
 """``sweep``: one built-in method over a grid of parameters, each point a stored run — one table.
 
-``sutro sweep local_update lr=0.03,0.1,0.3 n=20`` → a row per point (its swept values, accuracy, ``dmc@1``, wall
-time, pass/FAIL, run id) and, when n is swept, the largest n solved per k. The work is
+``sutro sweep local_update lr=0.03,0.1,0.3 n=20`` → a row per point (its swept values, accuracy, the challenge's
+primary metric, wall time, pass/FAIL, run id) and, when n is swept, the largest n solved per k and a chart
+(accuracy and the primary metric vs n, one line per k: :mod:`tools.sweep_chart`; a photo in Telegram). The work is
 :func:`bot.core.sweep.run_sweep`; this module parses the invocation and renders the outcome.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.commands import usage_of
-from bot.commands.base import Invocation, Reply, Table, UsageError
+from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.core.sweep import SweepOutcome, SweepPoint, SweepRequest, run_sweep
 from engine.metrics.clock import DMC
@@ -43,7 +44,7 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
         [
             *(value for _, value in p.row.point),
             "" if p.row.accuracy is None else f"{p.row.accuracy:.1%}",
-            "" if p.row.dmc is None else format_value(p.row.dmc),
+            "" if p.value is None else format_value(p.value),
             f"{p.row.wall_s:.2f}",
             _result(p),
             "" if p.run_id is None else f"#{p.run_id}",
@@ -51,7 +52,7 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
         ]
         for p in outcome.points
     ]
-    table = Table(headers=[*keys, "accuracy", DMC, "wall s", "result", "run", "note"], rows=rows)
+    table = Table(headers=[*keys, "accuracy", outcome.metric, "wall s", "result", "run", "note"], rows=rows)
     passed = sum(p.row.ok for p in outcome.points)
     refused = sum(p.run_id is None for p in outcome.points)
     fixed = " ".join(f"{key}={value}" for key, value in request.grid.fixed)
@@ -83,6 +84,7 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
                 "ok": p.row.ok,
                 "accuracy": p.row.accuracy,
                 DMC: p.row.dmc,
+                outcome.metric: p.value,
                 "wall_s": p.row.wall_s,
                 "note": p.row.note,
                 "run_id": p.run_id,
@@ -90,6 +92,19 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
             }
             for p in outcome.points
         ],
+        "metric": outcome.metric,
         "largest_solved": {str(k): n for k, n in solved.items()},
     }
-    return Reply(text="\n".join(lines), tables=[table], data=data)
+    files = [chart_file(outcome)] if "n" in keys else []
+    return Reply(text="\n".join(lines), tables=[table], data=data, files=files)
+
+
+def chart_file(outcome: SweepOutcome) -> OutFile:
+    """The sweep's chart (accuracy and the metric vs n, one line per k) as a PNG file (a photo in Telegram)."""
+    from tools.sweep_chart import SweepMark, sweep_chart_png  # matplotlib only when a chart is drawn
+
+    marks = [
+        SweepMark(n=p.row.n, k=p.row.k, accuracy=p.row.accuracy, value=p.value, ok=p.row.ok) for p in outcome.points
+    ]
+    png = sweep_chart_png(marks, method=outcome.request.method, metric=outcome.metric)
+    return OutFile(name=f"sweep-{outcome.request.method}.png", content=png, mime="image/png")

@@ -11,12 +11,13 @@ through :func:`bot.core.recording.record_once`, so the method's card and sprint-
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.core.baselines import BaselineRun, baseline_request, stored_baseline
 from bot.core.method_request import METHOD_METRICS, MethodRequest
 from bot.core.recording import RecordedRun, lookup, record_once, result_of, superseded_on_sight
-from bot.core.seed_set import combine, run_tasks
+from bot.core.seed_set import SeedTask, combine, run_tasks, seed_label
 from bot.core.services import Services
 from bot.core.verdict import DEFAULT_RULE, Verdict, VerdictRule, configured_rule, judge
 from engine.attribution.diff import AttributionDiff
@@ -24,7 +25,14 @@ from engine.progress import Progress, no_progress
 from engine.result import Provenance, RunResult
 from storage.tables import SYSTEM_MEMBER
 
-__all__ = ["METHOD_METRICS", "MethodOutcome", "MethodRequest", "run_method", "run_registered_method"]
+__all__ = [
+    "METHOD_METRICS",
+    "MethodOutcome",
+    "MethodRequest",
+    "run_method",
+    "run_registered_method",
+    "run_registered_methods",
+]
 
 ONE_STEP_KEYS = ("ard@1 (one step)", "ard_per_read@1 (one step)", "dmc@1 (one step)")
 """Per-step figures compared with the baseline method (a step's own traffic, not the data set's)."""
@@ -144,17 +152,43 @@ def run_registered_method(
 ) -> RecordedRun:
     """The method alone, under the same stored request as :func:`run_method` (an approved idea's run, a sweep's
     point), with the seeds ``request`` names."""
+    return run_registered_methods(services, [request], member=member, force=force, progress=progress)[0]
+
+
+def run_registered_methods(
+    services: Services,
+    requests: Sequence[MethodRequest],
+    *,
+    member: str,
+    force: bool = False,
+    progress: Progress = no_progress,
+    label: Callable[[SeedTask], str] = seed_label,
+) -> list[RecordedRun]:
+    """Several requests of :func:`run_registered_method` (a sweep's points) in their order, each stored as its own
+    run: the seed runs of every request not answered by the store run together, at most the job's worker count at
+    a time, and each request is then recorded from its own seeds. ``label`` names a seed run in the progress."""
     policy = services.run_policy()
-    policy.check_challenge(request.challenge)
-    policy.check_method(request.name)
-    request.check_cap(int(services.tool_config().get("seeds.max")))
-    return record_once(
-        services,
-        request.stored,
-        lambda: _combined(request, run_tasks(request.tasks, workers=services.settings.job_workers, progress=progress)),
-        member=member,
-        force=force,
-    )
+    most = int(services.tool_config().get("seeds.max"))
+    for request in requests:
+        policy.check_challenge(request.challenge)
+        policy.check_method(request.name)
+        request.check_cap(most)
+    needed = [i for i, request in enumerate(requests) if _needs_computing(services, request, force)]
+    tasks = [task for i in needed for task in requests[i].tasks]
+    results = run_tasks(tasks, workers=services.settings.job_workers, progress=progress, label=label)
+    own: dict[int, list[RunResult]] = {}
+    for i in needed:
+        own[i], results = results[: len(requests[i].seeds)], results[len(requests[i].seeds) :]
+    recorded = []
+    for i, request in enumerate(requests):
+        mine = own.get(i)
+
+        def compute(request: MethodRequest = request, mine: list[RunResult] | None = mine) -> RunResult:
+            # stored meanwhile and then superseded, or not looked up as missing: run it here
+            return _combined(request, mine if mine is not None else run_tasks(request.tasks, workers=1))
+
+        recorded.append(record_once(services, request.stored, compute, member=member, force=force))
+    return recorded
 
 
 def _combined(request: MethodRequest, results: list[RunResult]) -> RunResult:

@@ -201,11 +201,10 @@ class SeedPool:
                     with lock:
                         failures[index] = err
                     return
-                with lock:
+                with lock:  # reported under the lock, so counts and shares arrive in increasing order
                     finished[0] += 1
-                    count = finished[0]
-                if on_done is not None:
-                    on_done(count, tasks[index])
+                    if on_done is not None:
+                        on_done(finished[0], tasks[index])
 
         with ThreadPoolExecutor(max_workers=len(self.workers), thread_name_prefix="seed-worker") as threads:
             for future in [threads.submit(serve, worker) for worker in self.workers]:

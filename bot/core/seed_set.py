@@ -14,7 +14,7 @@ runs (tested against a run in this process).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.core.seed_pool import SeedLimitExceeded, SeedPool, SeedRunFailed
@@ -25,19 +25,30 @@ from engine.result import RunResult
 __all__ = ["SeedLimitExceeded", "SeedRunFailed", "SeedTask", "combine", "run_here", "run_tasks"]
 
 
-def run_tasks(tasks: Sequence[SeedTask], *, workers: int, progress: Progress = no_progress) -> list[RunResult]:
+def seed_label(task: SeedTask) -> str:
+    """``local_update, seed 3``: how progress names one seed run."""
+    return f"{task.method}, seed {task.params.get('seed')}"
+
+
+def run_tasks(
+    tasks: Sequence[SeedTask],
+    *,
+    workers: int,
+    progress: Progress = no_progress,
+    label: Callable[[SeedTask], str] = seed_label,
+) -> list[RunResult]:
     """The results of ``tasks`` in their order: on at most ``workers`` child processes (in this process when there
     is one task or one worker). An engine error of a seed is raised here; so is :class:`SeedRunFailed` when a
-    seed's child died."""
+    seed's child died. Progress names each run by ``label`` and reports the share of runs done."""
     if len(tasks) <= 1 or workers <= 1:
         results = []
         for i, task in enumerate(tasks):
-            progress(f"{task.method}, seed {task.params.get('seed')} ({i + 1} of {len(tasks)})", i / len(tasks))
+            progress(f"{label(task)} ({i + 1} of {len(tasks)})", i / len(tasks))
             results.append(run_here(task))
         return results
 
     def done(count: int, task: SeedTask) -> None:
-        progress(f"{task.method}, seed {task.params.get('seed')} done ({count} of {len(tasks)})", count / len(tasks))
+        progress(f"{label(task)} done ({count} of {len(tasks)})", count / len(tasks))
 
     size = min(workers, len(tasks))
     progress(f"running {len(tasks)} seed runs on {size} worker processes", 0.0)

@@ -36,6 +36,8 @@ from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
 from engine.metrics.clock import metrics_of, read_distances
+from engine.metrics.element_dmd import buffer_dmd
+from engine.metrics.lru_stack import DMD
 from engine.progress import Progress, no_progress
 from engine.registry import Registry
 from engine.result import FailureKind, RunResult
@@ -115,12 +117,12 @@ def place_step(step: Callable[..., object], args: tuple[object, ...], log: Event
 
 
 def measured(log: EventLog, scope: str) -> tuple[dict[str, float], ScopeAttribution | None]:
-    """The clock metrics of everything ``log`` recorded and, when ``log`` names its buffers, its per-buffer table
-    for ``scope`` — both from one computation of the read distances."""
+    """The clock metrics and ``dmd@1`` of everything ``log`` recorded and, when ``log`` names its buffers, its
+    per-buffer table for ``scope`` — the clock metrics and the table from one computation of the read distances."""
     events = log.arrays()
     distances = read_distances(*events)
     table = attribute_log(log, scope, events, distances) if isinstance(log, NamingEventLog) else None
-    return metrics_of(distances), table
+    return {**metrics_of(distances), DMD: buffer_dmd(*events)}, table
 
 
 def resolve(

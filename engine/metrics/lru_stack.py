@@ -141,8 +141,10 @@ def bytedmd_depths_offline(
     return depth[leader[reads]]
 
 
-_LEAF = 32
-"""Prefix pieces shorter than this are counted by direct comparison instead of tree levels."""
+_LEAF = 8
+"""Prefix pieces shorter than this are counted by direct comparison instead of tree levels (measured on fourier's
+503,198 queries and a 100×100 matmul's 3,980,000: 8 is about 1.4× faster than 32; the comparison window is a
+queries × _LEAF array)."""
 
 
 def _count_at_least(values: IntArray, prefix: IntArray, threshold: IntArray) -> IntArray:
@@ -150,7 +152,8 @@ def _count_at_least(values: IntArray, prefix: IntArray, threshold: IntArray) -> 
 
     The last ``prefix % 32`` values of a prefix are compared directly. The rest is a merge-sort tree built level by
     level: at level L the values are sorted within blocks of 2^L, and the prefix splits into at most one full block
-    per set bit of its length, each counted by one ``searchsorted`` (on sorted needles, several times faster).
+    per set bit of its length, each counted by one ``searchsorted`` (sorting the needles first cost more than it
+    saved: measured 0.51 s against 0.35 s on fourier's solve, 5.0 s against 4.1 s on a 100×100 matmul).
     Every level is a stable sort that merges two sorted runs per block: O((N + Q) log N) in array operations.
     """
     out = np.zeros(prefix.size, dtype=np.int64)
@@ -171,10 +174,7 @@ def _count_at_least(values: IntArray, prefix: IntArray, threshold: IntArray) -> 
         q = np.flatnonzero((prefix >> level) & 1)
         if q.size:
             block = (prefix[q] >> (level + 1)) << 1  # the full block [block·size, block·size + size) inside the prefix
-            needles = block * span + threshold[q]
-            by_needle = np.argsort(needles)
-            at = np.empty_like(needles)
-            at[by_needle] = np.searchsorted(keys, needles[by_needle])
+            at = np.searchsorted(keys, block * span + threshold[q])
             out[q] += block * size + size - at
         if 2 * size > m:
             break

@@ -11,6 +11,9 @@ Stored requests carry these versions (a version change makes a new request and r
   the other solvers report none. ``RunResult.metric_scopes`` labels each.
 - numpy track, ``solve()`` submissions: ``dmc@1``, ``ard@1``, ``ard_per_read@1`` measured by the parent on remote
   arrays (engine.sandbox.judge).
+- both numpy kinds also report ``dmd@1``, the group's element LRU stack distance (the "DMD" column of their
+  tables), from the same buffer-level events (engine.metrics.element_dmd): whole run for methods and submissions,
+  and of one step beside it for training methods (``dmd@1 (one step)``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 
 from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.metrics.lru_stack import DMD
 
 DALLY = "dally@1"
 """The IR track's metric: the Dally-model cost of an IR program (sum of ⌈√address⌉ over its reads)."""
@@ -36,8 +40,8 @@ class Computed:
 REGISTRY: tuple[Computed, ...] = (
     Computed("ir", "ir", (DALLY,)),
     Computed("ir", "generate", (DALLY,)),
-    Computed("numpy", "method", (ARD, ARD_PER_READ, DMC, BYTEDMD)),
-    Computed("numpy", "solve", (DMC, ARD, ARD_PER_READ)),
+    Computed("numpy", "method", (ARD, ARD_PER_READ, DMC, BYTEDMD, DMD)),
+    Computed("numpy", "solve", (DMC, ARD, ARD_PER_READ, DMD)),
 )
 
 

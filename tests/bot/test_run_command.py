@@ -32,8 +32,9 @@ def test_run_gf2_json():
     data = json.loads(result.output)
     assert data["method"] == "gf2" and data["seed"] == 7 and data["accuracy"] == 1.0
     assert data["params"]["n"] == 20 and data["engine_version"]
-    assert set(data["metrics"]) == {"ard@1", "ard_per_read@1", "dmc@1", "bytedmd@2"}
+    assert set(data["metrics"]) == {"ard@1", "ard_per_read@1", "dmc@1", "bytedmd@2", "dmd@1"}
     assert data["metric_scopes"]["bytedmd@2"] == "whole run"  # gf2 prices its whole solve element by element
+    assert data["metric_scopes"]["dmd@1"] == "whole run" and data["metrics"]["dmd@1"] > 0
     assert data["wall_s"] > 0
 
 

@@ -74,3 +74,45 @@ def test_bad_sweeps_are_refused_in_one_line():
     assert CliRunner().invoke(main, ["config", "set", "limits.sweep_points", "4"]).exit_code == 0
     line = _one_line("sweep", "km_min", "n=20,30,40", "k=3,5")
     assert "the sweep grid has 6 points, over the limit of 4" in line and "limits.sweep_points" in line
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk (bytes 16–24)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+@pytest.mark.slow
+def test_points_run_in_parallel_each_stored_with_progress_and_a_chart_sent_as_a_photo() -> None:
+    from bot.app import load_settings
+    from bot.commands.sweep import sweep_card
+    from bot.context import AppContext
+    from bot.core.sweep import SweepRequest, run_sweep
+    from bot.telegram_app.render import render
+
+    ctx = AppContext(settings=load_settings())
+    said: list[tuple[str, float | None]] = []
+    request = SweepRequest.parse("km_min", {"n": "20,30", "k": "3,4", "seeds": "0,1"})
+    outcome = run_sweep(ctx, request, member="alice", progress=lambda text, share: said.append((text, share)))
+    # 4 (n, k) points × 2 seeds = 8 points, each its own stored run (seed is an axis here)
+    assert len(outcome.points) == 8 and len({p.run_id for p in outcome.points}) == 8
+    assert all(p.row.ok and p.value is not None and p.value > 0 for p in outcome.points)
+    assert outcome.metric == "dmc@1" and outcome.largest_solved == {3: 30, 4: 30}
+    # the 8 seed runs went to the job's 2 workers at once: one "running … at a time" line, then one line per run
+    assert said[1][0] == "running 8 seed runs, 2 at a time"
+    finished = [text for text, _ in said if " done (" in text]
+    assert len(finished) == 8 and any(text.startswith("km_min n=30 k=4, seed 1 done") for text in finished)
+    assert [share for text, share in said if " done (" in text] == [i / 8 for i in range(1, 9)]
+    reply = sweep_card(outcome)
+    assert [f.mime for f in reply.files] == ["image/png"] and _png_size(reply.files[0].content) == (1000, 450)
+    assert render(reply).photos == reply.files
+    assert "largest n solved (every run passed): k=3: n=30, k=4: n=30" in reply.text
+    ctx.close()
+
+
+def test_a_sweep_without_an_n_axis_has_no_chart() -> None:
+    from bot.commands.sweep import sweep_card
+    from bot.core.sweep import SweepOutcome, SweepRequest
+
+    request = SweepRequest.parse("km_min", {"n": "20", "seeds": "0,1"})
+    assert sweep_card(SweepOutcome(request=request, points=())).files == []

@@ -45,12 +45,14 @@ def plain_run(name: str, params: dict[str, int]) -> tuple[int, np.ndarray]:
 
 
 def check_metrics(result: RunResult) -> None:
-    """ard, ard per read, dmc (whole run) and bytedmd (one step) are finite and positive."""
-    for key in ("ard@1", "ard_per_read@1", "dmc@1", "bytedmd@2"):
+    """ard, ard per read, dmc, dmd (whole run) and bytedmd (one step) are finite and positive; dmd of one step
+    stands beside them."""
+    for key in ("ard@1", "ard_per_read@1", "dmc@1", "bytedmd@2", "dmd@1"):
         value = result.metrics[key]
         assert math.isfinite(value) and value > 0, (key, value)
     assert result.metric_scopes["bytedmd@2"] == "one step"
-    assert result.metric_scopes["dmc@1"] == "whole run"
+    assert result.metric_scopes["dmc@1"] == result.metric_scopes["dmd@1"] == "whole run"
+    assert result.per_step["dmd@1 (one step)"] > 0
 
 
 def check_tracing_changes_nothing(name: str, params: dict[str, int]) -> RunResult:

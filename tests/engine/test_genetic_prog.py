@@ -50,11 +50,18 @@ def test_canonical_forms_agree_with_direct_evaluation():
 
 
 @pytest.mark.slow
-def test_a_solving_seed_names_the_secret_and_tracing_changes_nothing():
-    result = run_method("genetic_prog", {"seed": "6"})
+@pytest.mark.parametrize("seed", [123, 456])
+def test_the_groups_seed_set_is_solved(seed: int) -> None:
+    result = run_method("genetic_prog", {"seed": str(seed)})
+    assert result.ok and result.accuracy == 1.0 and result.found == result.secret
+
+
+@pytest.mark.slow
+def test_a_solved_run_names_the_secret_and_tracing_changes_nothing():
+    result = run_method("genetic_prog", {"seed": "42"})
     assert result.ok and result.found == result.secret and "fits every training row" in (result.note or "")
-    values = parse_params({"seed": "6"}, METHODS.get("genetic_prog").defaults)
-    data = make_instance(20, 3, 1000, 6)
+    values = parse_params({"seed": "42"}, METHODS.get("genetic_prog").defaults)
+    data = make_instance(20, 3, 1000, 42)
     log = EventLog()
     plain = METHODS.get("genetic_prog").run(
         Problem(
@@ -63,7 +70,7 @@ def test_a_solving_seed_names_the_secret_and_tracing_changes_nothing():
             n=20,
             k=3,
             params=values,
-            rng=TrackedRandom(7, log),
+            rng=TrackedRandom(43, log),
             log=log,
             secret=data.secret,
         )

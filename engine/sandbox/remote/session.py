@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 
 from engine.metrics.clock import clock_metrics
+from engine.metrics.element_dmd import buffer_dmd
+from engine.metrics.lru_stack import DMD
 from engine.sandbox.remote import allowlist as al
 from engine.sandbox.remote import budget, randomness
 from engine.sandbox.remote import buffer_names as bn
@@ -151,8 +153,11 @@ class Session:
         return [self.labels[self._buffer[h]] for h in reads]
 
     def metrics(self) -> dict[str, float]:
-        """ard@1 / ard_per_read@1 / dmc@1 of everything metered so far."""
-        return clock_metrics(self.is_write, self.buffers, self.sizes)
+        """ard@1 / ard_per_read@1 / dmc@1 / dmd@1 of everything metered so far."""
+        return {
+            **clock_metrics(self.is_write, self.buffers, self.sizes),
+            DMD: buffer_dmd(self.is_write, self.buffers, self.sizes),
+        }
 
     def describe(self, hid: int) -> dict[str, Any]:
         arr = self._arrays[hid]
