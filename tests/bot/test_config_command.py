@@ -127,7 +127,8 @@ def test_a_stored_retired_primary_metric_is_said_in_config_and_on_the_boards() -
             session.commit()
         note = (
             "metric.primary.sparse_parity: the stored bytedmd@1 is refused (bytedmd@1 is not a current metric "
-            "version (bytedmd@2 is); choose one of dmc@1, ard@1, ard_per_read@1, bytedmd@2), so the default dmc@1 "
+            "version (bytedmd@2 is); choose one of dmc@1, ard@1, ard_per_read@1, bytedmd@2, dmd@1), so the default "
+            "dmc@1 "
             "applies; /config set metric.primary.sparse_parity VALUE or /config reset metric.primary.sparse_parity"
         )
         got = reply_to("config", "get", "metric.primary.sparse_parity")
