@@ -39,7 +39,9 @@ def ring_histogram(reads_by_ring: Mapping[int, int]) -> ReuseHistogram:
     :data:`MAX_ROWS` rings with the most reads on rows of their own and the rest summed into ``(other)`` — as
     :func:`engine.attribution.histogram.reuse_histogram` lays out a traced run's, without numpy: an IR program has
     a few dozen rings, and a score takes a fraction of a millisecond."""
-    rings = sorted((r for r, k in reads_by_ring.items() if k), key=lambda r: -reads_by_ring[r])
+    # most reads first, ties by ring: the order must not depend on the order the scorer met the rings in (the
+    # line loop and the array path meet them differently)
+    rings = sorted((r for r, k in reads_by_ring.items() if k), key=lambda r: (-reads_by_ring[r], r))
     names = [ring_name(r) for r in rings[:MAX_ROWS]]
     rows = [{r.bit_length() - 1: reads_by_ring[r]} for r in rings[:MAX_ROWS]]
     if len(rings) > MAX_ROWS:

@@ -99,7 +99,7 @@ def test_points_run_in_parallel_each_stored_with_progress_and_a_chart_sent_as_a_
     assert all(p.row.ok and p.value is not None and p.value > 0 for p in outcome.points)
     assert outcome.metric == "dmc@1" and outcome.largest_solved == {3: 30, 4: 30}
     # the 8 seed runs went to the job's 2 workers at once: one "running … at a time" line, then one line per run
-    assert said[1][0] == "running 8 seed runs, 2 at a time"
+    assert said[1][0] == "running 8 seed runs on 2 worker processes"
     finished = [text for text, _ in said if " done (" in text]
     assert len(finished) == 8 and any(text.startswith("km_min n=30 k=4, seed 1 done") for text in finished)
     assert [share for text, share in said if " done (" in text] == [i / 8 for i in range(1, 9)]
