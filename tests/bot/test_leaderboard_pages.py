@@ -6,6 +6,7 @@ Oracle: 45 stored results with known values (member k scores 1000 + k), so the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,8 @@ ANN = Caller(name="ann")
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    context = AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> AppContext:
+    context = AppContext(settings=Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
     for k in range(45):  # m0 scores 1000 (best) … m44 scores 1044; stored best-last, so each is a new record
         result = RunResult(
             challenge="matmul_1x1", subject="p", kind="ir", ok=True, metrics={"dally@1": 1044.0 - k}, seeds=[0]
