@@ -34,4 +34,5 @@ def dask_client() -> Iterator[distributed.Client]:
             cluster.close()
 
 
-from tests.storage.conftest import postgres_url  # noqa: E402, F401  (the throwaway PostgreSQL cluster fixture)
+# the throwaway PostgreSQL fixtures
+from tests.storage.conftest import postgres_cluster, postgres_url  # noqa: E402, F401
