@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 import shutil
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,20 @@ def db_sessions(tmp_path: Path, migrated_database: Path):  # type: ignore[no-unt
     engine = make_engine(f"sqlite:///{copy_migrated_database(migrated_database, tmp_path / 'test.db')}")
     yield session_factory(engine)
     engine.dispose()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """Collecting imports the whole stack in every worker (SQLAlchemy, numpy, telegram, matplotlib …), objects that
+    live until the worker ends: they are imported with the cyclic collector paused, then frozen, so no full
+    collection during the tests walks them again (the quick subset, interleaved runs on 2 shared cores: 44.0 and
+    50.8 CPU-seconds against 49.2 and 51.9 without)."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 MAX_WORKERS = 4
