@@ -1,6 +1,6 @@
 """``python -m bot`` = the ``sutro`` command."""
 
-from bot.cli import main
+from bot.cli import run
 
 if __name__ == "__main__":  # worker processes (forkserver/spawn) import this module as __mp_main__: do not run
-    main()
+    run()

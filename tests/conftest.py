@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import ipaddress
+import shutil
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -50,30 +52,86 @@ def _no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database file brought to head by the real migrations (``storage.migrate.upgrade_to_head``), made
+    once per test process. Tests start from a copy of it (:func:`copy_migrated_database`) instead of migrating an
+    empty database each time (0.1-0.5 s of CPU apiece); the migrations from an empty database are tested on their
+    own in tests/storage/test_migrations.py."""
+    from storage.database import make_engine
+    from storage.migrate import upgrade_to_head
+
+    path = tmp_path_factory.mktemp("migrated") / "sutro.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade_to_head(engine)
+    engine.dispose()  # the last connection closed: SQLite checkpoints the WAL into the file and removes it
+    assert not path.with_name(path.name + "-wal").exists(), "the template must be one self-contained file"
+    return path
+
+
+def copy_migrated_database(template: Path, target: Path) -> Path:
+    """Copy the migrated template to ``target`` (mode 0600, its folder created 0700 as the bot makes it)."""
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copyfile(template, target)
+    target.chmod(0o600)
+    return target
+
+
+@pytest.fixture
+def migrated_data_dir(migrated_database: Path) -> Callable[[Path], Path]:
+    """``migrated_data_dir(path)`` returns ``path`` as a data directory whose database is already at head (for
+    tests that build Settings with a data directory of their own)."""
+
+    from storage.database import DATABASE_FILE
+
+    def prepare(data_dir: Path) -> Path:
+        copy_migrated_database(migrated_database, data_dir / DATABASE_FILE)
+        return data_dir
+
+    return prepare
+
+
 @pytest.fixture(autouse=True)
-def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Every test gets its own data directory and no stray SUTRO_* settings from the environment."""
+def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_database: Path) -> Iterator[Path]:
+    """Every test gets its own data directory, its database already at head, and no stray SUTRO_* settings from
+    the environment."""
     import os
+
+    from storage.database import DATABASE_FILE
 
     for key in list(os.environ):
         if key.startswith("SUTRO_"):
             monkeypatch.delenv(key)
     data_dir = tmp_path / "sutro-data"
+    copy_migrated_database(migrated_database, data_dir / DATABASE_FILE)
     monkeypatch.setenv("SUTRO_DATA_DIR", str(data_dir))
     monkeypatch.chdir(tmp_path)
     yield data_dir
 
 
 @pytest.fixture
-def db_sessions(tmp_path: Path):  # type: ignore[no-untyped-def]
-    """A migrated SQLite database file in the test's tmp dir; yields a session factory."""
+def db_sessions(tmp_path: Path, migrated_database: Path):  # type: ignore[no-untyped-def]
+    """A SQLite database file at head in the test's tmp dir (a copy of the migrated template); yields a session
+    factory."""
     from storage.database import make_engine, session_factory
-    from storage.migrate import upgrade_to_head
 
-    engine = make_engine(f"sqlite:///{tmp_path / 'test.db'}")
-    upgrade_to_head(engine)
+    engine = make_engine(f"sqlite:///{copy_migrated_database(migrated_database, tmp_path / 'test.db')}")
     yield session_factory(engine)
     engine.dispose()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """Collecting imports the whole stack in every worker (SQLAlchemy, numpy, telegram, matplotlib …), objects that
+    live until the worker ends: they are imported with the cyclic collector paused, then frozen, so no full
+    collection during the tests walks them again (the quick subset, interleaved runs on 2 shared cores: 44.0 and
+    50.8 CPU-seconds against 49.2 and 51.9 without)."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 MAX_WORKERS = 4

@@ -44,4 +44,4 @@ def test_wheel_contains_all_four_packages(tmp_path: Path) -> None:
     # the group's published records are data read at run time (tools/published)
     assert "tools/published/records.toml" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "sutro = bot.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "sutro = bot.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -4,6 +4,7 @@ on the same instance and seeds for a solver, nothing for a submission; the syste
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,8 @@ def test_the_numpy_track_has_no_builtin_program() -> None:
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    return AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> AppContext:
+    return AppContext(settings=Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
 
 
 def _store(

@@ -6,6 +6,8 @@ Oracle: 45 stored results with known values (member k scores 1000 + k), so the r
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -18,21 +20,39 @@ from bot.dispatch import execute
 from bot.settings import Settings
 from bot.telegram_app.render import PHONE_WIDTH, table_text
 from engine.result import RunResult
+from storage.database import DATABASE_FILE
+from tests.conftest import copy_migrated_database
 from tools.run_request import NormalisedRequest
 
 ANN = Caller(name="ann")
 
 
+@pytest.fixture(scope="module")
+def stored_board(tmp_path_factory: pytest.TempPathFactory, migrated_database: Path) -> Path:
+    """A database holding the 45 results, stored once for the module (its tests only read them)."""
+    data_dir = tmp_path_factory.mktemp("board")
+    copy_migrated_database(migrated_database, data_dir / DATABASE_FILE)
+    context = AppContext(settings=Settings(_env_file=None, data_dir=data_dir))  # type: ignore[call-arg]
+    try:
+        for k in range(45):  # m0 scores 1000 (best) … m44 scores 1044; stored best-last, so each is a new record
+            result = RunResult(
+                challenge="matmul_1x1", subject="p", kind="ir", ok=True, metrics={"dally@1": 1044.0 - k}, seeds=[0]
+            )
+            request = NormalisedRequest("matmul_1x1", "ir", "p", {}, f"prog {k}", ("dally@1",))
+            store_result(context, result, request=request, member=f"m{44 - k}")
+    finally:
+        context.close()
+    return data_dir / DATABASE_FILE
+
+
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    context = AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
-    for k in range(45):  # m0 scores 1000 (best) … m44 scores 1044; stored best-last, so each is a new record
-        result = RunResult(
-            challenge="matmul_1x1", subject="p", kind="ir", ok=True, metrics={"dally@1": 1044.0 - k}, seeds=[0]
-        )
-        request = NormalisedRequest("matmul_1x1", "ir", "p", {}, f"prog {k}", ("dally@1",))
-        store_result(context, result, request=request, member=f"m{44 - k}")
-    return context
+def ctx(tmp_path: Path, stored_board: Path) -> AppContext:
+    """A context on a copy of the stored board (SQLite's backup API: a consistent copy, WAL included)."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(mode=0o700)
+    with closing(sqlite3.connect(stored_board)) as source, closing(sqlite3.connect(data_dir / DATABASE_FILE)) as target:
+        source.backup(target)
+    return AppContext(settings=Settings(_env_file=None, data_dir=data_dir))  # type: ignore[call-arg]
 
 
 def call(ctx: AppContext, name: str, *args: str, **options: str) -> tuple[Reply, int]:

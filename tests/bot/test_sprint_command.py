@@ -9,7 +9,7 @@ instant written in the configured zone (a fixed-offset zone, so the expected clo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -34,8 +34,8 @@ BOB = Caller(name="bob", user_id=3)
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> Iterator[AppContext]:
-    context = AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> Iterator[AppContext]:
+    context = AppContext(settings=Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
     yield context
     context.close()
 

@@ -7,7 +7,7 @@ server, and the PTB Application against the fake Bot API (the job is force-run w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,8 +130,10 @@ async def test_the_bot_drains_the_outbox_on_its_job_queue(
     assert text.count("first waiting — al\n") == 1 and text.count("second waiting — al\n") == 1
 
 
-def test_a_ten_thousand_character_note_is_refused_with_the_limit(tmp_path: Path) -> None:
-    ctx = AppContext(settings=Settings(_env_file=None, data_dir=tmp_path))  # type: ignore[call-arg]
+def test_a_ten_thousand_character_note_is_refused_with_the_limit(
+    tmp_path: Path, migrated_data_dir: Callable[[Path], Path]
+) -> None:
+    ctx = AppContext(settings=Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path)))  # type: ignore[call-arg]
     try:
         reply, status = call(ctx, "log", "x" * 10_000)  # one line: it used to be cut to a 200-character title
         assert status == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import matplotlib.image
@@ -31,8 +32,8 @@ BOB = Caller(name="bob", is_admin=True)
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    return AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> AppContext:
+    return AppContext(settings=Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
 
 
 def call(ctx: AppContext, name: str, *args: str, caller: Caller = BOB, **options: str) -> tuple[Reply, int]:

@@ -7,6 +7,7 @@ own label. The oracle is the rule itself, checked from both members' cards, the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,8 @@ VICTIM = Caller(name="victim", user_id=77, chat_id=-100)
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    return build_context(Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> AppContext:
+    return build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
 
 
 def _run(ctx: AppContext, command_name: str, caller: Caller, *args: str, **options: str) -> Reply:

@@ -4,6 +4,7 @@ once, logged, and every refusal in one line. Expected costs come from reference/
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -168,8 +169,10 @@ def test_tier_d_refuses_code_but_still_scores_ir(monkeypatch: pytest.MonkeyPatch
     assert code == 0 and one_json(out)["metrics"] == {"dally@1": 1316}
 
 
-def test_rescore_prices_stored_ir_again_and_keeps_both_values(tmp_path: Path) -> None:
-    ctx = build_context(Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def test_rescore_prices_stored_ir_again_and_keeps_both_values(
+    tmp_path: Path, migrated_data_dir: Callable[[Path], Path]
+) -> None:
+    ctx = build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
     text = (IR / "matmul__baseline_4x4.ir").read_text()
     old = RunResult(challenge="matmul_4x4", subject="naive", kind="ir", ok=True, metrics={"dally@0": 999.0})
     request = NormalisedRequest("matmul_4x4", "ir", "naive", {}, text, ("dally@0",))

@@ -1,8 +1,10 @@
-"""Storage test fixtures: a throwaway PostgreSQL cluster when the server binaries are installed."""
+"""Storage test fixtures: a throwaway PostgreSQL cluster per test process when the server binaries are installed,
+and a fresh database in it for each test that asks."""
 
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import shutil
 import socket
@@ -20,9 +22,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL cluster owned by the ``postgres`` system user, reachable on a unix socket only."""
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[tuple[Path, int]]:
+    """A PostgreSQL cluster owned by the ``postgres`` system user, reachable on a unix socket only: (socket
+    directory, port). Started once per test process, and only when a test asks for :func:`postgres_url`
+    (``initdb`` and a server start cost seconds; a test gets a database of its own instead)."""
     binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not binaries or not shutil.which("runuser"):
         pytest.skip("PostgreSQL server binaries or runuser not available")
@@ -65,10 +69,30 @@ def postgres_url() -> Iterator[str]:
         capture_output=True,
     )
     try:
-        yield f"postgresql+psycopg://app@/postgres?host={root}&port={port}"
+        yield root, port
     finally:
         subprocess.run(
             [*as_postgres, str(bindir / "pg_ctl"), "-D", str(root / "data"), "-m", "immediate", "stop"],
             capture_output=True,
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+_DATABASES = itertools.count(1)
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: tuple[Path, int]) -> Iterator[str]:
+    """A new, empty database of this test's own in the process's PostgreSQL cluster (``CREATE DATABASE`` copies
+    the empty ``template1``), dropped afterwards with any connection the test left open."""
+    import psycopg
+
+    root, port = postgres_cluster
+    name = f"test_{next(_DATABASES)}"
+    with psycopg.connect(host=str(root), port=port, user="app", dbname="postgres", autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"postgresql+psycopg://app@/{name}?host={root}&port={port}"
+    finally:
+        with psycopg.connect(host=str(root), port=port, user="app", dbname="postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

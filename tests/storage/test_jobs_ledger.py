@@ -12,15 +12,17 @@ import pytest
 from storage.database import SessionFactory, make_engine, session_factory
 from storage.jobs import cancel_is_requested, enqueue, finish, get_job, request_cancel, start_attempt
 from storage.migrate import upgrade_to_head
+from tests.conftest import copy_migrated_database
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def sessions(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionFactory]:
-    url = (
-        f"sqlite:///{tmp_path / 'ledger.db'}" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
-    )
-    engine = make_engine(url)
-    upgrade_to_head(engine)
+def sessions(request: pytest.FixtureRequest, tmp_path: Path, migrated_database: Path) -> Iterator[SessionFactory]:
+    """The ledger on SQLite (a copy of the migrated template database) or on PostgreSQL (migrated here)."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{copy_migrated_database(migrated_database, tmp_path / 'ledger.db')}")
+    else:
+        engine = make_engine(request.getfixturevalue("postgres_url"))
+        upgrade_to_head(engine)
     try:
         yield session_factory(engine)
     finally:

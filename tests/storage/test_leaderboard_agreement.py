@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage.database import make_engine, session_factory
-from storage.migrate import upgrade_to_head
 from storage.runs import NewRun, record_run
 from storage.scores import best_per_member_method, scored_runs
+from tests.conftest import copy_migrated_database
 from tools.leaderboard import rank_best
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
@@ -32,11 +32,10 @@ RUNS = st.lists(
 @given(runs=RUNS)
 @pytest.mark.slow
 def test_sql_best_per_member_method_matches_python(
-    tmp_path_factory: object, runs: list[tuple[str, str, int, int, bool]]
+    tmp_path_factory: pytest.TempPathFactory, migrated_database: Path, runs: list[tuple[str, str, int, int, bool]]
 ) -> None:
-    path = Path(tmp_path_factory.mktemp("agree")) / "db.sqlite"  # type: ignore[attr-defined]
+    path = copy_migrated_database(migrated_database, tmp_path_factory.mktemp("agree") / "db.sqlite")
     engine = make_engine(f"sqlite:///{path}")
-    upgrade_to_head(engine)
     with session_factory(engine)() as s:
         for i, (member, subject, value, hour, ok) in enumerate(runs):
             # equal hours on purpose: ties on value and time fall back to the run id

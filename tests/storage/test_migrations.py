@@ -165,3 +165,55 @@ def test_runs_stored_before_submissions_get_one_credited_submission_each(tmp_pat
         (3, 3, 2, "again", 1, 3),
     ]
     assert [str(r[6])[:10] for r in rows] == ["2026-11-01", "2026-11-02", "2026-11-03"]
+
+
+def test_a_command_on_an_empty_data_directory_migrates_it(tmp_path: Path) -> None:
+    """The bot's own start-up path (``bot.services.open_database``) brings a data directory with no database to
+    head; the other tests start from a copy of a database migrated once per test process (tests/conftest.py), so
+    this is where a first start is exercised."""
+    from bot.app import build_context
+    from bot.settings import Settings
+    from storage.migrate import database_revision, shipped_head
+
+    data_dir = tmp_path / "empty"
+    ctx = build_context(Settings(_env_file=None, data_dir=data_dir))  # type: ignore[call-arg]
+    try:
+        with ctx.sessions()() as session:
+            connection = session.connection()
+            assert database_revision(connection) == shipped_head()
+            assert set(inspect(connection).get_table_names()) >= TABLES
+    finally:
+        ctx.close()
+    assert (data_dir / "sutro.db").stat().st_size > 0
+
+
+def test_the_suites_template_database_is_a_plain_upgrade_from_empty(tmp_path: Path, migrated_database: Path) -> None:
+    """The template the other tests copy has exactly the schema a fresh ``upgrade_to_head`` gives (compared as
+    sets: SQLite keeps a batch-rebuilt table's constraints in whatever order they were emitted)."""
+    fresh = make_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
+    template = make_engine(f"sqlite:///{migrated_database}")
+    try:
+        upgrade_to_head(fresh)
+        assert _schema(template) == _schema(fresh)
+    finally:
+        fresh.dispose()
+        template.dispose()
+
+
+def _schema(engine: Any) -> dict[str, Any]:
+    """Per table: columns, primary key, foreign keys, indexes and unique constraints, each order-free."""
+    found = inspect(engine)
+
+    def order_free(rows: list[dict[str, Any]]) -> set[str]:
+        return {repr(sorted(row.items())) for row in rows}
+
+    return {
+        table: (
+            [(c["name"], str(c["type"]), c["nullable"], c.get("default")) for c in found.get_columns(table)],
+            found.get_pk_constraint(table)["constrained_columns"],
+            order_free(found.get_foreign_keys(table)),
+            order_free(found.get_indexes(table)),  # type: ignore[arg-type]
+            order_free(found.get_unique_constraints(table)),  # type: ignore[arg-type]
+        )
+        for table in found.get_table_names()
+    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,8 @@ GENERATE_1X1 = 'def generate():\n    return "1,2\\nmul 3,1,2\\n3"\n'
 
 
 @pytest.fixture
-def box(tmp_path: Path) -> Toolbox:
-    ctx = build_context(Settings(data_dir=tmp_path))
+def box(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> Toolbox:
+    ctx = build_context(Settings(data_dir=migrated_data_dir(tmp_path)))
     request = NormalisedRequest(challenge="sparse_parity", kind="method", subject="km", params={"seed": 3})
     record_once(ctx, request, lambda: run_method("km", {"seed": 3}), member="ada")
     return Toolbox(ctx.sessions())

@@ -4,7 +4,7 @@ proposed idea is final. Oracles: the database rows read back and the sprint-log 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,8 +30,8 @@ from tools.assistant.spec import spec_from
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> Iterator[AppContext]:
-    context = build_context(Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> Iterator[AppContext]:
+    context = build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
     yield context
     context.close()
 

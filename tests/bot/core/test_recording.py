@@ -3,6 +3,7 @@ verdict reused."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,8 @@ from tools.run_request import NormalisedRequest
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    return AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> AppContext:
+    return AppContext(settings=Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
 
 
 def _full_result() -> RunResult:

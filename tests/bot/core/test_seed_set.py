@@ -8,6 +8,7 @@ set equals the same method run alone on that seed in this process (the runs are 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,8 +102,9 @@ def test_a_set_over_the_admins_cap_is_refused() -> None:
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    return AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data", job_workers=2))  # type: ignore[call-arg]
+def ctx(tmp_path: Path, migrated_data_dir: Callable[[Path], Path]) -> AppContext:
+    data_dir = migrated_data_dir(tmp_path / "data")
+    return AppContext(settings=Settings(_env_file=None, data_dir=data_dir, job_workers=2))  # type: ignore[call-arg]
 
 
 def call(ctx: AppContext, name: str, *args: str, **options: str) -> tuple[Reply, int]:
