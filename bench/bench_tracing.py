@@ -16,26 +16,34 @@ machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (``--quick``: fewer
 
 from __future__ import annotations
 
-import statistics
-import sys
-import time
-import tracemalloc
-from collections.abc import Callable
+import os
 
-import numpy as np
-import reference_code
-from measure import interleaved_medians, load_line, machine_line
+# One BLAS thread, as in the job and seed processes that run methods for the bot (bot/executors/local.py): CPU time
+# counts every thread, and OpenBLAS's idle threads spin after each call (a traced lasso: 0.03 s pinned, up to 0.57 s
+# not, on a loaded 2-core host).
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
-from engine.challenges.sparse_parity import make_instance
-from engine.methods import METHODS, run_method
-from engine.methods.method import Problem
-from engine.methods.params import parse_params
-from engine.methods.runner import DEFAULT_ROWS, run_traced
-from engine.metrics.bytedmd import bytedmd, depths_of, read_costs
-from engine.metrics.clock import clock_metrics
-from engine.metrics.lru_stack import COMPILED, bytedmd_depths_offline
-from engine.tracing import EventLog
-from engine.tracing.tracked_scalar import call_traced
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+import numpy as np  # noqa: E402
+import reference_code  # noqa: E402
+from measure import interleaved_medians, load_line, machine_line  # noqa: E402
+
+from engine.challenges.sparse_parity import make_instance  # noqa: E402
+from engine.methods import METHODS, run_method  # noqa: E402
+from engine.methods.method import Problem  # noqa: E402
+from engine.methods.params import parse_params  # noqa: E402
+from engine.methods.runner import DEFAULT_ROWS, run_traced  # noqa: E402
+from engine.metrics.bytedmd import bytedmd, depths_of, read_costs  # noqa: E402
+from engine.metrics.clock import clock_metrics  # noqa: E402
+from engine.metrics.lru_stack import COMPILED, bytedmd_depths_offline  # noqa: E402
+from engine.tracing import EventLog  # noqa: E402
+from engine.tracing.tracked_scalar import call_traced  # noqa: E402
 
 
 def matmul(A, B):

@@ -41,3 +41,15 @@ ASSISTANT_ENV_REPORT = Command(
     handler=_report,
     needs_assistant=True,
 )
+
+
+BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _report_blas(ctx: AppContext, inv: Invocation) -> Reply:
+    return Reply(text="reported", data={name: os.environ.get(name) for name in BLAS_VARIABLES})
+
+
+BLAS_REPORT = Command(
+    name="blasreport", summary="Test fixture: the BLAS thread settings a job sees", usage="", handler=_report_blas
+)

@@ -21,7 +21,7 @@ from bot.executors.dask_cluster import DaskExecutor
 from bot.executors.job_settings import scrub_environment, secret_variable_names
 from bot.settings import Settings
 from bot.telegram_app.outbox_job import drain_outbox
-from tests.executors.env_report_command import ASSISTANT_ENV_REPORT, ENV_REPORT
+from tests.executors.env_report_command import ASSISTANT_ENV_REPORT, BLAS_VARIABLES, ENV_REPORT
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
 
 LOG = next(c for c in COMMANDS if c.name == "log")
@@ -102,6 +102,35 @@ def test_a_local_job_process_sees_no_secret_variable_and_no_bot_token(tmp_path: 
     assert job["env"] == []  # nothing secret in the job's environment
     assert job["token"] is False and job["webhook_secret"] is False
     assert job["anthropic_key"] is True  # a local job may draft an /idea: it keeps the key, in its settings only
+
+
+BLAS_JOB = """
+import asyncio, json, sys
+from pathlib import Path
+from bot.app import run_in_worker
+from bot.commands.base import Invocation
+from bot.executors.local import ProcessRunner
+from bot.settings import Settings
+from tests.executors.env_report_command import BLAS_REPORT
+settings = Settings(_env_file=None, data_dir=Path(sys.argv[1]) / "data")
+worker = ProcessRunner(settings, job=run_in_worker).worker(BLAS_REPORT, Invocation(command="blasreport"))
+reply, status = asyncio.run(worker.run(lambda line, fraction=None: None))
+print(json.dumps({"status": status, "job": reply.data}))
+"""
+
+
+@pytest.mark.slow
+def test_a_local_job_process_runs_its_blas_on_one_thread(tmp_path: Path) -> None:
+    """A job runs methods (one seed in its own process), so its BLAS must use one thread: started from an
+    environment with no thread setting, the forkserver, and so every job process, gets 1 for each BLAS."""
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "")}
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_JOB, str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["status"] == 0
+    assert got["job"] == dict.fromkeys(BLAS_VARIABLES, "1")
 
 
 @pytest.mark.slow
