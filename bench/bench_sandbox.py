@@ -42,7 +42,7 @@ _HONEST = """
 import json, sys, time
 import numpy as np
 from engine.sandbox import judge as j
-def fixed(n_bits, k_sparse, n_train, n_test):
+def fixed(n_bits, k_sparse, n_train, n_test, seed=None):
     rng = np.random.default_rng(20261123)
     secret = sorted(rng.choice(n_bits, k_sparse, replace=False).tolist())
     x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(n_train + n_test, n_bits))
@@ -53,7 +53,7 @@ j.hidden_instance = fixed
 code = sys.stdin.read()
 start, cpu = time.perf_counter(), time.process_time()
 result = j.judge_solve(code, instances=1)
-print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "s": time.perf_counter() - start,
+print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "bytedmd": result.metrics.get("bytedmd@2"), "s": time.perf_counter() - start,
                   "cpu": time.process_time() - cpu, "ops": result.counts["numpy_ops"]}))
 """
 
@@ -79,15 +79,18 @@ def honest(roots: dict[str, Path], repeat: int) -> None:
                 statistics.median(r["s"] for r in got),
                 statistics.median(r["cpu"] for r in got) / got[0]["ops"] * 1e6,
                 all(r["ok"] for r in got),
+                statistics.median(r["cpu"] for r in got),
+                got[0].get("bytedmd"),
             )
             for label, got in runs.items()
         }
         line = ", ".join(
-            f"{label}: ok={ok} dmc@1={dmc:,.0f} median {s:.3f} s, parent {us:.0f} us CPU per request"
-            for label, (dmc, s, us, ok) in seen.items()
+            f"{label}: ok={ok} dmc@1={dmc:,.0f} bytedmd@2={'-' if b is None else f'{b:,.0f}'} median {s:.3f} s, "
+            f"parent {cpu:.3f} s CPU ({us:.0f} us per request)"
+            for label, (dmc, s, us, ok, cpu, b) in seen.items()
         )
         if "baseline" in seen:
-            (d0, s0, u0, _), (d1, s1, u1, _) = seen["baseline"], seen["this"]
+            (d0, s0, u0, *_), (d1, s1, u1, *_) = seen["baseline"], seen["this"]
             line += f"; score x{d1 / d0:.4f}, wall x{s1 / s0:.3f} ({100 * (s1 / s0 - 1):+.1f} %)"
             line += f", parent CPU per request x{u1 / u0:.3f} ({100 * (u1 / u0 - 1):+.1f} %)"
         print(f"honest {name} (1 instance): {line}")
