@@ -7,7 +7,7 @@
    subprocesses, interleaved, in the same run. The pre-hardening engine is the one before issue 19's merge:
    ``--baseline-commit a1bd7c0^1``. Target: the same score unless the clock semantics changed on purpose, and
    ≤ 10 % slower (wall and parent CPU, medians, printed as ratios this/baseline).
-3. Attacks on the parent (the trusted side of one submission): for each, the growth of this process's peak RSS
+3. Attacks on the parent (the trusted side of one submission; the element trace behind ``bytedmd@2`` too): for each, the growth of this process's peak RSS
    (VmHWM, reset per attack through /proc/self/clear_refs) and its CPU seconds. Budget: ≤ 256 MiB and ≤ 2 s
    beyond the child's own limits.
 
@@ -53,7 +53,8 @@ j.hidden_instance = fixed
 code = sys.stdin.read()
 start, cpu = time.perf_counter(), time.process_time()
 result = j.judge_solve(code, instances=1)
-print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "bytedmd": result.metrics.get("bytedmd@2"), "s": time.perf_counter() - start,
+print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "bytedmd": result.metrics.get("bytedmd@2"),
+                  "s": time.perf_counter() - start,
                   "cpu": time.process_time() - cpu, "ops": result.counts["numpy_ops"]}))
 """
 
@@ -115,6 +116,15 @@ ATTACKS: dict[str, Callable[[], object]] = {
     "positional random size": lambda: judge_solve(_solve("v = np.random.normal(0, 1, 10**10)"), instances=1),
     "parent CPU burner (sorts)": lambda: judge_solve(
         _solve("a = np.random.random(1000000)\nwhile True:\n    b = np.sort(a)\n    del b"), instances=3
+    ),
+    "element-trace burner (small tracked ops)": lambda: judge_solve(
+        _solve("while True:\n    b = (x * x).sum(axis=0)"), instances=3
+    ),
+    "element-trace burner (tracked sorts)": lambda: judge_solve(
+        _solve("a = np.tile(x, (50, 1)).ravel()\nwhile True:\n    b = np.sort(a)"), instances=3
+    ),
+    "element-trace memory (3.6 M tracked elements)": lambda: judge_solve(
+        _solve("a = np.tile(x, (900, 1))\nb = a + 1\nc = b * 2"), instances=1
     ),
     "unread replies": lambda: judge_solve(
         "import os\ndef solve(x, y, n_bits, k_sparse):\n    for fd in range(3, 64):\n        try:\n"

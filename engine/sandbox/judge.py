@@ -5,7 +5,9 @@ the secret and the rows, keeps the test rows, opens a remote-array session holdi
 one fresh sandboxed child whose solve() sees only handles. Every numpy operation is a metered request executed
 here, so ``dmc@1``/``ard@1`` come from the parent's own event log (docs/metrics.md#reuse-distance-and-dmc), and
 ``bytedmd@2`` from the element trace of the same requests run again on tracked elements in the parent
-(engine.sandbox.remote.element_shadow; docs/metrics.md#bytedmd), within ``Limits.element_cpu_s``. Accuracy:
+(engine.sandbox.remote.element_shadow; docs/metrics.md#bytedmd) while the judge's CPU for the submission (numpy
+work charged plus element trace) stays within ``Limits.parent_cpu_s``; past it the run is judged as usual and
+reports no ``bytedmd@2`` (``RunResult.note`` says so). Accuracy:
 the returned indices predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
 (docs/challenges.md#solve-submissions). Metrics are the mean over instances.
 
@@ -98,7 +100,7 @@ class _Meter:
             try:
                 return self.session.handle(request)
             finally:  # the first ms of each request is the protocol's own cost (bounded by max_ops): not charged,
-                # nor the element trace (bounded by element_cpu_s on its own)
+                # nor the element trace (it stops itself within the same allowance)
                 element = self.session.shadow.spent[0] - element
                 self.spent[0] += max(0.0, time.thread_time() - start - element - PER_REQUEST_ALLOWANCE_S)
                 if self.spent[0] > self.limits.parent_cpu_s and self.refusal is None:
@@ -134,8 +136,9 @@ def _one_instance(
         [inst["x_train"], inst["y_train"]],
         max_elements=limits.max_elements,
         max_ops=limits.max_ops,
-        element_cpu_s=limits.element_cpu_s,
+        element_cpu_s=limits.parent_cpu_s,
         element_spent=element_spent,
+        charged=spent,
     )
     meter = _Meter(session, limits, spent)
     inputs = [session.describe(i)["a"] for i in session.input_ids]

@@ -41,6 +41,8 @@ class Limits:
     parent_cpu_s: CPU seconds the parent may spend executing one submission's requests, all instances together,
       counting what each request takes beyond its first millisecond (the numpy work run on its behalf). The
       per-request cost below that (~0.1-0.2 ms: parsing, checks, small ops, the reply) is bounded by ``max_ops``.
+      The element trace behind ``bytedmd@2`` (engine.sandbox.remote.element_shadow) shares this allowance: it
+      stops, and only ``bytedmd@2`` is dropped, where the two together would pass it.
     element_cpu_s: CPU seconds the parent may spend on the element-level trace behind ``bytedmd@2`` for one
       submission, all instances together (engine.sandbox.remote.element_shadow); beyond it the run is judged as
       usual and reports no ``bytedmd@2``. Not charged to ``parent_cpu_s``.

@@ -86,6 +86,7 @@ class Session:
         max_ops: int,
         element_cpu_s: float = 10.0,
         element_spent: list[float] | None = None,
+        charged: list[float] | None = None,
     ) -> None:
         self._arrays: dict[int, np.ndarray] = {}
         self._buffer: dict[int, int] = {}
@@ -107,8 +108,9 @@ class Session:
         for index, arr in enumerate(arrays):
             self._label = bn.input_name(index)
             self.input_ids.append(self._register(arr, fresh=True))
-        # bytedmd@2: the same requests run on tracked elements (element_cpu_s for the submission, all instances)
-        self.shadow = ElementShadow(arrays, self.input_ids, element_cpu_s, element_spent or [0.0])
+        # bytedmd@2: the same requests run on tracked elements, within element_cpu_s for the submission (all
+        # instances: element_spent) less the numpy work charged to it (charged)
+        self.shadow = ElementShadow(arrays, self.input_ids, element_cpu_s, element_spent or [0.0], charged or [0.0])
 
     # ---- bookkeeping -------------------------------------------------------------------------------------
     def _event(self, write: bool, buffer: int, size: int) -> None:
@@ -291,7 +293,8 @@ class Session:
             result = al.BINARY_OPERATORS[name](*args)
             self._read_all(reads)
             ufunc, operands = al.BINARY_OPERATORS[name], self._shadows(raw[1:])
-            return self._result(result, shadow=self.shadow.run(lambda: ufunc(*operands), tuple(operands), result))
+            traced = self.shadow.run(lambda: ufunc(*operands), tuple(operands), result, name)
+            return self._result(result, shadow=traced)
         if op == "ibin":
             return self._inplace(self._target(req), args, reads, raw)
         if op == "un":
@@ -338,11 +341,9 @@ class Session:
         al.BINARY_OPERATORS[name](target, other, out=target)
         self._read_all([hid, *reads])
         self._write_into(hid, target.size)
-        ufunc, mine = al.BINARY_OPERATORS[name], self._shadow_of(hid)
+        ufunc, mine = al.BINARY_OPERATORS[name], self.shadow.writable(hid, target)
         operand = self.shadow.resolve(raw[1], self._arrays)
-        updated = self.shadow.run(lambda: ufunc(mine, operand, out=mine), (mine, operand), target)
-        if updated is not None and updated is not mine:  # the fallback: fresh elements replace the shadow
-            self.shadow.bind(hid, updated)
+        self.shadow.bind(hid, self.shadow.run(lambda: ufunc(mine, operand, out=mine), (mine, operand), target, name))
         return self.describe(hid)
 
     def _getitem(self, hid: int, args: list[Any], reads: list[int], raw: list[Any]) -> Any:
@@ -371,14 +372,13 @@ class Session:
             self._event(False, self._buffer[hid], region)
             self._event(True, self._new_buffer(region), region)
         self._write_into(hid, region)
-        mine, (shadow_index, shadow_value) = self._shadow_of(hid), self._shadows(raw[:2])
+        mine, (shadow_index, shadow_value) = self.shadow.writable(hid, target), self._shadows(raw[:2])
 
         def assign() -> Any:
             mine[self.shadow.as_index(shadow_index, index)] = shadow_value
             return mine
 
-        if self.shadow.run(assign, (mine, shadow_index, shadow_value), target) is not mine:
-            self.shadow.bind(hid, self.shadow.fresh(target))  # the fallback (or stopped: bind does nothing)
+        self.shadow.bind(hid, self.shadow.run(assign, (mine, shadow_index, shadow_value), target))
         return None
 
     def _convert(self, op: str, hid: int) -> Any:
@@ -407,7 +407,7 @@ class Session:
         if name == "astype" and extra:
             extra[0] = args[0]
         traced = self.shadow.run(
-            lambda: mine.T if name == "T" else getattr(mine, name)(*extra, **kwargs), (mine, *extra), result
+            lambda: mine.T if name == "T" else getattr(mine, name)(*extra, **kwargs), (mine, *extra), result, name
         )
         if kind == al.VIEW:
             self._read_all(reads)
@@ -431,5 +431,5 @@ class Session:
         result = getattr(np, name)(*args, **kwargs)
         self._read_all(reads)
         function, operands = getattr(np, name), self._shadows(raw[1:])
-        traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result)
+        traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result, name)
         return self._result(result, shadow=traced)  # np.reshape(a) etc. read a and write a fresh buffer

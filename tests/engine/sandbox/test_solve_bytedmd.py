@@ -7,6 +7,7 @@ on the same instance — the remote price must be the same number where the prog
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import os
@@ -113,8 +114,8 @@ def test_judged_run_reports_bytedmd_with_its_scope(tier: TierReport) -> None:
 
 
 def test_element_trace_over_its_cpu_limit_drops_only_bytedmd(tier: TierReport) -> None:
-    limits = DEFAULT_LIMITS.__class__(**{**DEFAULT_LIMITS.__dict__, "element_cpu_s": 0.0})
-    result = judge_solve(submission("brute_force_solve"), n_bits=10, k_sparse=2, instances=2, tier=tier, limits=limits)
+    limits = dataclasses.replace(DEFAULT_LIMITS, parent_cpu_s=0.0)  # no room for the element trace
+    result = judge_solve(submission("gf2_solve"), n_bits=8, k_sparse=2, instances=2, tier=tier, limits=limits)
     assert result.ok, result.failure
     assert BYTEDMD not in result.metrics
     assert set(result.metrics) == set(metrics_for("numpy", "solve")) - {BYTEDMD}
