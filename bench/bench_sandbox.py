@@ -7,7 +7,8 @@
    subprocesses, interleaved, in the same run. The pre-hardening engine is the one before issue 19's merge:
    ``--baseline-commit a1bd7c0^1``. Target: the same score unless the clock semantics changed on purpose, and
    ≤ 10 % slower (wall and parent CPU, medians, printed as ratios this/baseline).
-3. Attacks on the parent (the trusted side of one submission; the element trace behind ``bytedmd@2`` too): for each, the growth of this process's peak RSS
+3. Attacks on the parent (the trusted side of one submission; the element trace behind ``bytedmd@2`` too): for
+   each, the growth of this process's peak RSS
    (VmHWM, reset per attack through /proc/self/clear_refs) and its CPU seconds. Budget: ≤ 256 MiB and ≤ 2 s
    beyond the child's own limits.
 

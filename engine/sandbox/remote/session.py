@@ -40,6 +40,7 @@ arrays read in full, failed operations metered), and equals it for a program wit
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -384,7 +385,7 @@ class Session:
     def _convert(self, op: str, hid: int) -> Any:
         arr = self._arrays[hid]
         self._event(False, self._buffer[hid], arr.size)
-        convert = {"int": int, "float": float, "bool": bool, "index": operator.index}[op]
+        convert: Callable[[Any], Any] = {"int": int, "float": float, "bool": bool, "index": operator.index}[op]
         mine = self._shadow_of(hid)
         self.shadow.run(lambda: convert(mine.item() if mine.size == 1 else mine), (mine,), None)
         if op == "index":
