@@ -385,7 +385,8 @@ class Session:
     def _convert(self, op: str, hid: int) -> Any:
         arr = self._arrays[hid]
         self._event(False, self._buffer[hid], arr.size)
-        convert: Callable[[Any], Any] = {"int": int, "float": float, "bool": bool, "index": operator.index}[op]
+        conversions: dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "bool": bool}
+        convert = operator.index if op == "index" else conversions[op]
         mine = self._shadow_of(hid)
         self.shadow.run(lambda: convert(mine.item() if mine.size == 1 else mine), (mine,), None)
         if op == "index":
