@@ -4,8 +4,8 @@ Every array the session holds has a *shadow*: the same values as tracked element
 :class:`engine.tracing.tracked_scalar.ElementTrace` (an object array, or a plain array once an escape has made its
 values untracked). Every request the parent executes on the real arrays is executed again on the shadows, so the
 element trace is the one the in-process tracer records for the same numpy calls (``engine.metrics.bytedmd``;
-docs/metrics.md#bytedmd-of-solve-submissions): same pricing, same escapes. The child only chooses which operations run; it never sees
-or sends a shadow, so it cannot influence the price beyond the operations it asks for.
+docs/metrics.md#bytedmd-of-solve-submissions): same pricing, same escapes. The child only chooses which operations
+run; it never sees or sends a shadow, so it cannot influence the price beyond the operations it asks for.
 
 Rules where the remote run differs from tracing the same code in-process:
 
