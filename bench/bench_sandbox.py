@@ -7,7 +7,8 @@
    subprocesses, interleaved, in the same run. The pre-hardening engine is the one before issue 19's merge:
    ``--baseline-commit a1bd7c0^1``. Target: the same score unless the clock semantics changed on purpose, and
    ≤ 10 % slower (wall and parent CPU, medians, printed as ratios this/baseline).
-3. Attacks on the parent (the trusted side of one submission): for each, the growth of this process's peak RSS
+3. Attacks on the parent (the trusted side of one submission; the element trace behind ``bytedmd@2`` too): for
+   each, the growth of this process's peak RSS
    (VmHWM, reset per attack through /proc/self/clear_refs) and its CPU seconds. Budget: ≤ 256 MiB and ≤ 2 s
    beyond the child's own limits.
 
@@ -42,7 +43,7 @@ _HONEST = """
 import json, sys, time
 import numpy as np
 from engine.sandbox import judge as j
-def fixed(n_bits, k_sparse, n_train, n_test):
+def fixed(n_bits, k_sparse, n_train, n_test, seed=None):
     rng = np.random.default_rng(20261123)
     secret = sorted(rng.choice(n_bits, k_sparse, replace=False).tolist())
     x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(n_train + n_test, n_bits))
@@ -53,7 +54,8 @@ j.hidden_instance = fixed
 code = sys.stdin.read()
 start, cpu = time.perf_counter(), time.process_time()
 result = j.judge_solve(code, instances=1)
-print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "s": time.perf_counter() - start,
+print(json.dumps({"ok": result.ok, "dmc": result.metrics.get("dmc@1"), "bytedmd": result.metrics.get("bytedmd@2"),
+                  "s": time.perf_counter() - start,
                   "cpu": time.process_time() - cpu, "ops": result.counts["numpy_ops"]}))
 """
 
@@ -79,15 +81,18 @@ def honest(roots: dict[str, Path], repeat: int) -> None:
                 statistics.median(r["s"] for r in got),
                 statistics.median(r["cpu"] for r in got) / got[0]["ops"] * 1e6,
                 all(r["ok"] for r in got),
+                statistics.median(r["cpu"] for r in got),
+                got[0].get("bytedmd"),
             )
             for label, got in runs.items()
         }
         line = ", ".join(
-            f"{label}: ok={ok} dmc@1={dmc:,.0f} median {s:.3f} s, parent {us:.0f} us CPU per request"
-            for label, (dmc, s, us, ok) in seen.items()
+            f"{label}: ok={ok} dmc@1={dmc:,.0f} bytedmd@2={'-' if b is None else f'{b:,.0f}'} median {s:.3f} s, "
+            f"parent {cpu:.3f} s CPU ({us:.0f} us per request)"
+            for label, (dmc, s, us, ok, cpu, b) in seen.items()
         )
         if "baseline" in seen:
-            (d0, s0, u0, _), (d1, s1, u1, _) = seen["baseline"], seen["this"]
+            (d0, s0, u0, *_), (d1, s1, u1, *_) = seen["baseline"], seen["this"]
             line += f"; score x{d1 / d0:.4f}, wall x{s1 / s0:.3f} ({100 * (s1 / s0 - 1):+.1f} %)"
             line += f", parent CPU per request x{u1 / u0:.3f} ({100 * (u1 / u0 - 1):+.1f} %)"
         print(f"honest {name} (1 instance): {line}")
@@ -112,6 +117,15 @@ ATTACKS: dict[str, Callable[[], object]] = {
     "positional random size": lambda: judge_solve(_solve("v = np.random.normal(0, 1, 10**10)"), instances=1),
     "parent CPU burner (sorts)": lambda: judge_solve(
         _solve("a = np.random.random(1000000)\nwhile True:\n    b = np.sort(a)\n    del b"), instances=3
+    ),
+    "element-trace burner (small tracked ops)": lambda: judge_solve(
+        _solve("while True:\n    b = (x * x).sum(axis=0)"), instances=3
+    ),
+    "element-trace burner (tracked sorts)": lambda: judge_solve(
+        _solve("a = np.tile(x, (50, 1)).ravel()\nwhile True:\n    b = np.sort(a)"), instances=3
+    ),
+    "element-trace memory (3.6 M tracked elements)": lambda: judge_solve(
+        _solve("a = np.tile(x, (900, 1))\nb = a + 1\nc = b * 2"), instances=1
     ),
     "unread replies": lambda: judge_solve(
         "import os\ndef solve(x, y, n_bits, k_sparse):\n    for fd in range(3, 64):\n        try:\n"

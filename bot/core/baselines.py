@@ -49,12 +49,15 @@ SOLVE_BASELINE = "best built-in solver"
 """How the baseline of a solve() is named on cards and in the log (with the winning solver's name)."""
 SOLVE_METRICS = metrics_for("numpy", "solve")
 DEFAULT_RANKING = "dmc@1"
-"""What ranks the solvers when the board's primary metric is one a solve() does not measure (e.g. bytedmd@2)."""
+"""What ranks the solvers when the board's primary metric is one they are not measured by on the hidden instances."""
+RANKABLE = ("dmc@1", "ard@1", "ard_per_read@1")
+"""The metrics the built-in solvers are measured by on a solve()'s hidden instances: the clock metrics of their
+traced runs (engine.methods.on_instances). A solve()'s ``bytedmd@2`` and ``dmd@1`` have no counterpart there."""
 
 
 def ranking_metric(primary: str | None) -> str:
-    """The metric the solvers are ranked by: the board's primary when a solve() measures it, else dmc@1."""
-    return primary if primary in SOLVE_METRICS else DEFAULT_RANKING
+    """The metric the solvers are ranked by: the board's primary when the solvers are measured by it, else dmc@1."""
+    return primary if primary in RANKABLE else DEFAULT_RANKING
 
 
 def solve_baseline_request(params: Mapping[str, Any], primary: str | None) -> NormalisedRequest | None:

@@ -6,11 +6,12 @@ Stored requests carry these versions (a version change makes a new request and r
 - IR track (``ir`` text, ``generate()`` programs, built-in generators): ``dally@1``, the Dally-model read cost of
   the program (engine.scoring.ir).
 - numpy track, traced methods: ``ard@1``, ``ard_per_read@1``, ``dmc@1`` over the whole run (engine.metrics.clock)
-  and ``bytedmd@1`` (engine.metrics.bytedmd): of one step for training methods (scope "one step"), of the whole
+  and ``bytedmd@2`` (engine.metrics.bytedmd): of one step for training methods (scope "one step"), of the whole
   solve for the solvers that redo it element by element (``km_min``, ``gf2``, ``fourier``; scope "whole run");
   the other solvers report none. ``RunResult.metric_scopes`` labels each.
 - numpy track, ``solve()`` submissions: ``dmc@1``, ``ard@1``, ``ard_per_read@1`` measured by the parent on remote
-  arrays (engine.sandbox.judge).
+  arrays (engine.sandbox.judge), and ``bytedmd@2`` of the whole solve() call from the element trace of the same
+  requests run again on tracked elements in the parent (engine.sandbox.remote.element_shadow).
 - both numpy kinds also report ``dmd@1``, the group's element LRU stack distance (the "DMD" column of their
   tables), from the same buffer-level events (engine.metrics.element_dmd): whole run for methods and submissions,
   and of one step beside it for training methods (``dmd@1 (one step)``).
@@ -41,7 +42,7 @@ REGISTRY: tuple[Computed, ...] = (
     Computed("ir", "ir", (DALLY,)),
     Computed("ir", "generate", (DALLY,)),
     Computed("numpy", "method", (ARD, ARD_PER_READ, DMC, BYTEDMD, DMD)),
-    Computed("numpy", "solve", (DMC, ARD, ARD_PER_READ, DMD)),
+    Computed("numpy", "solve", (DMC, ARD, ARD_PER_READ, DMD, BYTEDMD)),
 )
 
 

@@ -3,7 +3,11 @@
 Per hidden instance (fresh randomness from ``secrets``, never the public seeds 42/123/456): the parent draws
 the secret and the rows, keeps the test rows, opens a remote-array session holding x_train/y_train, and starts
 one fresh sandboxed child whose solve() sees only handles. Every numpy operation is a metered request executed
-here, so ``dmc@1``/``ard@1`` come from the parent's own event log (docs/metrics.md#reuse-distance-and-dmc). Accuracy:
+here, so ``dmc@1``/``ard@1`` come from the parent's own event log (docs/metrics.md#reuse-distance-and-dmc), and
+``bytedmd@2`` from the element trace of the same requests run again on tracked elements in the parent
+(engine.sandbox.remote.element_shadow; docs/metrics.md#bytedmd) while the judge's CPU for the submission (numpy
+work charged plus element trace) stays within ``Limits.parent_cpu_s``; past it the run is judged as usual and
+reports no ``bytedmd@2`` (``RunResult.note`` says so). Accuracy:
 the returned indices predict the held-back test labels (product of those bits); the run passes at mean accuracy ≥ 0.95
 (docs/challenges.md#solve-submissions). Metrics are the mean over instances.
 
@@ -92,10 +96,13 @@ class _Meter:
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
             start = time.thread_time()
+            element = self.session.shadow.spent[0]
             try:
                 return self.session.handle(request)
-            finally:  # the first ms of each request is the protocol's own cost (bounded by max_ops): not charged
-                self.spent[0] += max(0.0, time.thread_time() - start - PER_REQUEST_ALLOWANCE_S)
+            finally:  # the first ms of each request is the protocol's own cost (bounded by max_ops): not charged,
+                # nor the element trace (it stops itself within the same allowance)
+                element = self.session.shadow.spent[0] - element
+                self.spent[0] += max(0.0, time.thread_time() - start - element - PER_REQUEST_ALLOWANCE_S)
                 if self.spent[0] > self.limits.parent_cpu_s and self.refusal is None:
                     self.refusal = self.limits.parent_cpu_message()
                     self.refusal_kind = FailureKind.LIMIT
@@ -123,8 +130,16 @@ def _one_instance(
     dev_override: bool,
     check_imports: bool,
     spent: list[float],
+    element_spent: list[float],
 ) -> tuple[float | None, tuple[str, FailureKind] | None, Session]:
-    session = Session([inst["x_train"], inst["y_train"]], max_elements=limits.max_elements, max_ops=limits.max_ops)
+    session = Session(
+        [inst["x_train"], inst["y_train"]],
+        max_elements=limits.max_elements,
+        max_ops=limits.max_ops,
+        element_cpu_s=limits.parent_cpu_s,
+        element_spent=element_spent,
+        charged=spent,
+    )
     meter = _Meter(session, limits, spent)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
@@ -180,6 +195,7 @@ def judge_solve(
     """
     start = time.monotonic()
     spent = [0.0]  # CPU seconds the parent spent executing this submission's requests (all instances)
+    element_spent = [0.0]  # and on their element trace (bytedmd@2)
     check_source_size(code, limits.source_bytes)
     flags = lint(code, "solve", limits.source_bytes).flags if check_imports else []
     report = tier or probe_tier()
@@ -195,16 +211,18 @@ def judge_solve(
     ops = events = 0
     failed: tuple[str, FailureKind] | None = None
     attribution: Attribution | None = None
+    element_note: str | None = None  # why bytedmd@2 was not computed, if it was not
     drawn: list[str] = []  # the instances' seeds, recorded once judged (a baseline is rebuilt on them)
     for _ in range(instances):
         seed = secrets.randbits(128)
         drawn.append(f"{seed:032x}")
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test, seed)
         acc, failed, session = _one_instance(
-            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent
+            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent, element_spent
         )
         ops += session.ops
         events += len(session.sizes)
+        element_note = element_note or session.shadow.stopped
         if failed is not None:
             break
         accs.append(acc if acc is not None else 0.0)
@@ -219,7 +237,11 @@ def judge_solve(
             FailureKind.WRONG_ANSWER,
         )
     metrics = (
-        {name: float(np.mean([m[name] for m in per_instance])) for name in metrics_for("numpy", "solve")}
+        {
+            name: float(np.mean([m[name] for m in per_instance]))
+            for name in metrics_for("numpy", "solve")
+            if all(name in m for m in per_instance)
+        }
         if per_instance and failed is None
         else {}
     )
@@ -237,6 +259,7 @@ def judge_solve(
         wall_s=time.monotonic() - start,
         counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
         code_hash=hashlib.sha256(code.encode()).hexdigest(),
+        note=element_note if metrics else None,
         per_instance_metrics=per_instance,
         buffer_attribution=attribution if metrics else None,
         provenance=Provenance(

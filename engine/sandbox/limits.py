@@ -41,6 +41,11 @@ class Limits:
     parent_cpu_s: CPU seconds the parent may spend executing one submission's requests, all instances together,
       counting what each request takes beyond its first millisecond (the numpy work run on its behalf). The
       per-request cost below that (~0.1-0.2 ms: parsing, checks, small ops, the reply) is bounded by ``max_ops``.
+      The element trace behind ``bytedmd@2`` (engine.sandbox.remote.element_shadow) shares this allowance: it
+      stops, and only ``bytedmd@2`` is dropped, where the two together would pass it.
+    element_cpu_s: CPU seconds the parent may spend on the element-level trace behind ``bytedmd@2`` for one
+      submission, all instances together (engine.sandbox.remote.element_shadow); beyond it the run is judged as
+      usual and reports no ``bytedmd@2``. Not charged to ``parent_cpu_s``.
     source_bytes: largest submission source accepted; checked before anything parses it.
     scratch_root: the private (0700) directory in which a run's scratch directory is made when the tier has no
       private filesystem for it (tiers B and C; the bot's data directory); empty: the system's temporary
@@ -57,6 +62,7 @@ class Limits:
     max_ops: int = 50_000
     max_elements: int = 4 * 1024 * 1024
     parent_cpu_s: float = 1.5
+    element_cpu_s: float = 10.0
     source_bytes: int = 256 * KIB
     scratch_root: str = ""
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bot.context import AppContext
-from bot.core.baselines import solve_baseline_request
+from bot.core.baselines import SOLVE_METRICS, ranking_metric, solve_baseline_request
 from bot.core.comparison import compare
 from bot.core.judging import Submission, judge
 from bot.core.recording import store_result
@@ -42,6 +42,15 @@ def test_a_recorded_seed_rebuilds_the_judged_instance() -> None:
     assert np.array_equal(rebuilt.x_train, judged["x_train"]) and np.array_equal(rebuilt.y_test, judged["y_test"])
     assert np.array_equal(rebuilt.y_train, np.prod(rebuilt.x_train[:, rebuilt.secret], axis=1))  # the parity
     assert instance_data(SEEDS[1], 20, 3, 200, 1000).x_train.tolist() != rebuilt.x_train.tolist()
+
+
+@pytest.mark.parametrize("primary", [*SOLVE_METRICS, "dally@1", None])
+def test_the_solvers_are_ranked_by_a_metric_their_runs_hold(primary: str | None) -> None:
+    # a solve() also reports bytedmd@2 and dmd@1; the solvers on its instances hold only what their traced runs give
+    held = solver_on_instances(METHODS, "gf2", [instance_data(SEEDS[0], 20, 3, 200, 1000)], 20, 3).metrics[0]
+    metric = ranking_metric(primary)
+    assert metric in held
+    assert metric == (primary if primary in held else "dmc@1")
 
 
 @pytest.mark.slow

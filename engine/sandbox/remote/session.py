@@ -40,10 +40,12 @@ arrays read in full, failed operations metered), and equals it for a program wit
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from engine.metrics.bytedmd import BYTEDMD
 from engine.metrics.clock import clock_metrics
 from engine.metrics.element_dmd import buffer_dmd
 from engine.metrics.lru_stack import DMD
@@ -51,6 +53,7 @@ from engine.sandbox.remote import allowlist as al
 from engine.sandbox.remote import budget, randomness
 from engine.sandbox.remote import buffer_names as bn
 from engine.sandbox.remote.budget import LimitRefused, Refused
+from engine.sandbox.remote.element_shadow import ElementShadow
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
 _ERROR_TYPES = (IndexError, TypeError, ValueError, ArithmeticError)
@@ -76,7 +79,16 @@ def _check_shape(request: Any) -> None:
 class Session:
     """Arrays held for one solve() run, and the events its requests produced."""
 
-    def __init__(self, arrays: list[np.ndarray], *, max_elements: int, max_ops: int) -> None:
+    def __init__(
+        self,
+        arrays: list[np.ndarray],
+        *,
+        max_elements: int,
+        max_ops: int,
+        element_cpu_s: float = 10.0,
+        element_spent: list[float] | None = None,
+        charged: list[float] | None = None,
+    ) -> None:
         self._arrays: dict[int, np.ndarray] = {}
         self._buffer: dict[int, int] = {}
         self._buffer_size: dict[int, int] = {}
@@ -97,6 +109,9 @@ class Session:
         for index, arr in enumerate(arrays):
             self._label = bn.input_name(index)
             self.input_ids.append(self._register(arr, fresh=True))
+        # bytedmd@2: the same requests run on tracked elements, within element_cpu_s for the submission (all
+        # instances: element_spent) less the numpy work charged to it (charged)
+        self.shadow = ElementShadow(arrays, self.input_ids, element_cpu_s, element_spent or [0.0], charged or [0.0])
 
     # ---- bookkeeping -------------------------------------------------------------------------------------
     def _event(self, write: bool, buffer: int, size: int) -> None:
@@ -144,6 +159,7 @@ class Session:
             if type(hid) is int and hid in self._arrays and hid not in self.input_ids:
                 self._live -= self._arrays.pop(hid).size
                 del self._buffer[hid]
+                self.shadow.forget(hid)
 
     def name_of(self, hid: int) -> str:
         """The name of handle ``hid``'s buffer."""
@@ -153,11 +169,20 @@ class Session:
         return [self.labels[self._buffer[h]] for h in reads]
 
     def metrics(self) -> dict[str, float]:
-        """ard@1 / ard_per_read@1 / dmc@1 / dmd@1 of everything metered so far."""
+        """ard@1 / ard_per_read@1 / dmc@1 / dmd@1 of everything metered so far, and bytedmd@2 of its element
+        trace unless that was stopped (``shadow.stopped``)."""
+        cost = self.shadow.cost()
         return {
             **clock_metrics(self.is_write, self.buffers, self.sizes),
             DMD: buffer_dmd(self.is_write, self.buffers, self.sizes),
+            **({BYTEDMD: float(cost)} if cost is not None else {}),
         }
+
+    def _shadow_of(self, hid: int) -> Any:
+        return self.shadow.shadow(hid, self._arrays[hid])
+
+    def _shadows(self, raw: list[Any]) -> list[Any]:
+        return [self.shadow.resolve(v, self._arrays) for v in raw]
 
     def describe(self, hid: int) -> dict[str, Any]:
         arr = self._arrays[hid]
@@ -203,13 +228,20 @@ class Session:
             self._event(False, self._buffer[hid], self._arrays[hid].size)
 
     # ---- results -----------------------------------------------------------------------------------------
-    def _result(self, value: Any, *, view_of: int | None = None) -> Any:
+    def _result(self, value: Any, *, view_of: int | None = None, shadow: Any = None) -> Any:
+        """The reply for ``value``: arrays are registered (``shadow`` their tracked copy), anything else is sent
+        to the child, its shadow read once as it leaves the element trace."""
         if isinstance(value, np.ndarray):
             if view_of is not None:
-                return self.describe(self._register(value, fresh=False, buffer=self._buffer[view_of]))
-            return self.describe(self._register(value, fresh=True))
+                hid = self._register(value, fresh=False, buffer=self._buffer[view_of])
+            else:
+                hid = self._register(value, fresh=True)
+            self.shadow.bind(hid, shadow)
+            return self.describe(hid)
         if isinstance(value, tuple):
-            return {"t": [self._result(v) for v in value]}
+            parts = shadow if isinstance(shadow, tuple) and len(shadow) == len(value) else (None,) * len(value)
+            return {"t": [self._result(v, shadow=s) for v, s in zip(value, parts, strict=True)]}
+        self.shadow.handed_back(shadow)
         if isinstance(value, list):
             return encode(value)
         if isinstance(value, np.generic):
@@ -250,7 +282,8 @@ class Session:
     def _dispatch(self, req: dict[str, Any]) -> Any:
         op = req.get("op")
         reads: list[int] = []
-        args = [self._resolve(decode(a), reads) for a in (req.get("a") or [])]
+        raw = [decode(a) for a in (req.get("a") or [])]
+        args = [self._resolve(a, reads) for a in raw]
         kwargs = self._kwargs(req.get("k") or {}, reads)
         if op == "bin":
             name = args.pop(0)
@@ -260,9 +293,11 @@ class Session:
             self._label = bn.binary_name(name, self._names(reads))
             result = al.BINARY_OPERATORS[name](*args)
             self._read_all(reads)
-            return self._result(result)
+            ufunc, operands = al.BINARY_OPERATORS[name], self._shadows(raw[1:])
+            traced = self.shadow.run(lambda: ufunc(*operands), tuple(operands), result, name)
+            return self._result(result, shadow=traced)
         if op == "ibin":
-            return self._inplace(self._target(req), args, reads)
+            return self._inplace(self._target(req), args, reads, raw)
         if op == "un":
             name = args.pop(0)
             if name not in al.UNARY_OPERATORS or len(args) != 1:
@@ -271,23 +306,24 @@ class Session:
             self._label = bn.unary_name(name, self._names(reads))
             result = al.UNARY_OPERATORS[name](args[0])
             self._read_all(reads)
-            return self._result(result)
+            unary, operands = al.UNARY_OPERATORS[name], self._shadows(raw[1:])
+            return self._result(result, shadow=self.shadow.run(lambda: unary(*operands), tuple(operands), result))
         if op == "get":
-            return self._getitem(self._target(req), args, reads)
+            return self._getitem(self._target(req), args, reads, raw)
         if op == "set":
-            return self._setitem(self._target(req), args, reads)
+            return self._setitem(self._target(req), args, reads, raw)
         if op in ("int", "float", "bool", "index"):
             return self._convert(op, self._target(req))
         if op == "meth":
-            return self._method(self._target(req), args, kwargs, reads)
+            return self._method(self._target(req), args, kwargs, reads, raw)
         if op == "np":
-            return self._function(args, kwargs, reads)
+            return self._function(args, kwargs, reads, raw)
         if op == "rng":
             name = args.pop(0)
             self._label = bn.function_name("rng", str(name))
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
             self._read_all(reads)
-            return self._result(result)
+            return self._result(result, shadow=np.copy(result))  # untracked, as a draw is in-process
         raise Refused(f"request '{op}' is not supported")
 
     def _target(self, req: dict[str, Any]) -> int:
@@ -297,7 +333,7 @@ class Session:
         self._touched.append(hid)
         return hid
 
-    def _inplace(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+    def _inplace(self, hid: int, args: list[Any], reads: list[int], raw: list[Any]) -> Any:
         name, other = args
         if name not in al.BINARY_OPERATORS or name == "matmul":
             raise Refused(f"in-place operator '{name}=' is not supported")
@@ -306,17 +342,22 @@ class Session:
         al.BINARY_OPERATORS[name](target, other, out=target)
         self._read_all([hid, *reads])
         self._write_into(hid, target.size)
+        ufunc, mine = al.BINARY_OPERATORS[name], self.shadow.writable(hid, target)
+        operand = self.shadow.resolve(raw[1], self._arrays)
+        self.shadow.bind(hid, self.shadow.run(lambda: ufunc(mine, operand, out=mine), (mine, operand), target, name))
         return self.describe(hid)
 
-    def _getitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+    def _getitem(self, hid: int, args: list[Any], reads: list[int], raw: list[Any]) -> Any:
         budget.check_index(self._arrays[hid], args[0], self.max_elements)
         self._label = bn.index_name(self.name_of(hid))
         result = self._arrays[hid][args[0]]
         self._read_all(reads)
         self._event(False, self._buffer[hid], np.size(result))
-        return self._result(result)
+        mine, index = self._shadow_of(hid), self._shadows(raw[:1])[0]
+        picked = self.shadow.run(lambda: mine[self.shadow.as_index(index, args[0])], (mine, index), result)
+        return self._result(result, shadow=picked)
 
-    def _setitem(self, hid: int, args: list[Any], reads: list[int]) -> Any:
+    def _setitem(self, hid: int, args: list[Any], reads: list[int], raw: list[Any]) -> Any:
         index, value = args
         target = self._arrays[hid]
         budget.check_index(target, index, self.max_elements)
@@ -332,16 +373,27 @@ class Session:
             self._event(False, self._buffer[hid], region)
             self._event(True, self._new_buffer(region), region)
         self._write_into(hid, region)
+        mine, (shadow_index, shadow_value) = self.shadow.writable(hid, target), self._shadows(raw[:2])
+
+        def assign() -> Any:
+            mine[self.shadow.as_index(shadow_index, index)] = shadow_value
+            return mine
+
+        self.shadow.bind(hid, self.shadow.run(assign, (mine, shadow_index, shadow_value), target))
         return None
 
     def _convert(self, op: str, hid: int) -> Any:
         arr = self._arrays[hid]
         self._event(False, self._buffer[hid], arr.size)
+        conversions: dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "bool": bool}
+        convert = operator.index if op == "index" else conversions[op]
+        mine = self._shadow_of(hid)
+        self.shadow.run(lambda: convert(mine.item() if mine.size == 1 else mine), (mine,), None)
         if op == "index":
             return encode(operator.index(arr))
         return encode({"int": int, "float": float, "bool": bool}[op](arr))
 
-    def _method(self, hid: int, args: list[Any], kwargs: dict[str, Any], reads: list[int]) -> Any:
+    def _method(self, hid: int, args: list[Any], kwargs: dict[str, Any], reads: list[int], raw: list[Any]) -> Any:
         name = args.pop(0)
         kind = al.METHODS.get(name)
         if kind is None:
@@ -353,15 +405,22 @@ class Session:
         budget.check_method(name, arr, args, kwargs, self.max_elements)
         self._label = bn.method_name(self.name_of(hid), name)
         result = arr.T if name == "T" else getattr(arr, name)(*args, **kwargs)
+        mine, extra = self._shadow_of(hid), self._shadows(raw[1:])
+        if name == "astype" and extra:
+            extra[0] = args[0]
+        traced = self.shadow.run(
+            lambda: mine.T if name == "T" else getattr(mine, name)(*extra, **kwargs), (mine, *extra), result, name
+        )
         if kind == al.VIEW:
             self._read_all(reads)
-            return self._result(result, view_of=hid)
+            return self._result(result, view_of=hid, shadow=traced)
         self._read_all([hid, *reads])
         if name == "tolist":
+            self.shadow.handed_back(traced)
             return {"l": [encode(result)]} if not isinstance(result, list) else encode(result)
-        return self._result(result)
+        return self._result(result, shadow=traced)
 
-    def _function(self, args: list[Any], kwargs: dict[str, Any], reads: list[int]) -> Any:
+    def _function(self, args: list[Any], kwargs: dict[str, Any], reads: list[int], raw: list[Any]) -> Any:
         name = args.pop(0)
         kind = al.FUNCTIONS.get(name)
         if kind is None:
@@ -373,4 +432,6 @@ class Session:
         self._label = bn.function_name("np", name)
         result = getattr(np, name)(*args, **kwargs)
         self._read_all(reads)
-        return self._result(result)  # np.reshape(a) etc. read a and write a fresh buffer, as any np function
+        function, operands = getattr(np, name), self._shadows(raw[1:])
+        traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result, name)
+        return self._result(result, shadow=traced)  # np.reshape(a) etc. read a and write a fresh buffer

@@ -55,7 +55,7 @@ def test_honest_solve_passes_with_parent_measured_metrics(tier: TierReport, name
     result = judge_solve(submission(name))
     assert result.ok, result.failure
     assert result.accuracy == 1.0 and result.kind == "solve"
-    assert set(result.metrics) == {"dmc@1", "ard@1", "ard_per_read@1", "dmd@1"}
+    assert set(result.metrics) == {"dmc@1", "ard@1", "ard_per_read@1", "dmd@1", "bytedmd@2"}
     assert all("measured by the parent" in scope for scope in result.metric_scopes.values())
     assert result.metrics["dmc@1"] > 0 and result.metrics["dmd@1"] > 0 and result.counts["numpy_ops"] > 0
 
