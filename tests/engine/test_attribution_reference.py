@@ -9,12 +9,14 @@ large runs, it may not change a stored value."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
 import pytest
 
 from engine.attribution import ONE_STEP, WHOLE_RUN, NamingEventLog, ScopeAttribution
+from engine.attribution.buffers import BufferAttribution
 from engine.attribution.histogram import MAX_ROWS, OTHER
 from engine.attribution.naming import UNNAMED, cached_site_name
 from engine.methods import METHODS
@@ -90,6 +92,7 @@ def assert_matches_reference(log: NamingEventLog, table: ScopeAttribution) -> No
         read_dist,
     )
     for row in table.rows:
+        assert row == BufferAttribution(**{f.name: getattr(row, f.name) for f in dataclasses.fields(row)})
         t = per[row.name]
         assert (row.buffers, row.size, row.reads, row.floats_read) == (len(t.written), t.largest, t.reads, t.floats)
         assert (row.distance_sum, row.read_distance_sum, row.max_distance) == (t.dist, t.read_dist, t.max_d)
