@@ -91,8 +91,11 @@ def attribute_log(
     scope: str,
     events: tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None,
     distances: ReadDistances | None = None,
+    dmc: float | None = None,
 ) -> ScopeAttribution:
     """The per-buffer table of everything ``log`` recorded, names resolved from the creation sites. ``events``
-    (``log.arrays()``) and ``distances`` (their read distances): pass them when already computed for the metrics."""
+    (``log.arrays()``), ``distances`` (their read distances) and ``dmc`` (the ``dmc@1`` of those distances): pass
+    them when already computed for the metrics."""
     names, name_of_buffer = log.name_table()
-    return attribute_indexed(*(log.arrays() if events is None else events), names, name_of_buffer, scope, distances)
+    events = log.arrays() if events is None else events
+    return attribute_indexed(*events, names, name_of_buffer, scope, distances, dmc)

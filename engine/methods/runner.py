@@ -35,7 +35,7 @@ from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
 from engine.methods.params import parse_params
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
-from engine.metrics.clock import metrics_of, read_distances
+from engine.metrics.clock import DMC, metrics_of, read_distances
 from engine.metrics.element_dmd import buffer_dmd
 from engine.metrics.lru_stack import DMD
 from engine.progress import Progress, no_progress
@@ -121,8 +121,9 @@ def measured(log: EventLog, scope: str) -> tuple[dict[str, float], ScopeAttribut
     per-buffer table for ``scope`` — the clock metrics and the table from one computation of the read distances."""
     events = log.arrays()
     distances = read_distances(*events)
-    table = attribute_log(log, scope, events, distances) if isinstance(log, NamingEventLog) else None
-    return {**metrics_of(distances), DMD: buffer_dmd(*events)}, table
+    metrics = metrics_of(distances)
+    table = attribute_log(log, scope, events, distances, metrics[DMC]) if isinstance(log, NamingEventLog) else None
+    return {**metrics, DMD: buffer_dmd(*events)}, table
 
 
 def resolve(
