@@ -110,7 +110,7 @@ def test_gf2_solve_passes_with_metrics_measured_by_the_parent(sandboxed: TierRep
     payload = one_json(out)
     assert code == 0 and payload["ok"] is True and payload["accuracy"] == 1.0
     assert payload["kind"] == "solve" and payload["challenge"] == "sparse_parity"
-    assert set(payload["metrics"]) == {"dmc@1", "ard@1", "ard_per_read@1", "dmd@1"}
+    assert set(payload["metrics"]) == {"dmc@1", "ard@1", "ard_per_read@1", "dmd@1", "bytedmd@2"}
     assert all("measured by the parent" in s for s in payload["metric_scopes"].values())
     assert payload["tier"] == sandboxed.tier
     code, out = submit(str(Path(__file__).parents[1] / "engine/sandbox/submissions/gf2_solve.py"))
