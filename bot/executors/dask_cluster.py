@@ -62,6 +62,12 @@ class DaskExecution:
 
         A database or cluster that cannot be reached is answered in one line (never an exception to the board).
         """
+        if self.killed:  # cancelled before it was submitted: it never reaches the cluster
+            try:
+                await asyncio.to_thread(self._cancel_unsubmitted)
+            except StorageError as exc:
+                return Reply(text=f"{self._command.name} was not started: {exc.one_line()}", ok=False), 1
+            raise JobKilled("cancelled before it started")
         try:
             future = await asyncio.to_thread(self._submit)
         except StorageError as exc:
@@ -156,6 +162,16 @@ class DaskExecution:
         with self._executor.ledger() as session:
             finish(session, key=self.key, state=JOB_FAILED, reason=f"{name}: {exc}")
         return Reply(text=incident_line(incident), ok=False), 3
+
+    def _cancel_unsubmitted(self) -> None:
+        """Record a job cancelled before its submission: a new ledger row goes straight to ``cancelled`` (no attempt);
+        an asker attaching to a job already running asks the cluster to stop that one, as :meth:`kill` does."""
+        _row, start = self._enqueue()
+        if start:
+            with self._executor.ledger() as session:
+                finish(session, key=self.key, state=JOB_CANCELLED, reason="cancelled before it started")
+        else:
+            self._request_cancel()
 
     def kill(self) -> None:
         """Ask the cluster to stop this job (non-blocking: the ledger write happens on a thread)."""
