@@ -13,8 +13,10 @@ import os
 
 # One BLAS thread: CPU time counts every thread of the process, and OpenBLAS's idle threads spin for a while after
 # each call; on a loaded machine that spinning made the same run (lasso) cost 30 ms or 1,300 ms of CPU at random.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+from engine.blas_threads import ONE_BLAS_THREAD  # noqa: E402 - the engine package itself loads no numpy
+
+for _variable, _value in ONE_BLAS_THREAD.items():
+    os.environ.setdefault(_variable, _value)
 
 import statistics  # noqa: E402
 import sys  # noqa: E402

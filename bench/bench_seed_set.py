@@ -34,8 +34,9 @@ sys.path.insert(0, str(ROOT))
 from measure import load_line, machine_line  # noqa: E402
 
 from bot.core.method_request import MethodRequest  # noqa: E402
-from bot.core.seed_pool import ONE_THREAD, SeedPool  # noqa: E402
+from bot.core.seed_pool import SeedPool  # noqa: E402
 from bot.core.seed_task import SeedTask, run_here  # noqa: E402
+from engine.blas_threads import ONE_BLAS_THREAD  # noqa: E402
 from engine.compat.spc import SEEDS  # noqa: E402
 
 
@@ -121,7 +122,7 @@ def main() -> None:
         [sys.executable, __file__, "--serial-pass", ",".join(map(str, seeds))],
         capture_output=True,
         check=True,
-        env={**os.environ, **ONE_THREAD, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, **ONE_BLAS_THREAD, "PYTHONPATH": str(ROOT)},
         text=True,
     )
     one = json.loads(serial.stdout.strip().splitlines()[-1])

@@ -21,8 +21,10 @@ import os
 # One BLAS thread, as in the job and seed processes that run methods for the bot (bot/executors/local.py): CPU time
 # counts every thread, and OpenBLAS's idle threads spin after each call (a traced lasso: 0.03 s pinned, up to 0.57 s
 # not, on a loaded 2-core host).
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+from engine.blas_threads import ONE_BLAS_THREAD  # noqa: E402 - the engine package itself loads no numpy
+
+for _variable, _value in ONE_BLAS_THREAD.items():
+    os.environ.setdefault(_variable, _value)
 
 import statistics  # noqa: E402
 import sys  # noqa: E402

@@ -11,9 +11,9 @@ seed paid both six times; one child per worker pays them twice.
 Children rather than a ``multiprocessing`` pool because a job's worker process is daemonic (it may not start
 ``multiprocessing`` children); they share its process group, so cancelling the job kills them too. What a child
 does not protect against: it runs registered engine code only (no submitted code), as the job's own user under the
-job's limits; its BLAS runs on one thread (:data:`ONE_THREAD`). A child that dies without answering (killed by a
-signal, out of memory, crashed) fails its seed with :class:`SeedRunFailed`, the one-line error the job reports; the
-child's last stderr lines go to the operator log.
+job's limits; its BLAS runs on one thread (:data:`engine.blas_threads.ONE_BLAS_THREAD`). A child that dies without
+answering (killed by a signal, out of memory, crashed) fails its seed with :class:`SeedRunFailed`, the one-line error
+the job reports; the child's last stderr lines go to the operator log.
 """
 
 from __future__ import annotations
@@ -33,16 +33,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bot.core.seed_child import Answer, Ready, SeedError
 from bot.core.seed_task import SeedTask
+from engine.blas_threads import ONE_BLAS_THREAD
 from engine.errors import EngineError
 from engine.result import RunResult
 
 log = logging.getLogger(__name__)
-
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-"""A child's BLAS on one thread: the seeds are the parallelism, and each child's own BLAS threads would contend
-for the same cores (measured: one local_update n=20 seed took 4.3 s in a child with BLAS threads, 2.5 s without;
-in one process its CPU time doubles, 0.7 -> 1.6 s, with two BLAS threads spinning). Training is unchanged (same
-steps, same accuracy), and so are the metrics (dmc's sum does not depend on the BLAS, engine/metrics/clock.py)."""
 
 CLOSE_WAIT_S = 5.0
 """How long an idle child may take to exit after its input closes before it is killed."""
@@ -73,7 +68,7 @@ class SeedWorker:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
-            env={**os.environ, **ONE_THREAD},
+            env={**os.environ, **ONE_BLAS_THREAD},
         )
         self.ready: Ready | None = None
         self.ready_after_s: float | None = None

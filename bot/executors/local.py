@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.command import Command
-from bot.core.seed_pool import ONE_THREAD
 from bot.executors.base import JobKilled, WorkerJob, picklable
 from bot.executors.job_settings import settings_for_local_jobs
 from bot.executors.worker import run_job
@@ -25,6 +24,7 @@ from bot.incidents import report_incident
 from bot.invocation import Invocation
 from bot.reply import Reply
 from bot.settings import Settings
+from engine.blas_threads import ONE_BLAS_THREAD
 from engine.progress import Progress
 
 _PRELOAD = [
@@ -163,7 +163,7 @@ class ProcessRunner:
         # children, so one BLAS thread each (measured: a traced lasso, n=20, took 0.26-0.57 CPU s with OpenBLAS's
         # own threads on a loaded 2-core host, 0.03-0.045 s pinned, same result). Set before that start; the bot's
         # own numpy is loaded already and keeps its threads.
-        os.environ.update(ONE_THREAD)
+        os.environ.update(ONE_BLAS_THREAD)
         self._mp = multiprocessing.get_context("forkserver")
         self._mp.set_forkserver_preload(_PRELOAD)
 

@@ -26,6 +26,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.blas_threads import ONE_BLAS_THREAD
 from engine.sandbox import landlock
 from engine.sandbox.limits import GIB, MIB, Limits
 from engine.sandbox.seccomp_filter import library_paths
@@ -157,7 +158,7 @@ def argv_prefix(report: TierReport, limits: Limits) -> list[str]:
     else:
         ns = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     argv = [bwrap, *ns, "--die-with-parent", "--new-session", "--clearenv"]
-    for key, value in (("OPENBLAS_NUM_THREADS", "1"), ("OMP_NUM_THREADS", "1"), ("MKL_NUM_THREADS", "1")):
+    for key, value in ONE_BLAS_THREAD.items():
         argv += ["--setenv", key, value]
     # /tmp first: a tmpfs mounted after the prefix binds would hide a venv or checkout that lives under /tmp. It is
     # a small private tmpfs (never the host's /tmp), not writable by the child; scratch below is its only space.

@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.blas_threads import ONE_BLAS_THREAD
 from engine.result import FailureKind
 from engine.sandbox.limits import Limits
 from engine.sandbox.results import BadResult, one_line, parse_strict
 
 BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
-CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "LC_ALL": "C.UTF-8"}
+CHILD_ENV = {**ONE_BLAS_THREAD, "LC_ALL": "C.UTF-8"}
 _CPU_SIGNALS = (signal.SIGXCPU, signal.SIGKILL)
 MAX_UNREAD = 1 << 20  # bytes of replies a child may leave unread before it is stopped
 
