@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.challenges.sparse_parity import SparseParityData, make_instance
 from engine.methods import METHODS, run_method
-from engine.methods.method import Problem
+from engine.methods.method import Outcome, Problem
 from engine.methods.params import parse_params
 from engine.result import RunResult
 from engine.tracing import EventLog, TrackedRandom
@@ -25,8 +25,9 @@ def instance_of(name: str, params: dict[str, int]) -> tuple[dict[str, int | floa
     return values, make_instance(n, k, m, seed)
 
 
-def plain_run(name: str, params: dict[str, int]) -> tuple[int, np.ndarray]:
-    """The method on untracked arrays: (steps, predictions on the instance's test rows)."""
+def plain_outcome(name: str, params: dict[str, int]) -> tuple[Outcome, SparseParityData]:
+    """The method run on untracked arrays (its random draws from ``seed + 1``, as the runner seeds them), and the
+    instance it ran on."""
     values, data = instance_of(name, params)
     log = EventLog()
     problem = Problem(
@@ -39,7 +40,12 @@ def plain_run(name: str, params: dict[str, int]) -> tuple[int, np.ndarray]:
         log=log,
         secret=data.secret,
     )
-    outcome = METHODS.get(name).run(problem)
+    return METHODS.get(name).run(problem), data
+
+
+def plain_run(name: str, params: dict[str, int]) -> tuple[int, np.ndarray]:
+    """The method on untracked arrays: (steps, predictions on the instance's test rows)."""
+    outcome, data = plain_outcome(name, params)
     assert outcome.predict is not None
     return outcome.steps, outcome.predict(data.x_test)
 

@@ -8,13 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.challenges.sparse_parity import make_instance
-from engine.methods import METHODS, run_method
+from engine.methods import run_method
 from engine.methods.genetic_prog import Form, canonical, random_tree, show
-from engine.methods.method import Problem
-from engine.methods.params import parse_params
-from engine.tracing import EventLog, TrackedRandom
-from tests.engine.method_checks import check_docstring
+from tests.engine.method_checks import check_docstring, plain_outcome
 
 
 def _evaluate(tree: tuple, x: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
@@ -60,21 +56,7 @@ def test_the_groups_seed_set_is_solved(seed: int) -> None:
 def test_a_solved_run_names_the_secret_and_tracing_changes_nothing():
     result = run_method("genetic_prog", {"seed": "42"})
     assert result.ok and result.found == result.secret and "fits every training row" in (result.note or "")
-    values = parse_params({"seed": "42"}, METHODS.get("genetic_prog").defaults)
-    data = make_instance(20, 3, 1000, 42)
-    log = EventLog()
-    plain = METHODS.get("genetic_prog").run(
-        Problem(
-            x=data.x_train.copy(),
-            y=data.y_train.copy(),
-            n=20,
-            k=3,
-            params=values,
-            rng=TrackedRandom(43, log),
-            log=log,
-            secret=data.secret,
-        )
-    )
+    plain, _ = plain_outcome("genetic_prog", {"seed": 42})
     assert plain.secret == result.found and plain.note == result.note
 
 

@@ -10,14 +10,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine.challenges.sparse_parity import make_instance
 from engine.errors import BadParameter
-from engine.methods import METHODS, run_method
-from engine.methods.method import Problem
-from engine.methods.params import parse_params
+from engine.methods import run_method
 from engine.methods.rl import states
-from engine.tracing import EventLog, TrackedRandom
-from tests.engine.method_checks import check_docstring
+from tests.engine.method_checks import check_docstring, plain_outcome
 
 
 def test_value_blind_states_are_the_sets_of_fewer_than_k_bits():
@@ -47,21 +43,7 @@ def test_rl_finds_the_secret_like_the_group(n: int):
 def test_tracing_changes_nothing():
     params = {"n": "10", "k": "3", "seed": "4", "m": "200"}
     traced = run_method("rl", params)
-    values = parse_params(params, METHODS.get("rl").defaults)
-    data = make_instance(10, 3, 200, 4)
-    log = EventLog()
-    plain = METHODS.get("rl").run(
-        Problem(
-            x=data.x_train.copy(),
-            y=data.y_train.copy(),
-            n=10,
-            k=3,
-            params=values,
-            rng=TrackedRandom(5, log),
-            log=log,
-            secret=data.secret,
-        )
-    )
+    plain, data = plain_outcome("rl", {"n": 10, "k": 3, "seed": 4, "m": 200})
     assert plain.secret == traced.found and plain.note == traced.note
     assert np.all(np.prod(data.x_train[:, traced.found], axis=1) == data.y_train)
 
