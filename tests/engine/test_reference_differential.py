@@ -21,6 +21,7 @@ from engine.ir.parser import parse
 from engine.metrics.bytedmd import bytedmd_trace
 from engine.metrics.clock import ARD, ARD_PER_READ, DMC, clock_metrics
 from engine.metrics.lru_stack import bytedmd_depths_offline
+from engine.tracing import tracked_pure
 from engine.tracing.tracked_scalar import call_traced
 from tests.engine.differential_cases import BYTEDMD_CASES, CLOCK_CASES, IR_CASES
 
@@ -44,6 +45,15 @@ def test_the_array_operation_depth_pass_matches_the_reference_too(name: str) -> 
     # the compiled pass (when built) answers the test above; the pure pass, its fallback and oracle, answers here
     func, make_args = BYTEDMD_CASES[name]
     trace, _, kept = call_traced(func, tuple(make_args()))
+    depths = bytedmd_depths_offline(*trace.columns(), np.asarray(kept, dtype=np.int64))
+    assert depths.tolist() == FROZEN["bytedmd_depths"][name]
+
+
+@pytest.mark.parametrize("name", sorted(BYTEDMD_CASES))
+def test_the_pure_tracer_matches_the_reference_too(name: str) -> None:
+    # the compiled tracer (when built) is the active one above; the pure tracer, its fallback and oracle, answers here
+    func, make_args = BYTEDMD_CASES[name]
+    trace, _, kept = call_traced(func, tuple(make_args()), tracked_pure.ElementTrace())
     depths = bytedmd_depths_offline(*trace.columns(), np.asarray(kept, dtype=np.int64))
     assert depths.tolist() == FROZEN["bytedmd_depths"][name]
 
