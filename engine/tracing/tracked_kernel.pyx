@@ -114,7 +114,7 @@ cdef class ElementTrace:
 
     def wrap(self, value, dict memo, list synced):
         """Tracked copy of an argument (see :func:`wrap`)."""
-        return wrap(self, value, memo, synced)
+        return _wrap(self, value, memo, synced)
 
     def columns(self):
         """``(is_store, key, op)`` per access: op numbers are non-decreasing, one per store and one per read batch."""
@@ -436,26 +436,42 @@ cdef object _result(ElementTrace trace, object value):
     if _is_number(value):
         return trace._store(value)
     if isinstance(value, (tuple, list, _ndarray)):  # divmod, or an op on an array: tracked elements kept as they are
-        return wrap(trace, value, {}, [])
+        return _wrap(trace, value, {}, [])
     return trace._store(value)
 
 
 def wrap(ElementTrace trace, value, dict memo, list synced):
     """Tracked copy of an argument (lists/tuples/arrays recursively; shared containers wrapped once)."""
+    return _wrap(trace, value, memo, synced)
+
+
+cdef object _wrap(ElementTrace trace, object value, dict memo, list synced):
+    cdef Py_ssize_t i
+    cdef object[::1] flat
     if isinstance(value, Tracked):
         return value
     if id(value) in memo:
         return memo[id(value)]
-    if isinstance(value, _ndarray):
+    if type(value) is _ndarray:  # the elements in C order, as ``value[index]`` for each index of np.ndindex gives
+        out = np.empty(value.shape, dtype=object)
+        memo[id(value)] = out
+        synced.append((value, out))
+        flat = out.reshape(-1)
+        i = 0
+        for item in value.ravel().tolist():  # tolist() converts each element as item() does; object ones stay
+            flat[i] = _wrap(trace, item.item() if isinstance(item, _generic) else item, memo, synced)
+            i += 1
+        return out
+    if isinstance(value, _ndarray):  # a subclass: indexed element by element
         out = np.empty(value.shape, dtype=object)
         memo[id(value)] = out
         synced.append((value, out))
         for index in _ndindex(value.shape):
             item = value[index]
-            out[index] = wrap(trace, item.item() if isinstance(item, _generic) else item, memo, synced)
+            out[index] = _wrap(trace, item.item() if isinstance(item, _generic) else item, memo, synced)
         return out
     if isinstance(value, (list, tuple)):
-        wrapped = type(value)(wrap(trace, v, memo, synced) for v in value)
+        wrapped = type(value)(_wrapped_items(trace, value, memo, synced))
         memo[id(value)] = wrapped
         if isinstance(value, list):
             synced.append((value, wrapped))
@@ -464,3 +480,10 @@ def wrap(ElementTrace trace, value, dict memo, list synced):
     if type(value) not in _PRIMITIVE:
         memo[id(value)] = tracked
     return tracked
+
+
+def _wrapped_items(ElementTrace trace, value, dict memo, list synced):
+    """The wrapped items of a list or tuple, one at a time (handed to its type as a generator, as the pure
+    tracer does)."""
+    for v in value:
+        yield _wrap(trace, v, memo, synced)

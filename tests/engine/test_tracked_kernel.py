@@ -212,7 +212,33 @@ def mutating(values, c):
     return values
 
 
+def mixed_object_array() -> np.ndarray:
+    out = np.empty(5, dtype=object)
+    out[:] = [np.float32(1.5), None, 2, np.int64(-3), True]
+    return out
+
+
+def layouts() -> tuple[Any, ...]:
+    """Arrays the wrapper must place element by element in C order, whatever their layout and dtype."""
+    return (
+        np.asfortranarray(np.arange(6).reshape(2, 3)),
+        np.linspace(0, 1, 9)[::2],
+        np.array(3.5),
+        mixed_object_array(),
+        np.array([True, False]),
+        np.arange(4, dtype=np.uint8).reshape(2, 2).T,
+        np.array([1 + 2j, 3j], dtype=np.complex64),
+        np.asmatrix([[1, 2], [3, 4]]),
+        [np.arange(2), (np.float64(0.5), 7)],
+    )
+
+
+def layouts_program(f, s, z, o, b, u, c, m, nested):
+    return f * 2, s.sum(), z + 1, o[0] * o[2], b & True, u @ u, c * c, m * 2, nested[0] * nested[1][0]
+
+
 WHOLE: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
+    "arrays of every layout": (layouts_program, layouts),
     "naive matmul 4x4": (naive_matmul, lambda: ([[i + j for j in range(4)] for i in range(4)], [[1.5] * 4] * 4)),
     "branchy": (branchy, lambda: ([3, -1, 4.5, 1, -5, 9], 1)),
     "numpy step": (
