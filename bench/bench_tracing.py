@@ -4,8 +4,9 @@ machine. Run: ``PYTHONPATH=. python bench/bench_tracing.py`` (``--quick``: fewer
 1. every built-in method at n=20, k=3, fully traced with all metrics, one line each: wall and CPU seconds, the
    number of trace events; targets: a training method <= 2 s, a solver <= 1 s (judged on CPU seconds; one
    round per method with --quick);
-2. ByteDMD of the naive i-j-k matmul, 16×16 and 32×32: the whole call, its depth pass alone (compiled when built, and
-   the array-operation pass beside it), the untraced call
+2. ByteDMD of the naive i-j-k matmul, 16×16 and 32×32: the whole call, its trace alone (the compiled tracer when
+   built, and the pure one beside it), its depth pass alone (compiled when built, and the array-operation pass beside
+   it), the untraced call
    (target: whole ≤ 10× untraced at 32×32), the group's reference tracer (cybertronai/ByteDMD, loaded from the
    fetched mirror, skipped when absent; 16×16 only, it is quadratic) and a list-scan LRU stack written here;
 3. memory of a 10-million-event trace (target < 500 MB), by tracemalloc, with the peak while computing metrics;
@@ -44,7 +45,8 @@ from engine.methods.runner import DEFAULT_ROWS, run_traced  # noqa: E402
 from engine.metrics.bytedmd import bytedmd, depths_of, read_costs  # noqa: E402
 from engine.metrics.clock import clock_metrics  # noqa: E402
 from engine.metrics.lru_stack import COMPILED, bytedmd_depths_offline  # noqa: E402
-from engine.tracing import EventLog  # noqa: E402
+from engine.tracing import EventLog, tracked_pure  # noqa: E402
+from engine.tracing.tracked_scalar import COMPILED as TRACER_COMPILED  # noqa: E402
 from engine.tracing.tracked_scalar import call_traced  # noqa: E402
 
 
@@ -168,7 +170,8 @@ def methods_traced(reps: int) -> None:
 
 def bytedmd_matmul(reps: int) -> None:
     print(
-        "\n2. ByteDMD of the naive i-j-k matmul (median CPU s; depth pass "
+        "\n2. ByteDMD of the naive i-j-k matmul (median CPU s; tracer "
+        f"{'compiled' if TRACER_COMPILED else 'pure: the compiled tracer is not built'}, depth pass "
         f"{'compiled' if COMPILED else 'by array operations: the compiled pass is not built'})"
     )
     ref = reference_code.bytedmd_tracer()
@@ -180,6 +183,7 @@ def bytedmd_matmul(reps: int) -> None:
             "untraced": lambda A=A, B=B: matmul(A, B),
             "bytedmd": lambda A=A, B=B: bytedmd(matmul, (A, B)),
             "trace": lambda A=A, B=B: call_traced(matmul, (A, B)),
+            "trace, pure": lambda A=A, B=B: call_traced(matmul, (A, B), tracked_pure.ElementTrace()),
             "depth pass": lambda trace=trace, kept=kept: depths_of(trace, kept),
             "depth pass, array ops": lambda trace=trace, kept=kept: bytedmd_depths_offline(
                 *trace.columns(), np.asarray(kept, dtype=np.int64)

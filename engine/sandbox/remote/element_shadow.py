@@ -24,7 +24,8 @@ draw, anything computed after an escape) makes an untracked result equal to the 
 for it. The judge's CPU for one submission stays bounded: the element trace shares ``Limits.parent_cpu_s`` with the
 numpy work charged to the submission. A step whose estimated cost (``ELEMENT_OP_S`` per element it touches, times
 log2 for sorting) would pass what is left is not run; then, or once the CPU spent passes it, the shadow stops and
-the run reports no ``bytedmd@2`` (:attr:`stopped` says why) but is judged as usual.
+the run reports no ``bytedmd@2`` (:attr:`stopped` says why) but is judged as usual. Its memory is bounded the same
+way: the trace holds at most ``MAX_EVENTS`` accesses (a step that could pass it is not run).
 """
 
 from __future__ import annotations
@@ -47,6 +48,17 @@ by ``bench/bench_element_shadow.py`` (CPU medians, 2-core x86_64, load 0.8): wit
 fresh 0.13); with the pure tracer 0.002-1.12 µs (ufuncs 0.23-0.62, matmul 1.12, the fallback 1.11). Each figure is
 set at least 1.3× above the worst step measured (2.3× for the compiled one, whose steps are short enough for a
 loaded machine to stretch them), so the shadow stops before the judge's CPU limit rather than after it."""
+STOPPED_EVENTS = "the element trace would pass {:,} accesses (the judge's memory for it): bytedmd@2 not computed"
+MAX_EVENTS = 8 * 2**20
+"""Accesses one element trace may hold: 64 MiB at 8 bytes each, and a few times that while its depths are computed.
+The CPU allowance alone kept the pure tracer near this (a loop of small tracked ops reached 6.6 M accesses, +68 MiB
+in the judge, before its wall limit); the compiled tracer records about 14× as many per CPU second (the same loop:
+92 M accesses, +722 MiB, measured without this bound), so memory has its own bound."""
+EVENTS_PER_ELEMENT = 6
+"""Accesses per element counted by :func:`estimate_elements`, for the costliest steps it prices: a product in
+matmul/dot records two reads and a store and its add as many again. Measured on 1,000 elements: argmax 4.0, sort
+2.6, median 5.7, mean 3.0, a ufunc 1.0 (two reads and a store for three counted elements); std and var 7.0, a little
+over, which the check after each step catches."""
 _SORTING = frozenset({"sort", "argsort", "unique", "median"})
 _CONTRACTING = frozenset({"matmul", "dot"})
 
@@ -55,9 +67,16 @@ class ElementShadow:
     """Tracked copies of a session's arrays and the element trace of everything run on them."""
 
     def __init__(
-        self, arrays: list[np.ndarray], ids: list[int], cpu_s: float, spent: list[float], charged: list[float]
+        self,
+        arrays: list[np.ndarray],
+        ids: list[int],
+        cpu_s: float,
+        spent: list[float],
+        charged: list[float],
+        max_events: int = MAX_EVENTS,
     ) -> None:
         self.trace = ElementTrace()
+        self.max_events = max_events
         self._of: dict[int, Any] = {}  # handle id -> its tracked copy (an object array); absent: untracked
         self.cpu_s = cpu_s
         self.spent = spent  # CPU seconds spent on shadows for this submission (shared across instances)
@@ -153,8 +172,12 @@ class ElementShadow:
         stopped (then ``real_result`` stands for itself)."""
         if not self.active or not tracked(operands):
             return None
-        if estimate_s(operands, real_result, name) > self._left():
+        work = estimate_elements(operands, real_result, name)
+        if work * ELEMENT_OP_S > self._left():
             self.stop(STOPPED_CPU.format(self.cpu_s))
+            return None
+        if len(self.trace) + EVENTS_PER_ELEMENT * work > self.max_events:
+            self.stop(STOPPED_EVENTS.format(self.max_events))
             return None
         start = time.thread_time()
         try:
@@ -167,6 +190,8 @@ class ElementShadow:
             self.spent[0] += time.thread_time() - start
             if self._left() < 0:
                 self.stop(STOPPED_CPU.format(self.cpu_s))
+            elif len(self.trace) > self.max_events:
+                self.stop(STOPPED_EVENTS.format(self.max_events))
 
     def stop(self, reason: str) -> None:
         self.stopped = reason
@@ -200,6 +225,12 @@ def tracked(values: Any) -> bool:
 
 def estimate_s(operands: tuple[Any, ...], result: Any, name: str) -> float:
     """Estimated CPU seconds of a shadow step (see :data:`ELEMENT_OP_S`)."""
+    return estimate_elements(operands, result, name) * ELEMENT_OP_S
+
+
+def estimate_elements(operands: tuple[Any, ...], result: Any, name: str) -> float:
+    """The elements a shadow step touches: its operands' and its result's, plus one per product of a matrix
+    product, times log2 for a sort."""
     sizes = [v.size for v in operands if isinstance(v, np.ndarray)]
     out = result.size if isinstance(result, np.ndarray) else 1
     work = float(sum(sizes) + out)
@@ -208,4 +239,4 @@ def estimate_s(operands: tuple[Any, ...], result: Any, name: str) -> float:
         work += out * (first.shape[-1] if first.ndim else 1)
     if name in _SORTING:
         work *= max(1.0, float(np.log2(work)))
-    return work * ELEMENT_OP_S
+    return work
