@@ -54,10 +54,19 @@ def _isqrt(n: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.where((r + 1) * (r + 1) <= n, r + 1, r)
 
 
+_FLOAT_EXACT_DEPTH = 2**50
+"""Below this depth ``ceil(sqrt(d))`` in float64 is exact: the int64 converts exactly, IEEE ``sqrt`` is correctly
+rounded, and when k² < d ≤ (k+1)² the distance from √d to k (more than 1/(2k+1)) is more than half a unit in the
+last place of k (at most k·2⁻⁵³) for k ≤ 2²⁵, so the rounded root is k exactly for d = k² and above k otherwise."""
+
+
 def read_costs(depths: npt.ArrayLike, bytes_per_element: int = 1) -> npt.NDArray[np.int64]:
     """Cost of each read at the given element depths (see module docstring)."""
     d = np.asarray(depths, dtype=np.int64)
     if bytes_per_element == 1:
+        if d.size and int(d.max()) < _FLOAT_EXACT_DEPTH:  # one float pass, not the corrected isqrt's seven
+            root = np.sqrt(np.maximum(d, 1), dtype=np.float64)
+            return np.ceil(root, out=root).astype(np.int64)
         return _isqrt(np.maximum(d - 1, 0)) + 1
     b = bytes_per_element
     return _sum_ceil_sqrt(d * b) - _sum_ceil_sqrt((d - 1) * b)

@@ -3,8 +3,12 @@ numbers)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
 from engine.errors import BadParameter
@@ -136,6 +140,15 @@ def test_bytes_per_element_formula_matches_direct_sum():
         for b in (1, 2, 3, 4):
             direct = sum(int(np.ceil(np.sqrt(j))) for j in range((d - 1) * b + 1, d * b + 1))
             assert read_costs([d], b)[0] == direct
+
+
+@given(st.lists(st.one_of(st.integers(-2, 2**50 - 1), st.integers(1, 2**25).map(lambda k: k * k)), max_size=8))
+def test_one_byte_read_costs_are_exact_ceil_sqrt(depths):
+    # oracle: math.isqrt; perfect squares and their neighbours (k², k² ± 1) are where a float root could slip
+    near = [d + e for d in depths for e in (-1, 0, 1) if d + e < 2**50]
+    want = [math.isqrt(max(d, 1) - 1) + 1 for d in near]
+    assert read_costs(near).tolist() == want
+    assert read_costs([*near, 2**50 + 1]).tolist() == [*want, 2**25 + 1]  # past the float range: exact isqrt
 
 
 def test_bad_bytes_per_element():
