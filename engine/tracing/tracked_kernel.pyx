@@ -116,6 +116,10 @@ cdef class ElementTrace:
         """Tracked copy of an argument (see :func:`wrap`)."""
         return _wrap(self, value, memo, synced)
 
+    def __deepcopy__(self, memo):
+        """The trace itself: ``copy.deepcopy`` of tracked values (copying references, free) keeps them on it."""
+        return self
+
     def columns(self):
         """``(is_store, key, op)`` per access: op numbers are non-decreasing, one per store and one per read batch."""
         cdef Py_ssize_t n = self._len, i

@@ -46,6 +46,10 @@ class ElementTrace:
         """Tracked copy of an argument (see :func:`wrap`)."""
         return wrap(self, value, memo, synced)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ElementTrace:
+        """The trace itself: ``copy.deepcopy`` of tracked values (copying references, free) keeps them on it."""
+        return self
+
     def read(self, first: int, *more: int) -> None:
         """One operation's read batch: every tracked operand, in operand order (a repeated one twice)."""
         push = self._push

@@ -11,6 +11,7 @@ kept keys must be identical. The pure tracer is itself pinned by the group's ref
 
 from __future__ import annotations
 
+import copy
 import math
 import operator
 from collections.abc import Callable
@@ -175,6 +176,7 @@ def assert_same(func: Callable[..., Any], make_args: Callable[[], tuple[Any, ...
 
 
 @compiled
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's warnings on x / 0 in a generated program
 @given(st.lists(scalars, min_size=1, max_size=4), st.lists(arrays, max_size=2), st.lists(steps, max_size=20))
 @settings(max_examples=300, deadline=None)
 def test_generated_programs_leave_the_same_trace_on_both_tracers(scalar_args, array_args, program) -> None:
@@ -237,8 +239,15 @@ def layouts_program(f, s, z, o, b, u, c, m, nested):
     return f * 2, s.sum(), z + 1, o[0] * o[2], b & True, u @ u, c * c, m * 2, nested[0] * nested[1][0]
 
 
+def deep_copied(A, c):
+    B = copy.deepcopy(A)  # the copies keep their keys: copying is free
+    B[0][0] = B[0][0] * c
+    return B[0][0] + A[0][1] * c, copy.copy(A[1][1]) - c
+
+
 WHOLE: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "arrays of every layout": (layouts_program, layouts),
+    "deep copies": (deep_copied, lambda: ([[1.0, 2.0], [3.0, 4.0]], 0.5)),
     "naive matmul 4x4": (naive_matmul, lambda: ([[i + j for j in range(4)] for i in range(4)], [[1.5] * 4] * 4)),
     "branchy": (branchy, lambda: ([3, -1, 4.5, 1, -5, 9], 1)),
     "numpy step": (
@@ -253,6 +262,7 @@ WHOLE: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
 
 
 @compiled
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # np.matrix, on purpose (an ndarray subclass)
 @pytest.mark.parametrize("name", sorted(WHOLE))
 def test_whole_functions_leave_the_same_trace_on_both_tracers(name: str) -> None:
     func, make_args = WHOLE[name]
