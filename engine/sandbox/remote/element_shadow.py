@@ -43,7 +43,7 @@ STOPPED_CPU = "the element trace would pass the judge's CPU limit ({:g} s for yo
 ELEMENT_OP_S = 0.3e-6 if COMPILED else 1.5e-6
 """Estimated CPU seconds per element a shadow step touches, counted as :func:`estimate_s` counts them (operand and
 result elements; times the inner dimension for matmul/dot, times log2 for sorts), for the active tracer. Measured
-by ``bench/bench_element_shadow.py`` (CPU medians, 2-core x86_64, load 0.8): with the compiled tracer 0.002-0.13 µs
+by ``bench/bench_element_shadow.py`` (CPU medians, 2-core x86_64, load 0.8-1.3): with the compiled tracer 0.002-0.13 µs
 (ufuncs 0.02-0.04, reductions 0.04-0.08, matmul 0.09, the fallback that reads every element and stores the result
 fresh 0.13); with the pure tracer 0.002-1.12 µs (ufuncs 0.23-0.62, matmul 1.12, the fallback 1.11). Each figure is
 set at least 1.3× above the worst step measured (2.3× for the compiled one, whose steps are short enough for a
@@ -52,8 +52,8 @@ STOPPED_EVENTS = "the element trace would pass {:,} accesses (the judge's memory
 MAX_EVENTS = 8 * 2**20
 """Accesses one element trace may hold: 64 MiB at 8 bytes each, and a few times that while its depths are computed.
 The CPU allowance alone kept the pure tracer near this (a loop of small tracked ops reached 6.6 M accesses, +68 MiB
-in the judge, before its wall limit); the compiled tracer records about 14× as many per CPU second (the same loop:
-92 M accesses, +722 MiB, measured without this bound), so memory has its own bound."""
+in the judge, before the run hit its limits); the compiled tracer records about 14× as many per CPU second (the
+same loop: 92 M accesses, +722 MiB, measured without this bound), so memory has its own bound."""
 EVENTS_PER_ELEMENT = 6
 """Accesses per element counted by :func:`estimate_elements`, for the costliest steps it prices: a product in
 matmul/dot records two reads and a store and its add as many again. Measured on 1,000 elements: argmax 4.0, sort
