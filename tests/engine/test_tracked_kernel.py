@@ -258,6 +258,7 @@ WHOLE: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
     "scalar times array": (lambda c, a: (c * a, a * c, c < a), lambda: (2, np.array([1, 2, 3]))),
     "modular pow": (lambda x, e, m: (pow(x, e, m), pow(x, 3, m), pow(x, e), pow(2, x), x**e), lambda: (7, 5, 11)),
     "divmod and tuples": (lambda a, b: (divmod(a, b), divmod(7, b), divmod(a, 2.5)), lambda: (17, 5)),
+    "list results": (lambda a, b: (b * [1, a], [a] * b, (a,) * 2), lambda: (1.5, 2)),
 }
 
 
