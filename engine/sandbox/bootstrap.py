@@ -16,6 +16,7 @@ import os
 import resource
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -129,7 +130,14 @@ def main() -> None:
         if mode == "solve":
             from engine.sandbox.remote import client
 
-            np_mod = client.connect(fd, sys.stdin, cfg["functions"], cfg["dtypes"])
+            np_mod = client.connect(
+                fd,
+                sys.stdin,
+                cfg["functions"],
+                cfg["dtypes"],
+                next_id=int(cfg["next_id"]),
+                pipeline=bool(cfg["pipeline"]),
+            )
             inputs = [client.RemoteArray(i, tuple(s), d) for i, s, d in cfg["inputs"]]
         elif cfg.get("numpy", True):
             import numpy  # noqa: F401
@@ -146,8 +154,11 @@ def main() -> None:
         if mode == "solve":
             ns["np"] = np_mod
             fn = _run_submission(cfg, "solve", ns)
+            started = time.perf_counter()
             answer = fn(inputs[0], inputs[1], int(cfg["n_bits"]), int(cfg["k_sparse"]))
-            _write(fd, {"type": "result", "answer": [int(v) for v in answer]})
+            indices = [int(v) for v in answer]  # may still ask the parent (a handle's elements)
+            solve_s = time.perf_counter() - started  # self-reported, for benchmarks only: never judged
+            _write(fd, {"type": "result", "answer": indices, "solve_s": solve_s})
         else:
             fn = _run_submission(cfg, "generate", ns)
             captured = io.StringIO()

@@ -50,7 +50,8 @@ class ChildOutcome:
     failure_kind: FailureKind | None = None
 
 
-Requests = Callable[[dict[str, Any]], dict[str, Any]]
+Requests = Callable[[dict[str, Any]], dict[str, Any] | None]
+"""Answers one request from the child: the reply, or None for a pipelined request (no reply is sent)."""
 
 
 class _Stop(Exception):
@@ -216,8 +217,11 @@ def _watch(
                         msg = parse_strict(line, result_cap)
                         if "op" in msg and on_request is not None and final is None:
                             requests += 1
+                            reply = on_request(msg)
+                            if reply is None:
+                                continue
                             had = bool(pending)
-                            pending += _reply_line(on_request(msg))
+                            pending += _reply_line(reply)
                             if len(pending) > max(4 * result_cap, MAX_UNREAD):
                                 raise _Stop("your code stopped reading the judge's replies")
                             if not had:  # try at once; wait for writability only if the pipe is full
