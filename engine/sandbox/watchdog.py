@@ -272,9 +272,12 @@ def _watch(
     return ChildOutcome(final, failure, bytes(output), rc, requests=requests, failure_kind=kind)
 
 
+_ENCODER = json.JSONEncoder(allow_nan=False)  # one for every reply (json.dumps builds one per call)
+
+
 def _reply_line(reply: dict[str, Any]) -> bytes:
     try:
-        return (json.dumps(reply, allow_nan=False) + "\n").encode()
+        return (_ENCODER.encode(reply) + "\n").encode()
     except (TypeError, ValueError) as exc:  # e.g. an integer over Python's 4,300-digit str() limit
         raise BadResult("a reply could not be encoded") from exc
 

@@ -52,11 +52,24 @@ class Channel:
         self.proxies: dict[int, int] = {}  # handle id -> live proxy objects (a += b keeps a's id alive twice)
         self.next_id = next_id
         self.pipeline = pipeline
+        self.unsent = bytearray()  # pipelined requests not written yet (one write per batch: fewer wake-ups)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any], *, wait: bool = True) -> None:
+        """Queue ``message``; everything queued is written when a reply will be waited for (``wait``), or once
+        :data:`BATCH_BYTES` are queued."""
         if self.released:
             message["rel"], self.released = self.released, []
-        self.write((json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n").encode())
+        self.unsent += _ENCODER.encode(message).encode()
+        self.unsent += b"\n"
+        if wait or len(self.unsent) >= BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued request (before waiting for a reply, and before the child's final message)."""
+        if self.unsent:
+            data = bytes(self.unsent)
+            self.unsent.clear()
+            self.write(data)
 
     def write(self, data: bytes) -> None:
         view = memoryview(data)
@@ -81,11 +94,19 @@ class Channel:
         hid = self.next_id
         self.next_id += 1
         message["n"], message["p"] = hid, [list(shape), dtype]
-        self.send(message)
+        self.send(message, wait=False)
         return RemoteArray(hid, shape, dtype)
 
 
+BATCH_BYTES = 16384
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # one for every request
 _channel: Channel | None = None
+
+
+def flush() -> None:
+    """Write the pipelined requests still queued (the bootstrap calls it before the final message)."""
+    if _channel is not None:
+        _channel.flush()
 
 
 def _handle_id(value: Any) -> int | None:

@@ -71,6 +71,7 @@ def encode(value: Any, handle_id: Any = None) -> Any:
     raise ProtocolError(f"cannot send a value of type {type(value).__name__}")
 
 
+_PLAIN = frozenset([type(None), bool, int, float, str])
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
@@ -78,7 +79,7 @@ def decode(value: Any, depth: int = 0) -> Any:
     """Tagged JSON value -> Python value (handles become ``Handle``, dtypes ``DType``)."""
     if depth > 32:
         raise ProtocolError("value nested too deeply")
-    if value is None or isinstance(value, bool | int | float | str):
+    if type(value) in _PLAIN:  # json's own types, never subclasses
         return value
     if isinstance(value, dict) and len(value) == 1:
         ((tag, inner),) = value.items()
