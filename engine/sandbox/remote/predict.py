@@ -54,9 +54,16 @@ def _safe(a: str, b: str) -> bool:
     return ka == "f" and kb == "f" and BITS[b] >= BITS[a]
 
 
+def _promoted(a: str, b: str) -> str:
+    return next(t for t in _ORDER if _safe(a, t) and _safe(b, t))
+
+
+_PROMOTED = {(a, b): _promoted(a, b) for a in _ORDER for b in _ORDER}
+
+
 def promote(a: str, b: str) -> str:
     """``np.promote_types(a, b)``: the first dtype both cast to safely."""
-    return next(t for t in _ORDER if _safe(a, t) and _safe(b, t))
+    return _PROMOTED[a, b]
 
 
 def _scalar_dtype(value: Any, other: str) -> str | None:
@@ -150,37 +157,43 @@ def getitem(a: Meta, index: Any) -> Prediction:
     """``a[index]`` for an index of in-bounds ints, slices of ints, None, one Ellipsis and at most one list of
     in-bounds ints (then no int beside it: numpy would move the broadcast dimension to the front)."""
     parts = index if type(index) is tuple else (index,)
-    lists = sum(1 for p in parts if type(p) is list)
-    if lists > 1 or (lists and any(_plain_int(p) for p in parts)):
-        return None
-    if sum(1 for p in parts if p is Ellipsis) > 1:
-        return None
-    named = sum(1 for p in parts if p is not None and p is not Ellipsis)
-    if named > len(a.shape):
+    lists = ints = ellipses = named = 0
+    for part in parts:  # never ``in`` or ==: a handle in an index would answer with a request
+        kind = type(part)
+        if part is None:
+            continue
+        if part is Ellipsis:
+            ellipses += 1
+            continue
+        named += 1
+        lists += kind is list
+        ints += kind is int
+    shape = a.shape
+    if lists > 1 or (lists and ints) or ellipses > 1 or named > len(shape):
         return None
     out: list[int] = []
     dim = 0
-    has_ellipsis = any(p is Ellipsis for p in parts)  # never ``in``: it would compare a handle with ==
-    expanded = list(parts) if has_ellipsis else [*parts, Ellipsis]
-    for part in expanded:
+    for part in parts if ellipses else (*parts, Ellipsis):
+        kind = type(part)
         if part is None:
             out.append(1)
         elif part is Ellipsis:
-            for _ in range(len(a.shape) - named):
-                out.append(a.shape[dim])
+            for _ in range(len(shape) - named):
+                out.append(shape[dim])
                 dim += 1
-        elif _plain_int(part):
-            if not -a.shape[dim] <= part < a.shape[dim]:
+        elif kind is int:
+            if not -shape[dim] <= part < shape[dim]:
                 return None
             dim += 1
-        elif type(part) is slice:
-            bounds = (part.start, part.stop, part.step)
-            if not all(v is None or _plain_int(v) for v in bounds) or part.step == 0:
+        elif kind is slice:
+            start, stop, step = part.start, part.stop, part.step
+            if not all(v is None or type(v) is int for v in (start, stop, step)) or step == 0:
                 return None
-            out.append(len(range(*part.indices(a.shape[dim]))))
+            out.append(len(range(*part.indices(shape[dim]))))
             dim += 1
-        elif type(part) is list:
-            if not part or not all(_plain_int(i) and -a.shape[dim] <= i < a.shape[dim] for i in part):
+        elif kind is list:
+            n = shape[dim]
+            if not part or not all(type(i) is int and -n <= i < n for i in part):
                 return None
             out.append(len(part))
             dim += 1

@@ -24,10 +24,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.sandbox import judge as judge_module
+from engine.sandbox import judge_solve
 from engine.sandbox.remote import allowlist, client, predict
 from engine.sandbox.remote.predict import Meta
 from engine.sandbox.remote.session import MISPREDICTED, Refused, Session
 from engine.sandbox.results import parse_strict
+from engine.sandbox.tier import TierReport
 from tests.engine.sandbox.conftest import submission
 
 DTYPES = list(allowlist.DTYPES)
@@ -397,3 +400,63 @@ def test_the_stand_in_raises_a_deferred_error_with_its_category() -> None:
             z.tolist()
         assert x[1, 2] == -4
         del x, y, z
+
+
+# ---- a submission that changes the stand-in (end to end, in the sandbox) -----------------------------------------
+_PATCH = "    stand_in = type(x).__getitem__.__globals__  # the stand-in module's globals, as any code can reach them\n"
+
+
+def _brute_force_with(patch: str) -> str:
+    return submission("brute_force_solve").replace("    for combo in", _PATCH + patch + "    for combo in")
+
+
+@pytest.fixture
+def fixed(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """One hidden instance for every judged run of a test."""
+    instance = judge_module.hidden_instance(20, 3, 200, 1000)
+    monkeypatch.setattr(judge_module, "hidden_instance", lambda *a: instance)
+    return instance
+
+
+@pytest.mark.slow
+def test_a_submission_that_turns_pipelining_off_scores_the_same(tier: TierReport, fixed: dict) -> None:
+    if not tier.runs_submissions:
+        return
+    honest = judge_solve(submission("brute_force_solve"), instances=1)
+    blocking = judge_solve(_brute_force_with("    stand_in['_channel'].pipeline = False\n"), instances=1)
+    assert honest.ok and blocking.ok
+    assert blocking.metrics == honest.metrics and blocking.counts == honest.counts
+
+
+@pytest.mark.parametrize(
+    ("patch", "failure"),
+    [
+        # a stand-in that predicts a smaller result than numpy gives
+        ("    stand_in['predict'].getitem = lambda a, i: ((1,), a.dtype)\n", MISPREDICTED),
+        # handle ids of its own choosing: to overwrite or alias arrays the parent holds
+        ("    stand_in['_channel'].next_id = 0\n", "your code named an array handle out of turn (forged)"),
+        ("    stand_in['_channel'].next_id += 3\n", "your code named an array handle out of turn (forged)"),
+    ],
+    ids=["lying-prediction", "reused-id", "skipped-id"],
+)
+def test_a_submission_that_patches_the_stand_in_is_refused(
+    tier: TierReport, fixed: dict, patch: str, failure: str
+) -> None:
+    if not tier.runs_submissions:
+        return
+    result = judge_solve(_brute_force_with(patch), instances=1)
+    assert not result.ok and result.failure == failure and result.metrics == {}
+
+
+def test_a_failed_pipelined_request_raises_its_category_at_the_next_read(tier: TierReport, fixed: dict) -> None:
+    if not tier.runs_submissions:
+        return
+    code = (
+        "def solve(x, y, n_bits, k_sparse):\n" + _PATCH + "    stand_in['_channel'].post("
+        "{'op': 'get', 't': 0, 'a': [{'l': [999]}]}, (1, 20), 'int64')\n"
+        "    z = x[:, [1, 2]]\n"  # pipelined after the failure: skipped
+        "    y.tolist()\n"
+        "    return []\n"
+    )
+    result = judge_solve(code, instances=1)
+    assert result.failure == "line 5: IndexError: index out of range"
