@@ -40,7 +40,10 @@ class DType:
 
 def encode(value: Any, handle_id: Any = None) -> Any:
     """Python value -> JSON-ready tagged value; ``handle_id(v)`` gives an id for handle objects, else None."""
-    if value is None or isinstance(value, bool | str):
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or value is None:  # the common case first (subclasses below)
+        return value
+    if isinstance(value, bool | str):
         return value
     if isinstance(value, int):
         return value
