@@ -88,12 +88,13 @@ def decode(value: Any, depth: int = 0) -> Any:
         ((tag, inner),) = value.items()
         if tag == "h" and isinstance(inner, int):
             return Handle(inner)
+        flat = depth < 32 and isinstance(inner, list) and _PLAIN.issuperset(map(type, inner))  # decoded as is
         if tag == "s" and isinstance(inner, list) and len(inner) == 3:
-            return slice(*(decode(v, depth + 1) for v in inner))
+            return slice(*inner) if flat else slice(*(decode(v, depth + 1) for v in inner))
         if tag == "t" and isinstance(inner, list):
-            return tuple(decode(v, depth + 1) for v in inner)
+            return tuple(inner) if flat else tuple(decode(v, depth + 1) for v in inner)
         if tag == "l" and isinstance(inner, list):
-            return [decode(v, depth + 1) for v in inner]
+            return list(inner) if flat else [decode(v, depth + 1) for v in inner]
         if tag == "e":
             return Ellipsis
         if tag == "f" and inner in _FLOATS:

@@ -67,6 +67,13 @@ from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode,
 
 _ERROR_TYPES = (IndexError, TypeError, ValueError, ArithmeticError)
 # What a failed operation tells the child: a fixed category per exception type, never numpy's message.
+_ONLY_INT = frozenset([int])
+
+
+def _in_64_bits(low: int, high: int) -> bool:
+    return low >= -budget.INT64 and high < 2 * budget.INT64
+
+
 _DTYPE_NAMES = {dtype: dtype.name for dtype in al.DTYPES.values()}  # the allowed dtypes (numpy's .name is slow)
 FAILURE_CATEGORIES = {
     "IndexError": "index out of range",
@@ -259,10 +266,14 @@ class Session:
             self._touched.append(value.id)
             return self._arrays[value.id]
         if kind is list:
+            if value and _ONLY_INT.issuperset(map(type, value)) and _in_64_bits(min(value), max(value)):
+                return list(value)  # the common index list: nothing to resolve
             return [self._resolve(v, reads) for v in value]
         if kind is tuple:
             return tuple(self._resolve(v, reads) for v in value)
         if kind is slice:
+            if value.start is None and value.stop is None and value.step is None:
+                return value
             return slice(*(self._resolve(v, reads) for v in (value.start, value.stop, value.step)))
         if kind is DType:
             return al.resolve_dtype(value.name)
