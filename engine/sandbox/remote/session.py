@@ -82,24 +82,24 @@ FAILURE_CATEGORIES = {
 }
 
 
+_ENVELOPE = {"op": str, "a": list, "rel": list, "k": dict, "t": int, "n": int, "p": list}
+
+
 def _check_shape(request: Any) -> None:
-    """The envelope of a request: an object with a text ``op``, list ``a``/``rel``, object ``k``, integer ``t``."""
+    """The envelope of a request: an object with a text ``op``, list ``a``/``rel``, object ``k``, integer ``t``
+    (and for a pipelined request an integer ``n`` and a prediction ``p``: a shape list and a dtype name). Other
+    keys are ignored."""
     if not isinstance(request, dict) or not isinstance(request.get("op"), str):
         raise ProtocolError("malformed request")
-    for key, kind in (("a", list), ("rel", list), ("k", dict)):
-        if key in request and not isinstance(request[key], kind):
+    for key, value in request.items():
+        kind = _ENVELOPE.get(key)
+        if kind is not None and not (type(value) is kind or (kind is not int and isinstance(value, kind))):
             raise ProtocolError("malformed request")
-    if "t" in request and type(request["t"]) is not int:
-        raise ProtocolError("malformed request")
     if "n" in request:
         predicted = request.get("p")
-        if (
-            type(request["n"]) is not int
-            or not isinstance(predicted, list)
-            or len(predicted) != 2
-            or not isinstance(predicted[0], list)
-            or not isinstance(predicted[1], str)
-        ):
+        if type(predicted) is not list or len(predicted) != 2 or type(predicted[0]) is not list:
+            raise ProtocolError("malformed request")
+        if type(predicted[1]) is not str:
             raise ProtocolError("malformed request")
 
 
@@ -280,6 +280,8 @@ class Session:
         return value
 
     def _kwargs(self, raw: Any, reads: list[int]) -> dict[str, Any]:
+        if type(raw) is dict and not raw:
+            return {}
         if not isinstance(raw, dict):
             raise Refused("malformed request keywords")
         out = {}
@@ -303,7 +305,8 @@ class Session:
                 hid = self._register(value, fresh=False, buffer=self._buffer[view_of])
             else:
                 hid = self._register(value, fresh=True)
-            self.shadow.bind(hid, shadow)
+            if self.shadow.active:  # a stopped shadow keeps nothing
+                self.shadow.bind(hid, shadow)
             return self.describe(hid)
         if isinstance(value, tuple):
             parts = shadow if isinstance(shadow, tuple) and len(shadow) == len(value) else (None,) * len(value)
