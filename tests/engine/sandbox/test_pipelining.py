@@ -460,3 +460,17 @@ def test_a_failed_pipelined_request_raises_its_category_at_the_next_read(tier: T
     )
     result = judge_solve(code, instances=1)
     assert result.failure == "line 5: IndexError: index out of range"
+
+
+def test_the_child_predicts_without_numpy(tier: TierReport, fixed: dict) -> None:
+    """The stand-in and its predictions are pure Python: no part of real numpy is loaded in a solve() child."""
+    if not tier.runs_submissions:
+        return
+    code = (
+        "import sys\ndef solve(x, y, n_bits, k_sparse):\n    z = x[:, [1, 2]].sum(axis=1) == y\n"
+        "    loaded = sorted(m for m in sys.modules if m == 'numpy' or m.startswith('numpy.'))\n"
+        "    assert loaded == ['numpy'] and sys.modules['numpy'].__version__ == 'remote', loaded\n"
+        "    return [] if z.any() else [0]\n"
+    )
+    result = judge_solve(code, instances=1, check_imports=False)
+    assert result.failure is not None and "mean accuracy" in result.failure  # solve() ran to its answer
