@@ -114,6 +114,8 @@ def _handle_id(value: Any) -> int | None:
 
 
 def _enc(value: Any) -> Any:
+    if type(value) is RemoteArray:  # the common argument, without the general encoder's checks
+        return {"h": value._id}
     return encode(value, _handle_id)
 
 
