@@ -179,10 +179,9 @@ def main() -> None:
         raise
     except BaseException as exc:  # noqa: BLE001 — everything becomes one line for the member
         try:
-            if mode == "solve":  # a refusal of a queued request is the verdict, as if it had been waited for
-                from engine.sandbox.remote import client
-
-                client.flush()
+            remote = sys.modules.get("engine.sandbox.remote.client")
+            if remote is not None:  # queued requests first: a refusal of one is the verdict, as if waited for
+                remote.flush()
             _write(fd, {"type": "error", "kind": "exception", "message": _where(exc)})
         except MemoryError:
             os.write(fd, _MEMORY_ERROR)

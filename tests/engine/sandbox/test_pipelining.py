@@ -474,3 +474,21 @@ def test_the_child_predicts_without_numpy(tier: TierReport, fixed: dict) -> None
     )
     result = judge_solve(code, instances=1, check_imports=False)
     assert result.failure is not None and "mean accuracy" in result.failure  # solve() ran to its answer
+
+
+@pytest.mark.parametrize("pipeline", [True, False])
+def test_a_refused_queued_request_is_the_verdict_even_if_the_code_raises_after_it(
+    tier: TierReport, fixed: dict, pipeline: bool
+) -> None:
+    """``a + b`` of 40,000² elements is predicted (and queued) but over the parent's array budget; the code then
+    raises. Waiting for every reply, the refusal comes first; pipelined it must too (queued requests are written
+    before the error message)."""
+    if not tier.runs_submissions:
+        return
+    switch = "" if pipeline else "    stand_in['_channel'].pipeline = False\n"
+    code = (
+        "import numpy as np\ndef solve(x, y, n_bits, k_sparse):\n" + _PATCH + switch
+        + "    a = np.ones((40000, 1))\n    b = np.ones((1, 40000))\n    c = a + b\n    raise ValueError('after')\n"
+    )  # fmt: skip
+    result = judge_solve(code, instances=1)
+    assert result.failure is not None and "array memory limit" in result.failure, result.failure
