@@ -148,7 +148,7 @@ def _call(op: str, *args: Any, target: RemoteArray | None = None, **kwargs: Any)
 def _meta(value: Any) -> Any:
     """What :mod:`predict` is told of an operand: a Meta for a handle, a Python scalar as itself, else None."""
     if isinstance(value, RemoteArray):
-        return Meta(value.shape, value.dtype.name)
+        return value._described
     if type(value) in (bool, int, float):
         return value
     if type(value) in (tuple, list) and all(type(v) is int for v in value):
@@ -190,7 +190,7 @@ def _inplace(name: str) -> Any:
 def _method(name: str) -> Any:
     def method(self: RemoteArray, *args: Any, **kwargs: Any) -> Any:
         meta = (tuple(_meta(a) for a in args), {k: _meta(v) for k, v in kwargs.items()})
-        predicted = predict.method(name, Meta(self.shape, self.dtype.name), *meta)
+        predicted = predict.method(name, self._described, *meta)
         return _pipelined(predicted, "meth", name, *args, target=self, **kwargs)
 
     method.__name__ = name
@@ -198,15 +198,17 @@ def _method(name: str) -> Any:
 
 
 class RemoteArray:
-    """An array held by the parent. Shape, ndim, size, dtype and len are local metadata; data is not."""
+    """An array held by the parent. Shape, ndim, size, dtype and len are local metadata; data is not. Shape and
+    dtype are read-only (numpy's in-place ``a.shape = …`` is not offered: use ``reshape``), since the pipelined
+    requests' predictions are made from them."""
 
-    __slots__ = ("_id", "shape", "dtype", "_channel", "__weakref__")
+    __slots__ = ("_id", "_described", "_dtype", "_channel", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, id_: int, shape: tuple[int, ...], dtype: str) -> None:
         self._id = id_
-        self.shape = shape
-        self.dtype = DType(dtype)
+        self._described = Meta(tuple(shape), dtype)
+        self._dtype = DType(dtype)
         self._channel = _channel
         if _channel is not None:
             _channel.proxies[id_] = _channel.proxies.get(id_, 0) + 1
@@ -222,9 +224,17 @@ class RemoteArray:
         channel.proxies.pop(self._id, None)
         channel.released.append(self._id)
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._described.shape
+
+    @property
+    def dtype(self) -> DType:
+        return self._dtype
+
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))
-    T = property(lambda self: _pipelined(predict.method("T", Meta(self.shape, self.dtype.name), (), {}), "meth", "T",
+    T = property(lambda self: _pipelined(predict.method("T", self._described, (), {}), "meth", "T",
                                          target=self))  # fmt: skip
 
     def __len__(self) -> int:
@@ -237,7 +247,7 @@ class RemoteArray:
             yield self[i]
 
     def __getitem__(self, index: Any) -> Any:
-        return _pipelined(predict.getitem(Meta(self.shape, self.dtype.name), index), "get", index, target=self)
+        return _pipelined(predict.getitem(self._described, index), "get", index, target=self)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         _call("set", index, value, target=self)
@@ -289,7 +299,7 @@ for _name in ("neg", "pos", "abs", "invert"):
     setattr(
         RemoteArray,
         f"__{_name}__",
-        lambda self, _n=_name: _pipelined(predict.unary(_n, Meta(self.shape, self.dtype.name)), "un", _n, self),
+        lambda self, _n=_name: _pipelined(predict.unary(_n, self._described), "un", _n, self),
     )
 for _name in (
     "reshape",

@@ -492,3 +492,15 @@ def test_a_refused_queued_request_is_the_verdict_even_if_the_code_raises_after_i
     )  # fmt: skip
     result = judge_solve(code, instances=1)
     assert result.failure is not None and "array memory limit" in result.failure, result.failure
+
+
+def test_a_handle_s_shape_and_dtype_cannot_be_reassigned() -> None:
+    """The predictions are made from them: numpy's in-place ``a.shape = …`` would make the child's view and the
+    parent's array disagree, so it raises rather than being refused later as a misprediction."""
+    with stand_in(_session(), pipeline=True) as (np_, _, (x, y)):
+        with pytest.raises(AttributeError):
+            x.shape = (12,)
+        with pytest.raises(AttributeError):
+            x.dtype = np_.float64
+        assert x.reshape(12).shape == (12,) and x.shape == (4, 3)
+        del x, y
