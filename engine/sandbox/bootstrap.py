@@ -16,6 +16,7 @@ import os
 import resource
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -129,7 +130,14 @@ def main() -> None:
         if mode == "solve":
             from engine.sandbox.remote import client
 
-            np_mod = client.connect(fd, sys.stdin, cfg["functions"], cfg["dtypes"])
+            np_mod = client.connect(
+                fd,
+                sys.stdin,
+                cfg["functions"],
+                cfg["dtypes"],
+                next_id=int(cfg["next_id"]),
+                pipeline=bool(cfg["pipeline"]),
+            )
             inputs = [client.RemoteArray(i, tuple(s), d) for i, s, d in cfg["inputs"]]
         elif cfg.get("numpy", True):
             import numpy  # noqa: F401
@@ -146,8 +154,13 @@ def main() -> None:
         if mode == "solve":
             ns["np"] = np_mod
             fn = _run_submission(cfg, "solve", ns)
+            started, cpu = time.perf_counter(), time.process_time()
             answer = fn(inputs[0], inputs[1], int(cfg["n_bits"]), int(cfg["k_sparse"]))
-            _write(fd, {"type": "result", "answer": [int(v) for v in answer]})
+            indices = [int(v) for v in answer]  # may still ask the parent (a handle's elements)
+            client.flush()  # pipelined requests reach the parent before the answer
+            # self-reported timings of solve() itself, for benchmarks only: never judged
+            timing = {"solve_s": time.perf_counter() - started, "solve_cpu_s": time.process_time() - cpu}
+            _write(fd, {"type": "result", "answer": indices, **timing})
         else:
             fn = _run_submission(cfg, "generate", ns)
             captured = io.StringIO()
@@ -166,6 +179,9 @@ def main() -> None:
         raise
     except BaseException as exc:  # noqa: BLE001 — everything becomes one line for the member
         try:
+            remote = sys.modules.get("engine.sandbox.remote.client")
+            if remote is not None:  # queued requests first: a refusal of one is the verdict, as if waited for
+                remote.flush()
             _write(fd, {"type": "error", "kind": "exception", "message": _where(exc)})
         except MemoryError:
             os.write(fd, _MEMORY_ERROR)

@@ -93,7 +93,7 @@ class _Meter:
         self.limits = limits
         self.spent = spent if spent is not None else [0.0]  # CPU seconds of work done for this submission so far
 
-    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any] | None:
         try:
             start = time.thread_time()
             element = self.session.shadow.spent[0]
@@ -151,6 +151,8 @@ def _one_instance(
         "check_imports": check_imports,
         "functions": sorted(allowlist.FUNCTIONS),
         "dtypes": sorted(allowlist.DTYPES),
+        "next_id": session.next_id,
+        "pipeline": True,
     }
     out = run_submission(
         cfg, limits, tier=report, dev_override=dev_override, result_cap=limits.output_bytes, on_request=meter

@@ -23,12 +23,15 @@ def one_line(text: str, limit: int = 400) -> str:
     return " ".join(flat.split())[:limit]
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # one for every message (json.loads builds one per call)
+
+
 def parse_strict(data: bytes, cap: int) -> dict[str, Any]:
     """One JSON object from ``data`` (at most ``cap`` bytes); BadResult otherwise."""
     if len(data) > cap:
         raise BadResult(f"the result is {len(data):,} bytes; the limit is {cap:,}")
     try:
-        value = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+        value = _DECODER.decode(data.decode("utf-8"))
     except BadResult:
         raise
     except RecursionError:

@@ -50,7 +50,8 @@ class ChildOutcome:
     failure_kind: FailureKind | None = None
 
 
-Requests = Callable[[dict[str, Any]], dict[str, Any]]
+Requests = Callable[[dict[str, Any]], dict[str, Any] | None]
+"""Answers one request from the child: the reply, or None for a pipelined request (no reply is sent)."""
 
 
 class _Stop(Exception):
@@ -216,8 +217,11 @@ def _watch(
                         msg = parse_strict(line, result_cap)
                         if "op" in msg and on_request is not None and final is None:
                             requests += 1
+                            reply = on_request(msg)
+                            if reply is None:
+                                continue
                             had = bool(pending)
-                            pending += _reply_line(on_request(msg))
+                            pending += _reply_line(reply)
                             if len(pending) > max(4 * result_cap, MAX_UNREAD):
                                 raise _Stop("your code stopped reading the judge's replies")
                             if not had:  # try at once; wait for writability only if the pipe is full
@@ -268,9 +272,12 @@ def _watch(
     return ChildOutcome(final, failure, bytes(output), rc, requests=requests, failure_kind=kind)
 
 
+_ENCODER = json.JSONEncoder(allow_nan=False)  # one for every reply (json.dumps builds one per call)
+
+
 def _reply_line(reply: dict[str, Any]) -> bytes:
     try:
-        return (json.dumps(reply, allow_nan=False) + "\n").encode()
+        return (_ENCODER.encode(reply) + "\n").encode()
     except (TypeError, ValueError) as exc:  # e.g. an integer over Python's 4,300-digit str() limit
         raise BadResult("a reply could not be encoded") from exc
 

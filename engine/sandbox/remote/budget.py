@@ -24,6 +24,7 @@ __all__ = ["Refused"]
 MAX_MATMUL_WORK = 50_000_000  # multiply-adds per request (~25 ms on one core)
 MAX_LIST_RESULT = 65_536  # elements a reply may carry as a Python list (tolist, nonzero's tuple …)
 INT64 = 2**63
+_ONLY_INT = frozenset([int])
 _STACKING = frozenset(["concatenate", "stack", "vstack", "hstack", "column_stack"])
 # numpy functions whose result is at most the broadcast of their array arguments (elementwise, reductions,
 # sorts, cumulative ops): everything COMPUTE except the ones with their own rule below.
@@ -44,6 +45,8 @@ def _shape(value: Any) -> tuple[int, ...]:
     if isinstance(value, np.ndarray):
         return tuple(int(d) for d in value.shape)
     if isinstance(value, list | tuple):
+        if type(value) is list and _ONLY_INT.issuperset(map(type, value)):
+            return (len(value),)  # a flat list of ints (an index), without building an object array
         return np.shape(np.asarray(value, dtype=object)) if value else (0,)
     return ()
 

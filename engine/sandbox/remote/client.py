@@ -1,11 +1,24 @@
 """The child side of remote arrays: opaque handles and the ``numpy`` stand-in that submitted solve() code
 imports.
 
-Runs inside the sandbox. The child never holds the data: a ``RemoteArray`` is an id plus shape/dtype metadata;
-every operator, index, method, ``np.<function>`` call or conversion (int/float/bool/tolist, iteration) is a
-request to the parent over the channel, which executes it, meters it and answers with a new handle or a plain
-Python value. Monkeypatching this module only changes what the child itself sees — metering and correctness
-live in the parent.
+Runs inside the sandbox, without numpy. The child never holds the data: a ``RemoteArray`` is an id plus
+shape/dtype metadata; every operator, index, method, ``np.<function>`` call or conversion (int/float/bool/tolist,
+iteration) is a request to the parent over the channel, which executes it, meters it and answers with a new handle
+or a plain Python value. Monkeypatching this module only changes what the child itself sees — metering and
+correctness live in the parent.
+
+Pipelining: an operation whose result :mod:`engine.sandbox.remote.predict` can prove from metadata alone (an array
+of at least one dimension, numpy raising nothing) is sent with the id the parent will give its result (``"n"``:
+the parent's next id, which the child follows from every handle it is told of) and the predicted shape and dtype
+(``"p"``), and the child goes on at once with a handle of that id; the parent answers nothing. Everything else
+— and every value that crosses back (ints, floats, bools, lists) — waits for its reply as before.
+
+Errors of a pipelined operation are deferred. The prediction rules out numpy's exceptions, so this happens only
+where the parent refuses or numpy fails anyway; then the failed operation is metered as any failed operation is,
+its handle is poisoned, the pipelined operations after it are not run (nothing metered), and the next request that
+waits for a reply — or any later one naming a poisoned handle — raises that operation's category
+(``IndexError: index out of range`` …, never numpy's text) instead of running. So an exception can surface a few
+lines after the operation that caused it, never later than the next value the code reads back.
 """
 
 from __future__ import annotations
@@ -17,30 +30,58 @@ import sys
 import types
 from typing import Any
 
+from engine.sandbox.remote import predict
+from engine.sandbox.remote.predict import Meta
 from engine.sandbox.remote.protocol import DType, encode
 
 _ERRORS = {"IndexError": IndexError, "TypeError": TypeError, "ValueError": ValueError}
 
 
 class Channel:
-    """Requests out on ``fd_out`` (one JSON line each), replies in on ``reader`` (one JSON line each)."""
+    """Requests out on ``fd_out`` (one JSON line each), replies in on ``reader`` (one JSON line each).
 
-    def __init__(self, fd_out: int, reader: Any) -> None:
+    next_id: the id the parent gives the next array it registers (every id it registers comes back in the reply
+    that made it, or was chosen here for a pipelined request). pipeline: whether provable operations are sent
+    without waiting (False: every request waits for its reply, as before pipelining).
+    """
+
+    def __init__(self, fd_out: int, reader: Any, *, next_id: int = 0, pipeline: bool = True) -> None:
         self.fd_out = fd_out
         self.reader = reader
         self.released: list[int] = []
+        self.proxies: dict[int, int] = {}  # handle id -> live proxy objects (a += b keeps a's id alive twice)
+        self.next_id = next_id
+        self.pipeline = pipeline
+        self.unsent = bytearray()  # pipelined requests not written yet (one write per batch: fewer wake-ups)
 
-    def send(self, message: dict[str, Any]) -> None:
-        data = (json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n").encode()
+    def send(self, message: dict[str, Any], *, wait: bool = True) -> None:
+        """Queue ``message``; everything queued is written when a reply will be waited for (``wait``), or once
+        :data:`BATCH_BYTES` are queued."""
+        if self.released:
+            message["rel"], self.released = self.released, []
+        self.unsent += _ENCODER.encode(message).encode()
+        self.unsent += b"\n"
+        if wait or len(self.unsent) >= BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued request (before waiting for a reply, and before the child's final message)."""
+        if self.unsent:
+            data = bytes(self.unsent)
+            self.unsent.clear()
+            self.write(data)
+
+    def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
             view = view[os.write(self.fd_out, view) :]
 
+    def readline(self) -> Any:
+        return self.reader.readline()
+
     def call(self, message: dict[str, Any]) -> Any:
-        if self.released:
-            message["rel"], self.released = self.released, []
         self.send(message)
-        line = self.reader.readline()
+        line = self.readline()
         if not line:
             raise SystemExit(0)  # the parent has gone: nothing more to do
         reply = json.loads(line)
@@ -48,9 +89,24 @@ class Channel:
             raise _ERRORS.get(reply.get("type"), ValueError)(reply["err"])
         return _decode(reply["r"])
 
+    def post(self, message: dict[str, Any], shape: tuple[int, ...], dtype: str) -> RemoteArray:
+        """Send a pipelined request whose result will be an array of ``shape``/``dtype``; no reply is read."""
+        hid = self.next_id
+        self.next_id += 1
+        message["n"], message["p"] = hid, [list(shape), dtype]
+        self.send(message, wait=False)
+        return RemoteArray(hid, shape, dtype)
 
+
+BATCH_BYTES = 16384
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # one for every request
 _channel: Channel | None = None
-_proxies: dict[int, int] = {}  # handle id -> live proxy objects (one id can have several, e.g. after a += b)
+
+
+def flush() -> None:
+    """Write the pipelined requests still queued (the bootstrap calls it before the final message)."""
+    if _channel is not None:
+        _channel.flush()
 
 
 def _handle_id(value: Any) -> int | None:
@@ -58,6 +114,8 @@ def _handle_id(value: Any) -> int | None:
 
 
 def _enc(value: Any) -> Any:
+    if type(value) is RemoteArray:  # the common argument, without the general encoder's checks
+        return {"h": value._id}
     return encode(value, _handle_id)
 
 
@@ -65,6 +123,8 @@ def _decode(value: Any) -> Any:
     if isinstance(value, dict) and len(value) == 1:
         ((tag, inner),) = value.items()
         if tag == "a":
+            if _channel is not None and inner[0] >= _channel.next_id:
+                _channel.next_id = inner[0] + 1
             return RemoteArray(inner[0], tuple(inner[1]), inner[2])
         if tag == "t":
             return tuple(_decode(v) for v in inner)
@@ -85,9 +145,36 @@ def _call(op: str, *args: Any, target: RemoteArray | None = None, **kwargs: Any)
     return _channel.call(msg)
 
 
+def _meta(value: Any) -> Any:
+    """What :mod:`predict` is told of an operand: a Meta for a handle, a Python scalar as itself, else None."""
+    if isinstance(value, RemoteArray):
+        return value._described
+    if type(value) in (bool, int, float):
+        return value
+    if type(value) in (tuple, list) and all(type(v) is int for v in value):
+        return value  # a shape
+    if isinstance(value, DType):
+        return value.name
+    return None
+
+
+def _pipelined(predicted: predict.Prediction, op: str, *args: Any, target: Any = None, **kwargs: Any) -> Any:
+    """``_call``, without waiting for the reply when the result was predicted and pipelining is on."""
+    channel = _channel
+    if predicted is None or channel is None or not channel.pipeline:
+        return _call(op, *args, target=target, **kwargs)
+    msg: dict[str, Any] = {"op": op, "a": [_enc(a) for a in args]}
+    if kwargs:
+        msg["k"] = {k: _enc(v) for k, v in kwargs.items()}
+    if target is not None:
+        msg["t"] = target._id
+    return channel.post(msg, *predicted)
+
+
 def _binary(name: str, reflected: bool = False) -> Any:
     def op(self: RemoteArray, other: Any) -> Any:
-        return _call("bin", name, other, self) if reflected else _call("bin", name, self, other)
+        a, b = (other, self) if reflected else (self, other)
+        return _pipelined(predict.binary(name, _meta(a), _meta(b)), "bin", name, a, b)
 
     return op
 
@@ -102,36 +189,53 @@ def _inplace(name: str) -> Any:
 
 def _method(name: str) -> Any:
     def method(self: RemoteArray, *args: Any, **kwargs: Any) -> Any:
-        return _call("meth", name, *args, target=self, **kwargs)
+        meta = (tuple(_meta(a) for a in args), {k: _meta(v) for k, v in kwargs.items()})
+        predicted = predict.method(name, self._described, *meta)
+        return _pipelined(predicted, "meth", name, *args, target=self, **kwargs)
 
     method.__name__ = name
     return method
 
 
 class RemoteArray:
-    """An array held by the parent. Shape, ndim, size, dtype and len are local metadata; data is not."""
+    """An array held by the parent. Shape, ndim, size, dtype and len are local metadata; data is not. Shape and
+    dtype are read-only (numpy's in-place ``a.shape = …`` is not offered: use ``reshape``), since the pipelined
+    requests' predictions are made from them."""
 
-    __slots__ = ("_id", "shape", "dtype", "__weakref__")
+    __slots__ = ("_id", "_described", "_dtype", "_channel", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, id_: int, shape: tuple[int, ...], dtype: str) -> None:
         self._id = id_
-        self.shape = shape
-        self.dtype = DType(dtype)
-        _proxies[id_] = _proxies.get(id_, 0) + 1
+        self._described = Meta(tuple(shape), dtype)
+        self._dtype = DType(dtype)
+        self._channel = _channel
+        if _channel is not None:
+            _channel.proxies[id_] = _channel.proxies.get(id_, 0) + 1
 
     def __del__(self) -> None:
-        left = _proxies.get(self._id, 1) - 1
-        if left > 0:
-            _proxies[self._id] = left
+        channel = self._channel
+        if channel is None:
             return
-        _proxies.pop(self._id, None)
-        if _channel is not None:
-            _channel.released.append(self._id)
+        left = channel.proxies.get(self._id, 1) - 1
+        if left > 0:
+            channel.proxies[self._id] = left
+            return
+        channel.proxies.pop(self._id, None)
+        channel.released.append(self._id)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._described.shape
+
+    @property
+    def dtype(self) -> DType:
+        return self._dtype
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))
-    T = property(lambda self: _call("meth", "T", target=self))
+    T = property(lambda self: _pipelined(predict.method("T", self._described, (), {}), "meth", "T",
+                                         target=self))  # fmt: skip
 
     def __len__(self) -> int:
         if not self.shape:
@@ -143,7 +247,7 @@ class RemoteArray:
             yield self[i]
 
     def __getitem__(self, index: Any) -> Any:
-        return _call("get", index, target=self)
+        return _pipelined(predict.getitem(self._described, index), "get", index, target=self)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         _call("set", index, value, target=self)
@@ -192,7 +296,11 @@ for _name in (
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(RemoteArray, f"__{_name}__", _binary(_name))
 for _name in ("neg", "pos", "abs", "invert"):
-    setattr(RemoteArray, f"__{_name}__", lambda self, _n=_name: _call("un", _n, self))
+    setattr(
+        RemoteArray,
+        f"__{_name}__",
+        lambda self, _n=_name: _pipelined(predict.unary(_n, self._described), "un", _n, self),
+    )
 for _name in (
     "reshape",
     "transpose",
@@ -228,7 +336,8 @@ for _name in (
 
 def _np_function(name: str) -> Any:
     def function(*args: Any, **kwargs: Any) -> Any:
-        return _call("np", name, *args, **kwargs)
+        metas = tuple(_meta(a) for a in args), {k: _meta(v) for k, v in kwargs.items()}
+        return _pipelined(predict.function(name, *metas), "np", name, *args, **kwargs)
 
     function.__name__ = name
     return function
@@ -273,10 +382,24 @@ def numpy_module(function_names: list[str], dtype_names: list[str]) -> types.Mod
     return mod
 
 
-def connect(fd_out: int, reader: Any, function_names: list[str], dtype_names: list[str]) -> types.ModuleType:
-    """Open the channel and install the ``numpy`` stand-in in sys.modules; returns it."""
+def attach(channel: Channel | None) -> None:
+    """Send this module's requests over ``channel`` (None: detached)."""
     global _channel
-    _channel = Channel(fd_out, reader)
+    _channel = channel
+
+
+def connect(
+    fd_out: int,
+    reader: Any,
+    function_names: list[str],
+    dtype_names: list[str],
+    *,
+    next_id: int = 0,
+    pipeline: bool = False,
+) -> types.ModuleType:
+    """Open the channel (requests to ``fd_out``, replies from ``reader``; ``next_id`` and ``pipeline`` as in
+    :class:`Channel`) and install the ``numpy`` stand-in in sys.modules; returns it."""
+    attach(Channel(fd_out, reader, next_id=next_id, pipeline=pipeline))
     mod = numpy_module(function_names, dtype_names)
     sys.modules["numpy"] = mod
     return mod

@@ -40,7 +40,10 @@ class DType:
 
 def encode(value: Any, handle_id: Any = None) -> Any:
     """Python value -> JSON-ready tagged value; ``handle_id(v)`` gives an id for handle objects, else None."""
-    if value is None or isinstance(value, bool | str):
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or value is None:  # the common case first (subclasses below)
+        return value
+    if isinstance(value, bool | str):
         return value
     if isinstance(value, int):
         return value
@@ -71,6 +74,7 @@ def encode(value: Any, handle_id: Any = None) -> Any:
     raise ProtocolError(f"cannot send a value of type {type(value).__name__}")
 
 
+_PLAIN = frozenset([type(None), bool, int, float, str])
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
@@ -78,18 +82,19 @@ def decode(value: Any, depth: int = 0) -> Any:
     """Tagged JSON value -> Python value (handles become ``Handle``, dtypes ``DType``)."""
     if depth > 32:
         raise ProtocolError("value nested too deeply")
-    if value is None or isinstance(value, bool | int | float | str):
+    if type(value) in _PLAIN:  # json's own types, never subclasses
         return value
     if isinstance(value, dict) and len(value) == 1:
         ((tag, inner),) = value.items()
         if tag == "h" and isinstance(inner, int):
             return Handle(inner)
+        flat = depth < 32 and isinstance(inner, list) and _PLAIN.issuperset(map(type, inner))  # decoded as is
         if tag == "s" and isinstance(inner, list) and len(inner) == 3:
-            return slice(*(decode(v, depth + 1) for v in inner))
+            return slice(*inner) if flat else slice(*(decode(v, depth + 1) for v in inner))
         if tag == "t" and isinstance(inner, list):
-            return tuple(decode(v, depth + 1) for v in inner)
+            return tuple(inner) if flat else tuple(decode(v, depth + 1) for v in inner)
         if tag == "l" and isinstance(inner, list):
-            return [decode(v, depth + 1) for v in inner]
+            return list(inner) if flat else [decode(v, depth + 1) for v in inner]
         if tag == "e":
             return Ellipsis
         if tag == "f" and inner in _FLOATS:

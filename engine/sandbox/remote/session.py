@@ -31,6 +31,14 @@ against gaming):
   target too), and the child gets only a fixed category (``IndexError: index out of range`` …), never numpy's
   text, which can quote array values.
 
+Pipelined requests (``"n"``: the id the child gave the result, ``"p"``: its predicted shape and dtype;
+engine/sandbox/remote/client.py) are executed and metered exactly as the same request waiting for its reply; the
+id must be the next one this session gives (anything else is a forged handle) and the result must be the predicted
+array (else the run ends: the stand-in's prediction, engine/sandbox/remote/predict.py, was wrong). Nothing is sent
+back. A pipelined request that fails is metered as any failed request and poisons its id; the pipelined requests
+after it are not run (nothing metered, their ids poisoned too), and the next request that waits for a reply — or any
+request naming a poisoned id — gets the failure's category instead of running.
+
 The inputs x and y are written once when the session opens, so reading them is counted. Consequences (tested):
 for any program, the cost metered here is never below the cost of the same program traced in-process with
 ``engine.tracing.TrackedArray`` (it differs only where this meter is stricter: zero-size and partial writes, index
@@ -39,6 +47,7 @@ arrays read in full, failed operations metered), and equals it for a program wit
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +67,14 @@ from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode,
 
 _ERROR_TYPES = (IndexError, TypeError, ValueError, ArithmeticError)
 # What a failed operation tells the child: a fixed category per exception type, never numpy's message.
+_ONLY_INT = frozenset([int])
+
+
+def _in_64_bits(low: int, high: int) -> bool:
+    return low >= -budget.INT64 and high < 2 * budget.INT64
+
+
+_DTYPE_NAMES = {dtype: dtype.name for dtype in al.DTYPES.values()}  # the allowed dtypes (numpy's .name is slow)
 FAILURE_CATEGORIES = {
     "IndexError": "index out of range",
     "TypeError": "unsupported argument types",
@@ -65,15 +82,38 @@ FAILURE_CATEGORIES = {
 }
 
 
+_ENVELOPE = {"op": str, "a": list, "rel": list, "k": dict, "t": int, "n": int, "p": list}
+
+
 def _check_shape(request: Any) -> None:
-    """The envelope of a request: an object with a text ``op``, list ``a``/``rel``, object ``k``, integer ``t``."""
+    """The envelope of a request: an object with a text ``op``, list ``a``/``rel``, object ``k``, integer ``t``
+    (and for a pipelined request an integer ``n`` and a prediction ``p``: a shape list and a dtype name). Other
+    keys are ignored."""
     if not isinstance(request, dict) or not isinstance(request.get("op"), str):
         raise ProtocolError("malformed request")
-    for key, kind in (("a", list), ("rel", list), ("k", dict)):
-        if key in request and not isinstance(request[key], kind):
+    for key, value in request.items():
+        kind = _ENVELOPE.get(key)
+        if kind is not None and not (type(value) is kind or (kind is not int and isinstance(value, kind))):
             raise ProtocolError("malformed request")
-    if "t" in request and type(request["t"]) is not int:
-        raise ProtocolError("malformed request")
+    if "n" in request:
+        predicted = request.get("p")
+        if type(predicted) is not list or len(predicted) != 2 or type(predicted[0]) is not list:
+            raise ProtocolError("malformed request")
+        if type(predicted[1]) is not str:
+            raise ProtocolError("malformed request")
+
+
+MISPREDICTED = (
+    "the judge's stand-in predicted a result numpy did not give (a bug in the sandbox, unless your code changed "
+    "the stand-in)"
+)
+
+
+class _Poisoned(Exception):
+    """A request named a handle whose pipelined operation failed (or was skipped after a failure)."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        self.reply = reply
 
 
 class Session:
@@ -88,6 +128,7 @@ class Session:
         element_cpu_s: float = 10.0,
         element_spent: list[float] | None = None,
         charged: list[float] | None = None,
+        element_trace: bool = True,
     ) -> None:
         self._arrays: dict[int, np.ndarray] = {}
         self._buffer: dict[int, int] = {}
@@ -100,6 +141,8 @@ class Session:
         self.max_elements = max_elements
         self.max_ops = max_ops
         self.ops = 0
+        self._poisoned: dict[int, dict[str, Any]] = {}  # pipelined ids that failed -> the failure's reply
+        self._deferred: dict[str, Any] | None = None  # a pipelined failure no waiting request has been told of
         self.is_write: list[bool] = []
         self.buffers: list[int] = []
         self.sizes: list[int] = []
@@ -111,7 +154,17 @@ class Session:
             self.input_ids.append(self._register(arr, fresh=True))
         # bytedmd@2: the same requests run on tracked elements, within element_cpu_s for the submission (all
         # instances: element_spent) less the numpy work charged to it (charged)
-        self.shadow = ElementShadow(arrays, self.input_ids, element_cpu_s, element_spent or [0.0], charged or [0.0])
+        if element_trace:
+            spent = element_spent or [0.0]
+            self.shadow = ElementShadow(arrays, self.input_ids, element_cpu_s, spent, charged or [0.0])
+        else:  # benchmarks: the parent's cost without bytedmd@2 (no allowance left: nothing is wrapped)
+            self.shadow = ElementShadow(arrays, self.input_ids, 0.0, [math.inf], [0.0])
+            self.shadow.stop("bytedmd@2 was not asked for")
+
+    @property
+    def next_id(self) -> int:
+        """The id the next array registered here gets (the child's pipelined requests must name it)."""
+        return self._next_id
 
     # ---- bookkeeping -------------------------------------------------------------------------------------
     def _event(self, write: bool, buffer: int, size: int) -> None:
@@ -122,7 +175,7 @@ class Session:
         self.sizes.append(int(size))
 
     def _register(self, arr: np.ndarray, *, fresh: bool, buffer: int | None = None) -> int:
-        if arr.dtype not in al.DTYPES.values():
+        if arr.dtype not in _DTYPE_NAMES:
             raise Refused(f"arrays of dtype {arr.dtype} are not allowed")
         if self._live + arr.size > self.max_elements:
             raise LimitRefused(f"array memory limit ({self.max_elements:,} elements held at once) exceeded")
@@ -156,6 +209,8 @@ class Session:
     def release(self, ids: list[Any]) -> None:
         """Forget handles the child dropped (they stop counting against the memory budget)."""
         for hid in ids:
+            if type(hid) is int:
+                self._poisoned.pop(hid, None)
             if type(hid) is int and hid in self._arrays and hid not in self.input_ids:
                 self._live -= self._arrays.pop(hid).size
                 del self._buffer[hid]
@@ -182,37 +237,51 @@ class Session:
         return self.shadow.shadow(hid, self._arrays[hid])
 
     def _shadows(self, raw: list[Any]) -> list[Any]:
+        if not self.shadow.active:
+            return raw  # never used: a stopped shadow runs nothing
         return [self.shadow.resolve(v, self._arrays) for v in raw]
 
     def describe(self, hid: int) -> dict[str, Any]:
         arr = self._arrays[hid]
-        return {"a": [hid, list(arr.shape), arr.dtype.name]}
+        return {"a": [hid, list(arr.shape), _DTYPE_NAMES[arr.dtype]]}
 
     # ---- argument resolution -----------------------------------------------------------------------------
     def _array(self, h: Handle) -> np.ndarray:
+        if h.id in self._poisoned:
+            raise _Poisoned(self._poisoned[h.id])
         if h.id not in self._arrays:
             raise Refused("unknown array handle (forged or released)")
         return self._arrays[h.id]
 
     def _resolve(self, value: Any, reads: list[int]) -> Any:
-        if isinstance(value, Handle):
+        """A decoded argument (exact types: protocol.decode makes no subclasses) with handles made arrays."""
+        kind = type(value)
+        if kind is int:
+            if not -budget.INT64 <= value < 2 * budget.INT64:
+                raise Refused("integers beyond 64 bits are not supported in solve()")
+            return value
+        if kind is Handle:
             self._array(value)
             reads.append(value.id)
             self._touched.append(value.id)
             return self._arrays[value.id]
-        if isinstance(value, DType):
-            return al.resolve_dtype(value.name)
-        if type(value) is int and not -budget.INT64 <= value < 2 * budget.INT64:
-            raise Refused("integers beyond 64 bits are not supported in solve()")
-        if isinstance(value, list):
+        if kind is list:
+            if value and _ONLY_INT.issuperset(map(type, value)) and _in_64_bits(min(value), max(value)):
+                return list(value)  # the common index list: nothing to resolve
             return [self._resolve(v, reads) for v in value]
-        if isinstance(value, tuple):
+        if kind is tuple:
             return tuple(self._resolve(v, reads) for v in value)
-        if isinstance(value, slice):
+        if kind is slice:
+            if value.start is None and value.stop is None and value.step is None:
+                return value
             return slice(*(self._resolve(v, reads) for v in (value.start, value.stop, value.step)))
+        if kind is DType:
+            return al.resolve_dtype(value.name)
         return value
 
     def _kwargs(self, raw: Any, reads: list[int]) -> dict[str, Any]:
+        if type(raw) is dict and not raw:
+            return {}
         if not isinstance(raw, dict):
             raise Refused("malformed request keywords")
         out = {}
@@ -236,7 +305,8 @@ class Session:
                 hid = self._register(value, fresh=False, buffer=self._buffer[view_of])
             else:
                 hid = self._register(value, fresh=True)
-            self.shadow.bind(hid, shadow)
+            if self.shadow.active:  # a stopped shadow keeps nothing
+                self.shadow.bind(hid, shadow)
             return self.describe(hid)
         if isinstance(value, tuple):
             parts = shadow if isinstance(shadow, tuple) and len(shadow) == len(value) else (None,) * len(value)
@@ -251,23 +321,62 @@ class Session:
         raise Refused(f"a result of type {type(value).__name__} cannot be returned")
 
     # ---- the request dispatcher --------------------------------------------------------------------------
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Execute one request; returns ``{"r": value}`` or ``{"err": message, "type": name}``."""
+    def handle(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Execute one request; returns ``{"r": value}`` or ``{"err": message, "type": name}``, or None for a
+        pipelined request (no reply)."""
         self.ops += 1
         if self.ops > self.max_ops:
             raise LimitRefused(f"operation limit ({self.max_ops:,} numpy operations) exceeded")
         _check_shape(request)
-        self.release(request.get("rel") or [])
+        if "rel" in request:
+            self.release(request["rel"])
+        if "n" in request:
+            self._pipelined(request)
+            return None
+        if self._deferred is not None:  # an earlier pipelined operation failed: this request is where it surfaces
+            reply, self._deferred = self._deferred, None
+            return reply
+        try:
+            return self._execute(request)
+        except _Poisoned as poisoned:
+            return poisoned.reply
+
+    def _execute(self, request: dict[str, Any]) -> dict[str, Any]:
         self._touched = []
         events = len(self.sizes)
         try:
             return {"r": self._dispatch(request)}
-        except (Refused, ProtocolError):
+        except (Refused, ProtocolError, _Poisoned):
             raise
         except MemoryError as exc:
             raise LimitRefused("array memory limit exceeded") from exc
         except _ERROR_TYPES as exc:
             return self._failed(exc, events)
+
+    def _pipelined(self, request: dict[str, Any]) -> None:
+        """A request the child did not wait for: run as any other, its result checked against the prediction."""
+        hid = request["n"]
+        if hid != self._next_id:
+            raise Refused("your code named an array handle out of turn (forged)")
+        if self._deferred is not None:  # after a failure the child's code would not have gone on: skipped
+            self._poison(hid, self._deferred)
+            return
+        try:
+            reply = self._execute(request)
+        except _Poisoned as poisoned:
+            self._poison(hid, poisoned.reply)
+            return
+        if "err" in reply:
+            self._poison(hid, reply)
+            self._deferred = reply
+            return
+        shape, dtype = request["p"]
+        if reply["r"] != {"a": [hid, shape, dtype]}:
+            raise Refused(MISPREDICTED)
+
+    def _poison(self, hid: int, reply: dict[str, Any]) -> None:
+        self._poisoned[hid] = reply
+        self._next_id += 1
 
     def _failed(self, exc: BaseException, events: int) -> dict[str, Any]:
         """Meter a failed operation as reading every array it named in full (replacing any partial events), and
@@ -328,6 +437,8 @@ class Session:
 
     def _target(self, req: dict[str, Any]) -> int:
         hid = req.get("t")
+        if hid in self._poisoned:
+            raise _Poisoned(self._poisoned[hid])
         if type(hid) is not int or hid not in self._arrays:
             raise Refused("unknown array handle (forged or released)")
         self._touched.append(hid)
