@@ -135,14 +135,19 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def _call(op: str, *args: Any, target: RemoteArray | None = None, **kwargs: Any) -> Any:
-    assert _channel is not None, "remote arrays are not connected"
+def _request(op: str, args: tuple[Any, ...], target: RemoteArray | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The message for one operation: ``op``, its encoded arguments and keywords, and the handle it acts on."""
     msg: dict[str, Any] = {"op": op, "a": [_enc(a) for a in args]}
     if kwargs:
         msg["k"] = {k: _enc(v) for k, v in kwargs.items()}
     if target is not None:
         msg["t"] = target._id
-    return _channel.call(msg)
+    return msg
+
+
+def _call(op: str, *args: Any, target: RemoteArray | None = None, **kwargs: Any) -> Any:
+    assert _channel is not None, "remote arrays are not connected"
+    return _channel.call(_request(op, args, target, kwargs))
 
 
 def _meta(value: Any) -> Any:
@@ -163,12 +168,7 @@ def _pipelined(predicted: predict.Prediction, op: str, *args: Any, target: Any =
     channel = _channel
     if predicted is None or channel is None or not channel.pipeline:
         return _call(op, *args, target=target, **kwargs)
-    msg: dict[str, Any] = {"op": op, "a": [_enc(a) for a in args]}
-    if kwargs:
-        msg["k"] = {k: _enc(v) for k, v in kwargs.items()}
-    if target is not None:
-        msg["t"] = target._id
-    return channel.post(msg, *predicted)
+    return channel.post(_request(op, args, target, kwargs), *predicted)
 
 
 def _binary(name: str, reflected: bool = False) -> Any:

@@ -66,7 +66,6 @@ from engine.sandbox.remote.element_shadow import ElementShadow
 from engine.sandbox.remote.protocol import DType, Handle, ProtocolError, decode, encode
 
 _ERROR_TYPES = (IndexError, TypeError, ValueError, ArithmeticError)
-# What a failed operation tells the child: a fixed category per exception type, never numpy's message.
 _ONLY_INT = frozenset([int])
 
 
@@ -75,6 +74,7 @@ def _in_64_bits(low: int, high: int) -> bool:
 
 
 _DTYPE_NAMES = {dtype: dtype.name for dtype in al.DTYPES.values()}  # the allowed dtypes (numpy's .name is slow)
+# What a failed operation tells the child: a fixed category per exception type, never numpy's message.
 FAILURE_CATEGORIES = {
     "IndexError": "index out of range",
     "TypeError": "unsupported argument types",
@@ -209,9 +209,10 @@ class Session:
     def release(self, ids: list[Any]) -> None:
         """Forget handles the child dropped (they stop counting against the memory budget)."""
         for hid in ids:
-            if type(hid) is int:
-                self._poisoned.pop(hid, None)
-            if type(hid) is int and hid in self._arrays and hid not in self.input_ids:
+            if type(hid) is not int:
+                continue
+            self._poisoned.pop(hid, None)
+            if hid in self._arrays and hid not in self.input_ids:
                 self._live -= self._arrays.pop(hid).size
                 del self._buffer[hid]
                 self.shadow.forget(hid)
