@@ -35,15 +35,21 @@ class FrontDoor(Protocol):
     async def run_queued(self, courier: Courier, command: Command, inv: Invocation) -> None: ...
 
 
-async def press_button(door: FrontDoor, query: CallbackQuery, card: Message) -> None:
-    """Check the presser, acknowledge the press, then run the action as a queued ``idea`` command."""
+def presser_of(query: CallbackQuery, card: Message) -> Sender:
+    """Who pressed a button under ``card``, as a :class:`Sender` in the card's chat and topic (the access check
+    treats a press like a message from the presser)."""
     user = query.from_user
-    sender = Sender(
+    return Sender(
         chat_id=card.chat.id,
         user_id=user.id,
         user_name=user.username or user.full_name,
         thread_id=card.message_thread_id if card.is_topic_message else None,
     )
+
+
+async def press_button(door: FrontDoor, query: CallbackQuery, card: Message) -> None:
+    """Check the presser, acknowledge the press, then run the action as a queued ``idea`` command."""
+    sender = presser_of(query, card)
     decision = await door.check_sender(sender)
     if decision.caller is None:
         await query.answer(decision.refusal, show_alert=True)

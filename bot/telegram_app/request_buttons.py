@@ -21,6 +21,7 @@ from bot.dispatch import execute
 from bot.invocation import Invocation, UsageError
 from bot.jobs.board import JobBoard
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender
+from bot.telegram_app.buttons import presser_of
 from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier, send_reply
 from bot.telegram_app.render import FOLLOWUP_PREFIX, PAGE_PREFIX, render
@@ -63,13 +64,7 @@ def request_of(door: FrontDoor, line: str, decision: Decision) -> tuple[Command,
 async def press_request(door: FrontDoor, query: CallbackQuery, card: Message) -> None:
     """Check the presser, acknowledge the press, run the button's request, then redraw the card (a page) or answer
     under it (a follow-up, a refusal, or a page that failed)."""
-    user = query.from_user
-    sender = Sender(
-        chat_id=card.chat.id,
-        user_id=user.id,
-        user_name=user.username or user.full_name,
-        thread_id=card.message_thread_id if card.is_topic_message else None,
-    )
+    sender = presser_of(query, card)
     data = query.data or ""
     page = data.startswith(PAGE_PREFIX)
     line = data.removeprefix(PAGE_PREFIX if page else FOLLOWUP_PREFIX)
