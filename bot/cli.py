@@ -22,6 +22,7 @@ import click
 from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
 from bot.commands.tokens import parse_tokens
+from engine.compiled import StaleBuild
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -189,5 +190,8 @@ def run() -> None:
     command's CPU; the memory goes back with the process)."""
     try:
         main()
+    except StaleBuild as err:  # a compiled extension older than its .pyx: the tree's code is not what would run
+        click.echo(f"sutro: {err.one_line()}", err=True)
+        sys.exit(1)
     finally:
         gc.freeze()

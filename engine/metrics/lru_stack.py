@@ -24,11 +24,11 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
-_kernel: ModuleType | None
-try:  # the compiled pass, built at install when a C compiler is present (pyproject.toml ext-modules)
-    from engine.metrics import bytedmd_kernel as _kernel
-except ImportError:  # pragma: no cover - depends on the install
-    _kernel = None
+from engine.compiled import load_extension
+
+_kernel: ModuleType | None = load_extension(
+    "engine.metrics.bytedmd_kernel"
+)  # built at install when a C compiler is present
 
 IntArray = npt.NDArray[np.int64]
 

@@ -35,13 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine.compiled import load_extension
 from engine.tracing import tracked_pure
 
-_kernel: ModuleType | None
-try:  # the compiled tracer, built at install when a C compiler is present (pyproject.toml ext-modules)
-    from engine.tracing import tracked_kernel as _kernel
-except ImportError:  # pragma: no cover - depends on the install
-    _kernel = None
+_kernel: ModuleType | None = load_extension(
+    "engine.tracing.tracked_kernel"
+)  # built at install when a C compiler is present
 
 COMPILED = _kernel is not None
 """Whether :data:`ElementTrace` and :data:`Tracked` are the compiled classes (``engine/tracing/tracked_kernel.pyx``)."""

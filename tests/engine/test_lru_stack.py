@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from engine.metrics import lru_stack
 from engine.metrics.lru_stack import _count_at_least, bytedmd_depths, bytedmd_depths_offline, observe_depths
 
-compiled = pytest.mark.skipif(not lru_stack.COMPILED, reason="the compiled depth pass is not built in this install")
+compiled = pytest.mark.skipif(
+    not lru_stack.COMPILED, reason="the compiled depth pass is not built in this install (or SUTRO_PURE_PYTHON is set)"
+)
 
 
 def list_bytedmd(ops, keep):

@@ -22,15 +22,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.compiled import load_extension
 from engine.tracing import tracked_pure, tracked_scalar
 from engine.tracing.tracked_scalar import call_traced
 
-try:
-    from engine.tracing import tracked_kernel
-except ImportError:  # pragma: no cover - depends on the install
-    tracked_kernel = None
+tracked_kernel = load_extension("engine.tracing.tracked_kernel")
 
-compiled = pytest.mark.skipif(tracked_kernel is None, reason="the compiled tracer is not built in this install")
+compiled = pytest.mark.skipif(
+    tracked_kernel is None, reason="the compiled tracer is not built in this install (or SUTRO_PURE_PYTHON is set)"
+)
 
 BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "add": operator.add,
@@ -282,7 +282,7 @@ def test_the_compiled_tracer_is_the_active_one_when_built() -> None:
 @pytest.mark.parametrize("impl", [tracked_pure, tracked_kernel], ids=["pure", "compiled"])
 def test_hand_worked_stream(impl: Any) -> None:
     if impl is None:
-        pytest.skip("the compiled tracer is not built in this install")
+        pytest.skip("the compiled tracer is not built in this install (or SUTRO_PURE_PYTHON is set)")
     # stores: a (key 0), c (key 1); a * c reads a then c; c * [2, 3] reads each element, then c; int(a) reads a
     trace = impl.ElementTrace()
     a, c = trace.store(2), trace.store(5)
