@@ -1,1 +1,1 @@
-"""Durable state: SQLModel tables, the engine/session factory, keyword-only queries and Alembic migrations."""
+"""Durable state: SQLModel tables, the engine and session factory, keyword-only queries and Alembic migrations."""

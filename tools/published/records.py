@@ -3,7 +3,7 @@
 Published entries take part in record histories and in "vs record" next to stored runs: each becomes a
 :class:`storage.scores.ScoredRun` with ``run_id`` 0, its author as the member, ``published`` as its source link, on
 the board of its IR challenge (track ``program``, the engine's Dally metric: the published costs are Dally IR costs,
-and our engine reproduces them — tests/tools/test_published_records.py re-scores the programs we hold).
+and our engine reproduces them — tests/bot/test_published_records.py re-scores the programs we hold).
 """
 
 from __future__ import annotations

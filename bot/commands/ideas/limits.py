@@ -64,7 +64,7 @@ class MonthlyBudget:
 
 
 def check_rate(sessions: SessionFactory, *, member: str, per_hour: int) -> None:
-    """UsageError when ``member`` already asked for ``per_hour`` ideas in the last hour."""
+    """ToolError when ``member`` already asked for ``per_hour`` ideas in the last hour."""
     with sessions() as session:
         count = ideas_since(session, member=member, since=utcnow() - timedelta(hours=1))
     if count >= per_hour:
