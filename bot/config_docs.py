@@ -1,10 +1,11 @@
-"""Generate the README's tool-settings table and ``.env.example`` from the schemas (tests keep both in sync).
+"""Generate the tool-settings table of ``docs/settings.md`` and ``.env.example`` from the schemas (tests keep both in
+sync).
 
 Two kinds of configuration: deployment settings (``SUTRO_*`` environment variables, bot/settings.py) and tool
 settings (in the database, edited by admins with ``/config``; tools/config/schema.py). Some tool settings take
 their default from a deployment setting (bot/services.py ``config_seeds``).
 
-Regenerate: ``python -m bot.config_docs`` rewrites both files in the repository root.
+Regenerate: ``python -m bot.config_docs`` rewrites both files.
 """
 
 from __future__ import annotations
@@ -94,9 +95,13 @@ def env_example() -> str:
     return "\n".join(lines) + "\n"
 
 
+SETTINGS_PAGE = Path("docs") / "settings.md"
+"""The page whose table :func:`write_docs` rewrites, relative to the repository root."""
+
+
 def write_docs(root: Path) -> None:
-    """Rewrite the README's config table and ``.env.example`` under ``root``."""
-    readme = root / "README.md"
+    """Rewrite the tool-settings table of ``docs/settings.md`` and ``.env.example`` under ``root``."""
+    readme = root / SETTINGS_PAGE
     text = readme.read_text()
     before, rest = text.split(README_START)
     _, after = rest.split(README_END)

@@ -1,4 +1,4 @@
-"""The README's tool-settings table and ``.env.example`` list every key of the schemas behind them."""
+"""The tool-settings table of docs/settings.md and ``.env.example`` list every key of the schemas behind them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config_docs import README_END, README_START, config_table_markdown, env_example
+from bot.config_docs import README_END, README_START, SETTINGS_PAGE, config_table_markdown, env_example
 from bot.services import SEED_FIELDS
 from bot.settings import Settings
 from tools.config.schema import build_schema
@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 REGENERATE = "stale; regenerate with: python -m bot.config_docs"
 
 
-def test_readme_lists_every_tool_setting() -> None:
-    block = (ROOT / "README.md").read_text().split(README_START)[1].split(README_END)[0]
-    assert block == config_table_markdown(), f"README tool-settings table is {REGENERATE}"
+def test_the_settings_page_lists_every_tool_setting() -> None:
+    block = (ROOT / SETTINGS_PAGE).read_text().split(README_START)[1].split(README_END)[0]
+    assert block == config_table_markdown(), f"{SETTINGS_PAGE} tool-settings table is {REGENERATE}"
     for name in build_schema():
         assert f"| `{name}` |" in block
     assert all(line.count(" | ") == 3 for line in block.splitlines()[2:])  # "|" in a cell is escaped: 4 columns
@@ -57,7 +57,7 @@ def test_each_seeded_setting_has_one_default(monkeypatch: pytest.MonkeyPatch) ->
     schema = build_schema()  # built-in defaults, nothing seeded
     for key, field in SEED_FIELDS.items():
         assert getattr(settings, field) == schema[key].default, key
-    assert schema["assistant.model"].default == "claude-sonnet-5-5"  # the model the README documents
+    assert schema["assistant.model"].default == "claude-sonnet-5-5"  # the model docs/settings.md documents
 
 
 def test_default_model_is_not_scheduled_for_retirement() -> None:

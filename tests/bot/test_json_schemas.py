@@ -1,4 +1,4 @@
-"""The ``--json`` answers have the keys the README documents, per kind of result — and ``score`` and ``submit``
+"""The ``--json`` answers have the keys docs/json.md documents, per kind of result — and ``score`` and ``submit``
 answer the same IR program with the same object (one judging path)."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from click.testing import CliRunner
 from bot.cli import main
 from tests.reference_data import REFERENCE
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+JSON_PAGE = Path(__file__).resolve().parents[2] / "docs" / "json.md"
 BASELINE_4X4 = REFERENCE / "ir" / "matmul__baseline_4x4.ir"
 
 
 def documented(kind: str) -> list[str]:
-    """The keys listed in the README between ``<!-- json:KIND -->`` and ``<!-- /json -->``."""
-    block = re.search(rf"<!-- json:{kind} -->(.*?)<!-- /json -->", README.read_text(), re.S)
-    assert block is not None, f"README documents no {kind} JSON"
+    """The keys listed in docs/json.md between ``<!-- json:KIND -->`` and ``<!-- /json -->``."""
+    block = re.search(rf"<!-- json:{kind} -->(.*?)<!-- /json -->", JSON_PAGE.read_text(), re.S)
+    assert block is not None, f"docs/json.md documents no {kind} JSON"
     return re.findall(r"`(\w+)`", block.group(1))
 
 

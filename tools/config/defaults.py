@@ -1,7 +1,7 @@
 """Built-in defaults of the tool settings that a deployment may also set from its environment — each written once.
 
 ``tools/config/schema.py`` (the admins' ``/config`` keys) and ``bot/settings.py`` (the ``SUTRO_*`` environment that
-seeds them) both read these, and ``.env.example`` and the README are generated from those two; so
+seeds them) both read these, and ``.env.example`` and docs/settings.md are generated from those two; so
 ``sutro config get assistant.model`` and the documentation can no longer disagree. The job queue's fairness
 defaults are here too: the schema and the job board (used before any ``/config`` was read) share them.
 """
