@@ -54,6 +54,7 @@ def seed(ctx: AppContext) -> None:
         )
 
 
+@pytest.mark.slow  # draws the record-progression charts of several boards
 def test_the_busiest_boards_get_a_chart_and_a_quiet_one_none(tmp_path: Path) -> None:
     ctx = build_context(Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
     ctx.tool_config().set("challenges.enabled", ",".join([*THIS_WEEK, MONTH_OLD]), by="test")

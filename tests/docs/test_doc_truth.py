@@ -26,6 +26,7 @@ TOP_LEVEL = ("engine", "bot", "tools", "storage", "deploy", "tests", "docs", "be
 PATH = re.compile(r"(?<![\w/.:@-])((?:" + "|".join(TOP_LEVEL) + r")/[\w./-]*[\w/])")
 DOTTED = re.compile(r"`((?:engine|bot|tools|storage)(?:\.\w+)+)(?:\(\))?`")
 EXCEPTION = re.compile(r"(?<![\w.])([A-Z][A-Za-z]*(?:Error|Exception))\b")
+CLASS = re.compile(r"^\s*class (\w+)", re.M)
 LEADING_EXCEPTION = re.compile(r"^(?:Raises? )?(?::class:`~?)?([A-Z]\w*(?:Error|Exhausted|Refused|Exception))\b")
 
 
@@ -98,13 +99,17 @@ def dotted_problems(path: Path, text: str) -> list[str]:
 
 
 @cache
+def parsed(path: Path) -> ast.Module:
+    """The module at ``path``, parsed once per test session."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@cache
 def defined_names() -> frozenset[str]:
     """Every class the project defines, and the builtins."""
     names = set(dir(builtins))
     for path in tracked("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef):
-                names.add(node.name)
+        names.update(CLASS.findall(path.read_text(encoding="utf-8")))
     return frozenset(names)
 
 
@@ -121,7 +126,7 @@ def exception_problems(path: Path, text: str) -> list[str]:
         chunks = [text]
         tree = None
     else:
-        tree = ast.parse(text)
+        tree = parsed(path) if path.is_file() and path.read_text(encoding="utf-8") == text else ast.parse(text)
         chunks = _docstrings(tree)
     found = [
         f"{rel}: {m.group(1)} is not a class of the project or Python"
@@ -170,6 +175,7 @@ def test_every_dotted_code_reference_in_the_docs_resolves() -> None:
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow  # parses every module of the product (about a second on a quiet core)
 def test_exception_names_in_docs_and_docstrings_are_true() -> None:
     problems = []
     for path in sorted(set(markdown_files()) | set(tracked("engine/*.py", "bot/*.py", "tools/*.py", "storage/*.py"))):

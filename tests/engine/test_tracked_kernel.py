@@ -176,6 +176,7 @@ def assert_same(func: Callable[..., Any], make_args: Callable[[], tuple[Any, ...
 
 
 @compiled
+@pytest.mark.slow  # 300 generated programs on both tracers
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's warnings on x / 0 in a generated program
 @given(st.lists(scalars, min_size=1, max_size=4), st.lists(arrays, max_size=2), st.lists(steps, max_size=20))
 @settings(max_examples=300, deadline=None)

@@ -26,6 +26,7 @@ TINY = {"n": "8", "epochs": "20"}
 """Small enough for a fast test (both methods pass on seeds 3, 4 and 5)."""
 
 
+@pytest.mark.slow  # starts worker processes and traces two methods on three seeds
 def test_every_seed_in_the_workers_equals_a_direct_run_of_it() -> None:
     tasks = [
         *MethodRequest.parse("local_update", {**TINY, "seeds": "3,4,5"}).tasks,

@@ -96,6 +96,7 @@ def test_discard_then_run_does_nothing(anthropic_fake: FakeAnthropic) -> None:
     assert _runs(ctx) == []
 
 
+@pytest.mark.slow  # drafts, dry-runs in the sandbox and runs the approved experiment
 def test_yes_approves_at_once_on_the_terminal(anthropic_fake: FakeAnthropic) -> None:
     anthropic_fake.script.append(tool_use_message(("propose_experiment", FLIP_EACH_BIT_ONCE)))
     reply, status = call(context(anthropic_fake), *IDEA.split(), "--yes")
