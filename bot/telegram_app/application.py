@@ -267,6 +267,7 @@ def build_bot(
     app.add_handler(MessageHandler(edited, door.on_edited_command, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))
     app.add_handler(CallbackQueryHandler(door.on_request_button, pattern=REQUEST_BUTTON_PATTERN, block=False))
+    app.add_handler(CallbackQueryHandler(door.on_unknown_button, block=False))  # data no button of ours carries
     app.add_error_handler(door.on_error, block=False)
     door.ctx.reads_group_messages = lambda: reads_all_group_messages(app)  # /status says what Telegram hands us
     digest = DigestPoster(door.ctx, app, clock=clock, outbox=outbox)

@@ -18,6 +18,7 @@ from bot.invocation import Invocation
 from bot.telegram_app.access import Decision, Sender
 from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier
+from bot.telegram_app.render import toast
 
 IDEA_BUTTON = re.compile(r"^idea:(run|edit|discard):(\d+)$")
 PATTERN = r"^idea:"
@@ -47,14 +48,15 @@ def presser_of(query: CallbackQuery, card: Message) -> Sender:
     )
 
 
-async def press_button(door: FrontDoor, query: CallbackQuery, card: Message) -> None:
-    """Check the presser, acknowledge the press, then run the action as a queued ``idea`` command."""
+async def press_button(door: FrontDoor, query: CallbackQuery, card: Message, data: str) -> None:
+    """Check the presser, acknowledge the press, then run the action as a queued ``idea`` command. ``data`` is the
+    button's data with its seal checked and removed (handlers.ChatFrontDoor.on_button)."""
     sender = presser_of(query, card)
     decision = await door.check_sender(sender)
     if decision.caller is None:
-        await query.answer(decision.refusal, show_alert=True)
+        await query.answer(toast(decision.refusal), show_alert=True)
         return
-    match = IDEA_BUTTON.match(query.data or "")
+    match = IDEA_BUTTON.match(data)
     command = door.commands.get("idea")
     if match is None or command is None:
         await query.answer("this button is no longer supported", show_alert=True)

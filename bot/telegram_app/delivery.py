@@ -27,6 +27,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.reply import Button, OutFile, Reply
+from bot.telegram_app.callback_seal import CallbackSeal
 from bot.telegram_app.chat_outbox import ChatOutbox, JobMessage, Outgoing, Refused, SendLater, TargetGone
 from bot.telegram_app.render import MESSAGE_LIMIT, fit_plain, render
 from storage.chat_messages import Topic
@@ -48,11 +49,12 @@ def plain_text_of(text_html: str) -> str:
     return html.unescape(_TAG.sub("", text_html))
 
 
-def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
-    """One row of inline buttons; a press sends the button's data back as a callback query."""
+def keyboard(buttons: list[Button], seal: CallbackSeal) -> InlineKeyboardMarkup | None:
+    """One row of inline buttons, each button's data sealed (bot/telegram_app/callback_seal.py); a press sends the
+    sealed data back as a callback query."""
     if not buttons:
         return None
-    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.data) for b in buttons]])
+    return InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=seal.seal(b.data)) for b in buttons]])
 
 
 class BotTransport:
@@ -60,6 +62,7 @@ class BotTransport:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self.seal = CallbackSeal(bot.token)
 
     async def transmit(self, item: Outgoing) -> int | None:
         try:
@@ -106,7 +109,7 @@ class BotTransport:
             return await self._text(item, where, plain_text_of(text), None)  # the same words without markup
 
     async def _text(self, item: Outgoing, where: dict[str, Any], text: str, parse_mode: str | None) -> int | None:
-        markup = keyboard(item.buttons)
+        markup = keyboard(item.buttons, self.seal)
         if item.kind == "edit":
             assert item.message_id is not None
             edited = await self.bot.edit_message_text(

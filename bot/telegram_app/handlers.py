@@ -13,7 +13,7 @@ import logging
 import time
 from datetime import UTC, datetime
 
-from telegram import Message, MessageEntity, Update
+from telegram import CallbackQuery, Message, MessageEntity, Update
 from telegram.ext import ContextTypes
 
 from bot.command import Command
@@ -26,6 +26,7 @@ from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
+from bot.telegram_app.callback_seal import CallbackSeal
 from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier, send_reply
 from bot.telegram_app.progress import ProgressMessage
@@ -67,6 +68,10 @@ def sender_of(message: Message) -> Sender:
         sender_chat_id=message.sender_chat.id if message.sender_chat else None,
         message_id=message.message_id,
     )
+
+
+FORGED_BUTTON = "this button was not sent by this bot (or is from before a token change) — send the command again"
+"""The toast for a press whose data carries no valid seal (bot/telegram_app/callback_seal.py)."""
 
 
 class ChatFrontDoor:
@@ -143,14 +148,31 @@ class ChatFrontDoor:
         query = update.callback_query
         if query is None or not isinstance(query.message, Message):
             return
-        await press_button(self, query, query.message)
+        data = await self._opened(query, context)
+        if data is not None:
+            await press_button(self, query, query.message, data)
 
     async def on_request_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A press of ‹ page / page › or a follow-up (``details``): the request it carries, run as the presser."""
         query = update.callback_query
         if query is None or not isinstance(query.message, Message):
             return
-        await press_request(self, query, query.message)
+        data = await self._opened(query, context)
+        if data is not None:
+            await press_request(self, query, query.message, data)
+
+    async def on_unknown_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Callback data no button of this bot carries (no handler's prefix): refused with a toast, nothing runs."""
+        if update.callback_query is not None:
+            await update.callback_query.answer(FORGED_BUTTON, show_alert=True)
+
+    @staticmethod
+    async def _opened(query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> str | None:
+        """The data of a press whose seal holds; otherwise the presser gets a toast and None comes back."""
+        data = CallbackSeal(context.bot.token).open(query.data or "")
+        if data is None:
+            await query.answer(FORGED_BUTTON, show_alert=True)
+        return data
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback with an incident id; tell the member one line with that id."""

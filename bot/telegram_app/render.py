@@ -15,6 +15,7 @@ import html
 from dataclasses import dataclass, field
 
 from bot.reply import Button, OutFile, Reply, Table
+from bot.telegram_app.callback_seal import SEAL_CHARS
 
 MESSAGE_LIMIT = 4096
 PHONE_WIDTH = 40
@@ -25,6 +26,15 @@ PAGE_PREFIX = "pg:"
 """Callback data of a page button: ``pg:`` and the command line of that page, answered by redrawing the message."""
 FOLLOWUP_PREFIX = "go:"
 """Callback data of a follow-up button: ``go:`` and the command line it runs, answered under the message."""
+
+
+TOAST_CHARS = 200
+"""Telegram's limit on the text of an answer to a button press (answerCallbackQuery: 0-200 characters)."""
+
+
+def toast(text: str) -> str:
+    """``text`` as a toast to the presser of a button: one line, cut to :data:`TOAST_CHARS`."""
+    return preview(text, TOAST_CHARS)
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -126,7 +136,8 @@ def render(reply: Reply, limit: int = MESSAGE_LIMIT) -> ChatMessages:
 def reply_buttons(reply: Reply) -> list[Button]:
     """The inline buttons under a reply: its own (an idea's Run it …), its follow-ups (``details`` → ``show 12``),
     then ‹ prev / next › when it is one page of several. A button whose data would pass Telegram's 64 bytes is left
-    out (the reply's text still names the command, e.g. the next page's)."""
+    out (the reply's text still names the command, e.g. the next page's); the seal every button carries
+    (bot/telegram_app/callback_seal.py) counts against those bytes."""
     buttons = list(reply.buttons)
     buttons += [Button(f.label, FOLLOWUP_PREFIX + f.request) for f in reply.followups]
     paging = reply.paging
@@ -135,4 +146,4 @@ def reply_buttons(reply: Reply) -> list[Button]:
             buttons.append(Button(f"‹ page {paging.number - 1}", PAGE_PREFIX + paging.request(paging.number - 1)))
         if paging.number < paging.pages:
             buttons.append(Button(f"page {paging.number + 1} ›", PAGE_PREFIX + paging.request(paging.number + 1)))
-    return [b for b in buttons if len(b.data.encode()) <= CALLBACK_DATA_BYTES]
+    return [b for b in buttons if len(b.data.encode()) + SEAL_CHARS <= CALLBACK_DATA_BYTES]

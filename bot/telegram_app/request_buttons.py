@@ -24,7 +24,7 @@ from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender
 from bot.telegram_app.buttons import presser_of
 from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier, send_reply
-from bot.telegram_app.render import FOLLOWUP_PREFIX, PAGE_PREFIX, render
+from bot.telegram_app.render import FOLLOWUP_PREFIX, PAGE_PREFIX, render, toast
 from bot.telegram_app.requests import split_tokens
 
 PATTERN = f"^({PAGE_PREFIX}|{FOLLOWUP_PREFIX})"
@@ -61,24 +61,23 @@ def request_of(door: FrontDoor, line: str, decision: Decision) -> tuple[Command,
     return command, inv
 
 
-async def press_request(door: FrontDoor, query: CallbackQuery, card: Message) -> None:
+async def press_request(door: FrontDoor, query: CallbackQuery, card: Message, data: str) -> None:
     """Check the presser, acknowledge the press, run the button's request, then redraw the card (a page) or answer
-    under it (a follow-up, a refusal, or a page that failed)."""
+    under it (a follow-up, or a page that failed). A refusal (a stranger, an admin command pressed by a member, a
+    request that no longer parses) is a toast to the presser alone. ``data`` is the button's data with its seal
+    checked and removed (handlers.ChatFrontDoor.on_request_button)."""
     sender = presser_of(query, card)
-    data = query.data or ""
     page = data.startswith(PAGE_PREFIX)
     line = data.removeprefix(PAGE_PREFIX if page else FOLLOWUP_PREFIX)
     courier = Courier(door.outbox, card.chat.id, sender.thread_id, reply_to=card.message_id)
     decision = await door.check_sender(sender)
     if decision.caller is None:
-        await query.answer()
-        await courier.send_text(decision.refusal)
+        await query.answer(toast(decision.refusal), show_alert=True)
         return
     try:
         command, inv = request_of(door, line, decision)
     except UsageError as err:
-        await query.answer()
-        await courier.send_text(err.one_line())
+        await query.answer(toast(err.one_line()), show_alert=True)
         return
     await query.answer()
     if command.background and not page:

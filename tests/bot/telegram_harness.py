@@ -161,3 +161,20 @@ def shown(calls: list[Call]) -> dict[int, str]:
 
 def any_text(fragment: str, method: str = "sendMessage") -> Callable[[list[Call]], bool]:
     return lambda calls: any(fragment in t for t in texts(calls, method))
+
+
+def sealed(data: str) -> str:
+    """Callback data as the bot seals it for a button (bot/telegram_app/callback_seal.py) under the test token: what
+    a client sends back when a member presses that button."""
+    from bot.telegram_app.callback_seal import CallbackSeal
+
+    return CallbackSeal(TOKEN).seal(data)
+
+
+def unsealed(data: str) -> str:
+    """A button's data with its seal checked (the test fails on a button the bot did not seal) and removed."""
+    from bot.telegram_app.callback_seal import CallbackSeal
+
+    opened = CallbackSeal(TOKEN).open(data)
+    assert opened is not None, f"button data {data!r} carries no valid seal"
+    return opened

@@ -8,6 +8,7 @@ first and last rows are known by hand.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -18,6 +19,9 @@ from telegram.error import BadRequest
 from bot.app import build_context
 from bot.commands import COMMANDS
 from bot.core.recording import store_result
+from bot.telegram_app.callback_seal import SEAL_CHARS, CallbackSeal
+from bot.telegram_app.handlers import FORGED_BUTTON
+from bot.telegram_app.render import toast
 from engine.result import RunResult
 from tests.bot.telegram_harness import (
     ADMIN,
@@ -30,7 +34,9 @@ from tests.bot.telegram_harness import (
     Shown,
     messages,
     running_bot,
+    sealed,
     settings_for,
+    unsealed,
     until,
 )
 from tests.fakes.bot_api import Call, FakeBotApi
@@ -52,7 +58,16 @@ def seed_runs(fake: FakeBotApi, count: int = 45) -> None:
 
 def keyboard_of(message: dict[str, Any]) -> list[tuple[str, str]]:
     rows = message.get("reply_markup", {}).get("inline_keyboard", [])
-    return [(b["text"], b["callback_data"]) for row in rows for b in row]
+    return [(b["text"], unsealed(b["callback_data"])) for row in rows for b in row]
+
+
+def toasts(calls: list[Call], query_id: str) -> list[str]:
+    """The texts the bot answered a callback query with (answerCallbackQuery: a toast to the presser alone)."""
+    return [
+        c.params.get("text", "")
+        for c in calls
+        if c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == query_id
+    ]
 
 
 def edits_of(calls: list[Call], message_id: int) -> list[Call]:
@@ -76,14 +91,14 @@ async def test_next_and_prev_redraw_the_runs_message_in_place(fake: FakeBotApi) 
         [card] = messages(calls, "runs 1–20 of 45")
         card_id = int(card.result["message_id"])
         assert keyboard_of(card.result) == [("page 2 ›", "pg:runs page=2")]
-        query = fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data="pg:runs page=2")
+        query = fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("pg:runs page=2"))
         calls = await until(fake, lambda cs: any("runs 21–40 of 45" in c.params["text"] for c in edits_of(cs, card_id)))
         [edit] = edits_of(calls, card_id)
         lines = edit.params["text"].splitlines()
         assert any(line.startswith("#25 ") for line in lines) and any(line.startswith("#6 ") for line in lines)
         assert not any(line.startswith(("#26 ", "#5 ")) for line in lines)
         assert keyboard_of(edit.result) == [("‹ page 1", "pg:runs page=1"), ("page 3 ›", "pg:runs page=3")]
-        fake.push_button_press(card=edit.result, user_id=MEMBER, data="pg:runs page=3")
+        fake.push_button_press(card=edit.result, user_id=MEMBER, data=sealed("pg:runs page=3"))
         calls = await until(fake, lambda cs: len(edits_of(cs, card_id)) == 2)
         last = edits_of(calls, card_id)[-1]
         assert "runs 41–45 of 45" in last.params["text"] and keyboard_of(last.result) == [
@@ -103,13 +118,13 @@ async def test_a_records_page_is_drawn_on_the_job_board_and_shown_in_place(fake:
         card_id = int(card.result["message_id"])
         assert keyboard_of(card.result) == [("page 2 ›", "pg:records matmul_1x1 page=2")]
         photos = len([c for c in calls if c.method == "sendPhoto"])  # the progression chart, under the card
-        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data="pg:records matmul_1x1 page=2")
+        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("pg:records matmul_1x1 page=2"))
         calls = await until(fake, lambda cs: any("(2/3)" in c.params["text"] for c in edits_of(cs, card_id)), 30)
     assert len([c for c in calls if c.method == "sendPhoto"]) == photos  # the chart is not sent again
     assert len([c for c in calls if c.method == "sendMessage"]) == 1
 
 
-async def test_a_page_press_is_refused_like_the_typed_command(fake: FakeBotApi) -> None:
+async def test_a_page_press_is_refused_like_the_typed_command_but_as_a_toast(fake: FakeBotApi) -> None:
     async with running_bot(fake):
         fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/config list", thread_id=TOPIC, username="root")
         calls = await until(fake, lambda cs: bool(messages(cs, "settings 1–16 of")))
@@ -117,32 +132,67 @@ async def test_a_page_press_is_refused_like_the_typed_command(fake: FakeBotApi) 
         card_id = int(card.result["message_id"])
         assert ("page 2 ›", "pg:config list page=2") in keyboard_of(card.result)
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/config list page=2", thread_id=TOPIC)
-        fake.push_button_press(card=card.result, user_id=MEMBER, data="pg:config list page=2")
-        calls = await until(fake, lambda cs: len(messages(cs, "for admins only")) == 2)
-        typed, pressed = messages(calls, "for admins only")
-        assert typed.text == pressed.text == "/config is for admins only"
-        assert [m.text for m in replies_to(calls, card_id)] == [pressed.text]  # answered under the card …
-        assert not edits_of(calls, card_id)  # … which keeps its page
-        fake.push_button_press(card=card.result, user_id=ADMIN, data="pg:config list page=2", username="root")
+        query = fake.push_button_press(card=card.result, user_id=MEMBER, data=sealed("pg:config list page=2"))
+        calls = await until(fake, lambda cs: bool(toasts(cs, query)) and bool(messages(cs, "for admins only")))
+        [typed] = messages(calls, "for admins only")
+        assert typed.text == toasts(calls, query)[0] == "/config is for admins only"  # the same words …
+        assert not replies_to(calls, card_id)  # … to the presser alone: nothing public under the card
+        assert not edits_of(calls, card_id)  # the card keeps its page
+        fake.push_button_press(card=card.result, user_id=ADMIN, data=sealed("pg:config list page=2"), username="root")
         calls = await until(fake, lambda cs: bool(edits_of(cs, card_id)))
         assert "settings 17–32 of" in edits_of(calls, card_id)[0].params["text"]
 
 
-async def test_a_press_in_a_chat_no_longer_allowed_is_refused_like_a_message(fake: FakeBotApi) -> None:
+async def test_a_press_in_a_chat_no_longer_allowed_is_refused_like_a_message_but_as_a_toast(fake: FakeBotApi) -> None:
     seed_runs(fake)
     async with running_bot(fake):
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/runs", thread_id=TOPIC)
         calls = await until(fake, lambda cs: bool(messages(cs, "runs 1–20 of 45")))
         [card] = messages(calls, "runs 1–20 of 45")
         build_context(settings_for(fake)).tool_config().set("chats.allowed", str(STRANGERS), by="test")
-        fake.push_button_press(card=card.result, user_id=MEMBER, data="pg:runs page=2")
+        query = fake.push_button_press(card=card.result, user_id=MEMBER, data=sealed("pg:runs page=2"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/runs page=2", thread_id=TOPIC)
-        calls = await until(fake, lambda cs: len(messages(cs, "allow-list")) == 2)
+        calls = await until(fake, lambda cs: bool(toasts(cs, query)) and bool(messages(cs, "allow-list")))
     card_id = int(card.result["message_id"])
-    [pressed] = [m for m in replies_to(calls, card_id) if "allow-list" in m.text]  # under the card …
-    [typed] = [m for m in messages(calls, "allow-list") if m.result["message_id"] != pressed.result["message_id"]]
-    assert pressed.text == typed.text and pressed.text.startswith(f"this chat ({GROUP}) is not on the bot's allow-list")
-    assert not edits_of(calls, card_id)  # the card keeps page 1
+    [typed] = messages(calls, "allow-list")
+    assert toasts(calls, query) == [typed.text]
+    assert typed.text.startswith(f"this chat ({GROUP}) is not on the bot's allow-list")
+    assert not replies_to(calls, card_id) and not edits_of(calls, card_id)  # the card keeps page 1, nothing public
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "go:show 1",  # a real request, but never sealed by the bot
+        "pg:config list page=2|AAAAAAAAAAAA",  # a seal of the right shape that does not match
+        "idea:run:1",
+        "free text the bot never sent",  # no prefix of ours at all
+    ],
+)
+async def test_callback_data_the_bot_never_sent_is_refused_with_a_toast_and_runs_nothing(
+    fake: FakeBotApi, data: str
+) -> None:
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/submit matmul_1x1 name=tiny\n1,2\nmul 3,1,2\n3")
+        calls = await until(fake, lambda cs: bool(messages(cs, "tiny (ir) on matmul_1x1")), timeout=60)
+        [card] = messages(calls, "tiny (ir) on matmul_1x1")
+        before = [c.method for c in fake.delivered() if c.method in ("sendMessage", "editMessageText")]
+        query = fake.push_button_press(card=card.result, user_id=ADMIN, data=data, username="root")
+        calls = await until(fake, lambda cs: bool(toasts(cs, query)))
+        await asyncio.sleep(0.3)  # a run the press had started would have posted or edited by now
+    assert toasts(calls, query) == [FORGED_BUTTON]
+    after = [c.method for c in fake.delivered() if c.method in ("sendMessage", "editMessageText")]
+    assert after == before  # nothing ran: no message posted, the card not edited
+
+
+def test_a_seal_holds_only_for_the_data_and_the_token_it_was_made_with() -> None:
+    seal = CallbackSeal(TOKEN)
+    data = "pg:records matmul_16x16 page=2"
+    assert seal.open(seal.seal(data)) == data
+    assert len(seal.seal(data)) == len(data) + SEAL_CHARS
+    assert seal.open(seal.seal(data).replace("page=2", "page=3")) is None  # the data changed under its seal
+    assert CallbackSeal(TOKEN + "x").open(seal.seal(data)) is None  # another token: buttons of another bot
+    assert seal.open(data) is None and seal.open(data + "|") is None
 
 
 async def test_details_under_a_result_card_answers_with_show(fake: FakeBotApi) -> None:
@@ -151,11 +201,11 @@ async def test_details_under_a_result_card_answers_with_show(fake: FakeBotApi) -
         calls = await until(fake, lambda cs: bool(messages(cs, "tiny (ir) on matmul_1x1")), timeout=60)
         [card] = messages(calls, "tiny (ir) on matmul_1x1")
         assert keyboard_of(card.result) == [("details", "go:show 1")]
-        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data="go:show 1")
+        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("go:show 1"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/show 1")
         calls = await until(fake, lambda cs: len(messages(cs, "#1 matmul_1x1 / tiny by ")) == 2, timeout=30)
         # a run nobody can see (there is no run 99): the same one line as typing /show 99
-        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data="go:show 99")
+        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("go:show 99"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/show 99")
         calls = await until(fake, lambda cs: len(messages(cs, "99")) >= 2, timeout=30)
     card_id = int(card.result["message_id"])
@@ -187,3 +237,10 @@ async def test_a_paged_reply_never_offers_a_button_telegram_would_refuse(fake: F
     long = Paging("leaderboard", ("sparse_parity_medium_approx50", "--metric", "dally@1"), 1, 3)
     assert [b.data for b in reply_buttons(Reply(paging=short))] == ["pg:leaderboard sparse_parity n=30 k=4 page=2"]
     assert len(("pg:" + long.request(2)).encode()) > 64 and reply_buttons(Reply(paging=long)) == []
+
+
+def test_a_toast_is_one_line_within_telegrams_200_characters() -> None:
+    refusal = "this chat is not on the bot's allow-list — " + "an admin can add it " * 20
+    shown = toast(refusal)
+    assert len(shown) == 200 and shown.endswith("…") and "\n" not in toast("two\nlines")
+    assert toast("/config is for admins only") == "/config is for admins only"

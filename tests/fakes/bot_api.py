@@ -36,6 +36,7 @@ _TAG = re.compile(r"<[^>]+>")
 
 
 CALLBACK_DATA_LIMIT = 64  # bytes of an inline button's callback_data (Telegram: 1-64 bytes)
+TOAST_LIMIT = 200  # characters of answerCallbackQuery's text (Telegram: 0-200)
 CAPTION_LIMIT = 1024  # characters of a photo's or document's caption, counted after entity parsing
 PHOTO_BYTES_LIMIT = 10 * 1024 * 1024  # sendPhoto: at most 10 MB ...
 PHOTO_SIDES_LIMIT = 10000  # ... width + height at most 10000 ...
@@ -68,6 +69,8 @@ def refusal(method: str, params: dict[str, str], files: dict[str, tuple[str, byt
                 return "Bad Request: BUTTON_DATA_INVALID"
     if len(visible_text(params, "caption")) > CAPTION_LIMIT:
         return "Bad Request: message caption is too long"
+    if method == "answerCallbackQuery" and len(params.get("text", "")) > TOAST_LIMIT:
+        return "Bad Request: MESSAGE_TOO_LONG"
     if method == "sendPhoto":
         content = files.get("photo", ("", b""))[1]
         size = png_size(content)

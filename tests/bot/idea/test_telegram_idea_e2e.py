@@ -21,7 +21,9 @@ from tests.bot.telegram_harness import (
     Shown,
     messages,
     running_bot,
+    sealed,
     settings_for,
+    unsealed,
     until,
 )
 from tests.fakes.anthropic_server import API_KEY, FakeAnthropic, tool_use_message
@@ -55,15 +57,15 @@ async def test_idea_card_button_press_runs_once(
         assert card.thread == str(TOPIC)
         assert "nothing runs until someone presses Run it" in card.text
         [row] = card.result["reply_markup"]["inline_keyboard"]
-        assert [(b["text"], b["callback_data"]) for b in row] == [
+        assert [(b["text"], unsealed(b["callback_data"])) for b in row] == [
             ("Run it", "idea:run:1"),
             ("Edit", "idea:edit:1"),
             ("Discard", "idea:discard:1"),
         ]
         assert not _sent(calls, "approved by")  # nothing ran before the press
-        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data="idea:run:1", username="grace")
+        fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("idea:run:1"), username="grace")
         calls = await until(fake, _has("approved by grace"), timeout=30)
-        fake.push_button_press(card=card.result, user_id=MEMBER, data="idea:run:1", username="ada")
+        fake.push_button_press(card=card.result, user_id=MEMBER, data=sealed("idea:run:1"), username="ada")
         calls = await until(fake, _has("not run again"), timeout=30)
     [result] = _sent(calls, "), approved by grace")
     assert "\n\nidea #1 (one membership query per bit), approved by grace" in result.text  # below the job's header
@@ -98,13 +100,13 @@ async def test_discard_and_a_press_from_outside_the_group(fake: FakeBotApi, anth
         calls = await until(fake, _has("idea #1: one membership"), timeout=30)
         [card] = _sent(calls, "idea #1: one membership")
         stranger_card = {**card.result, "chat": {"id": STRANGERS, "type": "supergroup"}}
-        fake.push_button_press(card=stranger_card, user_id=MEMBER + 50, data="idea:run:1")
+        fake.push_button_press(card=stranger_card, user_id=MEMBER + 50, data=sealed("idea:run:1"))
         calls = await until(fake, lambda cs: any(c.method == "answerCallbackQuery" for c in cs))
-        fake.push_button_press(card=card.result, user_id=MEMBER, data="idea:edit:1")
+        fake.push_button_press(card=card.result, user_id=MEMBER, data=sealed("idea:edit:1"))
         calls = await until(fake, _has("/idea --revise 1"))
-        fake.push_button_press(card=card.result, user_id=MEMBER, data="idea:discard:1")
+        fake.push_button_press(card=card.result, user_id=MEMBER, data=sealed("idea:discard:1"))
         calls = await until(fake, _has("discarded by"), timeout=30)
-        fake.push_button_press(card=card.result, user_id=MEMBER, data="idea:run:1")
+        fake.push_button_press(card=card.result, user_id=MEMBER, data=sealed("idea:run:1"))
         calls = await until(fake, _has("was discarded — not run again"), timeout=30)
     [refused] = [c for c in calls if c.method == "answerCallbackQuery"][:1]
     assert refused.params.get("show_alert") == "true" and "allow-list" in refused.params.get("text", "")
