@@ -263,6 +263,8 @@ def build_bot(
     app.add_handler(MessageHandler(new_messages & filters.Document.ALL, door.on_document, block=False))
     app.add_handler(MessageHandler(new_messages & filters.COMMAND, door.on_command, block=False))
     app.add_handler(MessageHandler(new_messages & filters.TEXT & ~filters.COMMAND, door.on_text, block=False))
+    captioned = new_messages & ~filters.Document.ALL & filters.CaptionRegex(r"^\s*/")
+    app.add_handler(MessageHandler(captioned, door.on_captioned, block=False))  # "/run …" under a photo
     edited = filters.UpdateType.EDITED_MESSAGE & (filters.COMMAND | filters.CaptionRegex(r"^/"))
     app.add_handler(MessageHandler(edited, door.on_edited_command, block=False))
     app.add_handler(CallbackQueryHandler(door.on_button, pattern=BUTTON_PATTERN, block=False))

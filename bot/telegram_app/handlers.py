@@ -27,6 +27,7 @@ from bot.jobs.board import JobBoard
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.callback_seal import CallbackSeal
+from bot.telegram_app.card_context import asks_for_details, card_run, with_card_run
 from bot.telegram_app.chat_outbox import ChatOutbox
 from bot.telegram_app.delivery import Courier, send_reply
 from bot.telegram_app.progress import ProgressMessage
@@ -98,6 +99,9 @@ class ChatFrontDoor:
         if word is None:
             return
         name, rest = word
+        run_id = card_run(message, context.bot.id, CallbackSeal(context.bot.token))
+        if run_id is not None:  # sent as a reply to a result card: /show, /compare apply to its run
+            rest = with_card_run(name, rest, run_id)
         attachments: list[Attachment] = []
         document_of: Message | None = None
         command = self.commands.get(name)
@@ -118,7 +122,20 @@ class ChatFrontDoor:
         if word is None and not file_name.lower().endswith(CODE_SUFFIXES):
             return  # an unrelated file shared in the group
         name, rest = word if word is not None else (self._paste_command_name(), "")
+        command = self.commands.get(name)
+        if command is not None and not command.file_arg:  # a caption such as "/run sgd n=20" under any file
+            await self._serve(message, name, rest, [])
+            return
         await self._serve(message, name, rest, [], document_of=message)
+
+    async def on_captioned(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A photo (or video, audio …) whose caption is a command: served like the same command typed."""
+        message = update.effective_message
+        if message is None or message.document is not None:
+            return
+        word = command_word(message.caption or "", context.bot.username)
+        if word is not None:
+            await self._serve(message, word[0], word[1], [])
 
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -127,6 +144,10 @@ class ChatFrontDoor:
         attachments = pasted_code(message)
         if attachments:
             await self._serve(message, self._paste_command_name(), "", attachments)
+            return
+        run_id = card_run(message, context.bot.id, CallbackSeal(context.bot.token))
+        if run_id is not None and "show" in self.commands and asks_for_details(message.text):
+            await self._serve(message, "show", str(run_id), [])  # "why?" under a card: that run in full
 
     async def on_edited_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """An edited message holding a command: answered with one line (edits are not re-run), once per edit."""
