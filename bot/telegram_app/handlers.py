@@ -122,10 +122,6 @@ class ChatFrontDoor:
         if word is None and not file_name.lower().endswith(CODE_SUFFIXES):
             return  # an unrelated file shared in the group
         name, rest = word if word is not None else (self._paste_command_name(), "")
-        command = self.commands.get(name)
-        if command is not None and not command.file_arg:  # a caption such as "/run sgd n=20" under any file
-            await self._serve(message, name, rest, [])
-            return
         await self._serve(message, name, rest, [], document_of=message)
 
     async def on_captioned(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
