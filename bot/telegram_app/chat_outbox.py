@@ -1,8 +1,11 @@
 """The chat outbox: every message and edit the bot sends waits its turn here, paced to Telegram's limits.
 
-- **Order.** One queue per forum topic (chat, thread): answers in a topic leave in the order they were handed in.
-  One sender task per chat paces its sends with :class:`~bot.telegram_app.send_rate.SendRate`; a 429 holds the
-  chat for ``retry_after`` and the same item goes again — nothing is skipped.
+- **Order.** One sender task per chat paces its sends with :class:`~bot.telegram_app.send_rate.SendRate`; a 429
+  holds the chat for ``retry_after`` and the same item goes again — nothing is skipped. When more waits than the
+  chat's minute allows, what a member is waiting for goes first (:class:`Rank`): computed results, then direct
+  answers (``/help``, a refusal, a page), then acknowledgements of queued jobs, then attachments (charts, files),
+  each rank in the order handed in (a result by when it was computed). So a burst of acknowledgements and refusals
+  never holds up a finished result, and one member's chart photos never hold up another member's text answer.
 - **One message per job** (:class:`JobMessage`): the acknowledgement, its progress edits and the final result are
   one message. A result that arrives while the acknowledgement still waits is sent in its place (one send, no
   edit); progress keeps only its latest line.
@@ -20,6 +23,7 @@ exceptions below.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -60,6 +64,19 @@ class Refused(Exception):
     """Telegram refused the item for good (a bad request, the bot removed from the chat)."""
 
 
+class Rank(enum.IntEnum):
+    """Which waiting item the chat's sender takes first (lowest rank first; within a rank, the oldest)."""
+
+    RESULT = 0
+    """A job's result: its final edit, or its acknowledgement that still waits and now carries the result."""
+    ANSWER = 1
+    """A direct answer: a read-only command's reply, a refusal, a usage line, a redrawn page."""
+    ACKNOWLEDGEMENT = 2
+    """"queued #12, position 3": the member already knows the bot heard them once anything is sent."""
+    ATTACHMENT = 3
+    """A chart or a file following a reply's text."""
+
+
 @dataclass(eq=False)
 class Outgoing:
     """One send or edit waiting for its turn. kind: ``text``, ``edit``, ``photo`` or ``document``."""
@@ -78,6 +95,18 @@ class Outgoing:
     attempts: int = 0
     progress: bool = False
     done: asyncio.Future[int | None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    seq: int = 0
+
+    @property
+    def rank(self) -> Rank:
+        """How urgent the item is now (an acknowledgement becomes a result when its job finishes before it is sent)."""
+        if self.kind in ("photo", "document"):
+            return Rank.ATTACHMENT
+        if self.job is not None and (self.kind == "edit" or self.job.finished):
+            return Rank.RESULT
+        if self.job is not None:
+            return Rank.ACKNOWLEDGEMENT
+        return Rank.ANSWER
 
     def settle(self, message_id: int | None) -> None:
         if not self.done.done():
@@ -138,14 +167,9 @@ class JobMessage:
             self.progress = None
         self.outbox.forget(self)
         opening = self.opening
-        if (
-            opening is not None
-            and not self.in_flight
-            and opening.row_id is None
-            and not opening.done.done()
-            and not self.outbox.result_behind(opening)
-        ):
+        if opening is not None and not self.in_flight and opening.row_id is None and not opening.done.done():
             opening.text, opening.buttons = text, list(buttons or [])  # never sent: send the result instead
+            opening.seq = self.outbox.next_seq()  # a result is ordered by when it was computed
             self.outbox.tally.coalesced += 1
             self.outbox.wake(self.topic.chat_id)
             return opening.done
@@ -186,6 +210,7 @@ class ChatOutbox:
         self._chats: dict[int, _Chat] = {}
         self._rows: dict[int, JobMessage] = {}
         self._closed = False
+        self._seq = 0
 
     # -- lifecycle ------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -227,6 +252,7 @@ class ChatOutbox:
             item.settle(None)
             return item.done
         chat = self._chat(item.topic.chat_id)
+        item.seq = self.next_seq()
         chat.topics.setdefault(item.topic, deque()).append(item)
         self.wake(item.topic.chat_id)
         return item.done
@@ -239,15 +265,10 @@ class ChatOutbox:
         self.put(job.opening)
         return job
 
-    def result_behind(self, opening: Outgoing) -> bool:
-        """Whether a result handed in earlier waits behind ``opening`` in its topic: a later result must not
-        overtake it by taking the acknowledgement's place."""
-        queue = self._chat(opening.topic.chat_id).topics.get(opening.topic, deque())
-        after = list(queue)[list(queue).index(opening) + 1 :] if opening in queue else []
-        return any(
-            item.kind == "edit" or (item.job is not None and item is item.job.opening and item.job.finished)
-            for item in after
-        )
+    def next_seq(self) -> int:
+        """The next hand-in number: within a rank, items leave in this order."""
+        self._seq += 1
+        return self._seq
 
     def forget(self, job: JobMessage) -> None:
         self._chat(job.topic.chat_id).jobs.discard(job)
@@ -299,21 +320,23 @@ class ChatOutbox:
             task.cancel()
 
     async def _next(self, chat_id: int, chat: _Chat, now: float) -> tuple[Outgoing | None, float | None]:
-        """The item to send next (topics take turns), or None and how long to idle (None: until woken)."""
+        """The item to send next, or None and how long to idle (None: until woken).
+
+        Replies stored through an outage go first, oldest first, topics taking turns; then the waiting item of the
+        lowest :class:`Rank`, the oldest of that rank (across the chat's topics)."""
         idle: float | None = None
-        topics = list(dict.fromkeys([*chat.topics, *chat.stored]))
-        for i in range(len(topics)):
-            topic = topics[(chat.turn + i) % len(topics)]
-            if topic in chat.stored:
-                item, retry_in = await self._stored_head(chat_id, chat, topic, now)
-                if retry_in is not None:
-                    idle = retry_in if idle is None else min(idle, retry_in)
-            else:
-                queue = chat.topics.get(topic)
-                item = queue[0] if queue else None
+        stored = list(chat.stored)
+        for i in range(len(stored)):
+            topic = stored[(chat.turn + i) % len(stored)]
+            item, retry_in = await self._stored_head(chat_id, chat, topic, now)
+            if retry_in is not None:
+                idle = retry_in if idle is None else min(idle, retry_in)
             if item is not None:
-                chat.turn = (chat.turn + i + 1) % len(topics)
+                chat.turn = (chat.turn + i + 1) % len(stored)
                 return item, None
+        waiting = [item for topic, queue in chat.topics.items() if topic not in chat.stored for item in queue]
+        if waiting:
+            return min(waiting, key=lambda item: (item.rank, item.seq)), None
         progress, due_in = self._progress_edit(chat_id, chat, now)
         if due_in is not None:
             idle = due_in if idle is None else min(idle, due_in)

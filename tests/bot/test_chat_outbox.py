@@ -65,8 +65,10 @@ async def test_progress_waits_while_answers_are_queued_and_the_result_is_never_d
     await asyncio.wait_for(asyncio.gather(final, *answers), 10)
     await box.close()
     texts = [text for _, _, _, text in transport.sent]
-    assert texts[:7] == ["ack", *(f"answer {i}" for i in range(6))]  # no progress edit before the answers
-    assert texts[-1] == "result"
+    assert texts[0] == "ack" and [t for t in texts if t.startswith("answer")] == [f"answer {i}" for i in range(6)]
+    assert texts.count("result") == 1  # a result may pass answers still waiting (chat_outbox.Rank) …
+    last_answer = max(i for i, t in enumerate(texts) if t.startswith("answer"))
+    assert all(i > last_answer for i, t in enumerate(texts) if t.startswith("step"))  # … progress never does
     progress = [t for t in texts if t.startswith("step")]
     assert len(progress) <= 1 and box.tally.progress_dropped >= 29  # the latest line at most, the rest dropped
     times = [t for t, *_ in transport.sent]
@@ -97,3 +99,43 @@ async def test_a_job_edit_goes_to_the_acknowledgement_message() -> None:
         ("text", 1, "ack"),
         ("edit", 1, "result"),
     ]
+
+
+async def test_when_the_chat_is_busy_results_go_before_answers_acknowledgements_and_attachments() -> None:
+    """Hand-worked order under a 1-second gap: the first acknowledgement goes at once; while it goes, another job's
+    acknowledgement, a refusal, a chart photo (another topic) and the first job's result are handed in, in that
+    order. They leave result, refusal, acknowledgement, photo (one a second); the second job's result, computed
+    later, last."""
+    box, transport = outbox(Limits(per_chat_gap_s=1.0, group_per_minute=20))
+    first = box.open_job(TOPIC, reply_to=1, text="#1 queued")
+    while not transport.sent:
+        await asyncio.sleep(0.01)
+    second = box.open_job(TOPIC, reply_to=2, text="#2 queued")
+    refusal = box.put(Outgoing(TOPIC, "text", "/config is for admins only", reply_to=3))
+    chart = box.put(Outgoing(Topic(GROUP, 10), "photo", "chart", reply_to=4))
+    result = first.finish("#1 done")
+    await asyncio.wait_for(asyncio.gather(result, refusal, chart), 10)
+    await asyncio.wait_for(second.finish("#2 done"), 5)
+    await box.close()
+    assert [text for _, _, _, text in transport.sent] == [
+        "#1 queued",
+        "#1 done",  # the result: an edit of the acknowledgement already sent
+        "/config is for admins only",  # a direct answer
+        "#2 queued",  # an acknowledgement
+        "chart",  # the attachment, after every text that waited
+        "#2 done",
+    ]
+
+
+async def test_results_leave_in_the_order_they_were_computed_not_the_order_their_jobs_were_queued() -> None:
+    box, transport = outbox(Limits(per_chat_gap_s=1.0, group_per_minute=20))
+    blocker = box.put(Outgoing(TOPIC, "text", "first answer", reply_to=1))
+    while not transport.sent:  # the chat's next send is a second away
+        await asyncio.sleep(0.01)
+    early, late = box.open_job(TOPIC, 2, "#1 queued"), box.open_job(TOPIC, 3, "#2 queued")
+    late.finish("#2 done")  # computed first
+    early.finish("#1 done")
+    await asyncio.wait_for(blocker, 5)
+    await box.close()
+    assert [text for _, _, _, text in transport.sent] == ["first answer", "#2 done", "#1 done"]
+    assert box.tally.coalesced == 2 and box.tally.edits == 0  # each result sent in its acknowledgement's place
