@@ -141,7 +141,8 @@ class Settings(BaseSettings):
     )
     job_workers: int = Field(default=2, description="Worker processes running queued commands at the same time.")
     job_queue_per_member: int = Field(
-        default=defaults.QUEUE_PER_MEMBER, description="Most queued or running jobs one member may have."
+        default=defaults.QUEUE_PER_MEMBER,
+        description="Jobs one member may have queued or running before more wait behind others'.",
     )
     job_rate_per_minute: int = Field(default=10, description="Most jobs one member may submit per minute.")
     anthropic_api_key: SecretStr | None = Field(

@@ -19,7 +19,7 @@ import asyncio
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -58,6 +58,19 @@ class Asker:
     on_progress: Progress = _ignore_progress
 
 
+HELD_FACTOR = 4
+"""A member's jobs past ``limits.queue_per_member`` wait behind everyone else's (held) rather than being refused,
+up to this many times that number; past it a new job is refused."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """The place in line of a member's held jobs: a member of its own, pushed back behind every other member
+    (fair_queue.py's push-back rule), so a member's backlog never delays anyone else's job."""
+
+    member: Hashable
+
+
 @dataclass(eq=False)
 class Job:
     """One queued or running command invocation, and everyone waiting for its answer (``askers``, the owner first).
@@ -77,6 +90,9 @@ class Job:
     cancelled_by: str | None = None
     stop_reason: str | None = None
     wall_limit_s: float | None = None
+    held: bool = False
+    """Sent while its member already had their share of jobs queued or running: it waits behind every other
+    member's queued jobs (:meth:`JobBoard.submit`)."""
     timed_out: bool = False
     last_progress: str = ""
     worker: Execution | None = None
@@ -187,14 +203,17 @@ class JobBoard:
         key = job_key(command, inv)
         member = member_key(inv.caller)
         same = self._by_key.get(key)
+        held = False
         if same is None:
+            share = self._per_member if per_member is None else per_member
             mine = [j for j in self.active() if member_key(j.owner) == member]
-            if len(mine) >= (self._per_member if per_member is None else per_member):
-                ids = ", ".join(f"#{j.id}" for j in mine)
+            if len(mine) >= HELD_FACTOR * share:
+                ids = ", ".join(f"#{j.id}" for j in mine[:8]) + (" …" if len(mine) > 8 else "")
                 raise UsageError(
-                    f"you already have {len(mine)} jobs queued or running ({ids})",
+                    f"you already have {len(mine)} jobs queued or running ({ids}), the most one member may",
                     hint="wait for one to finish, or /cancel ID",
                 )
+            held = len(mine) >= share
         wait = self._rate.retry_in(member)
         if wait > 0:
             raise UsageError(
@@ -213,6 +232,7 @@ class JobBoard:
             key=key,
             askers=[Asker(inv.caller, on_progress)],
             wall_limit_s=wall_limit_s,
+            held=held,
         )
         self._waiting.append(job)
         self._by_key[key] = job
@@ -227,6 +247,8 @@ class JobBoard:
             whose = "yours" if member_key(job.owner) == member_key(inv.caller) else f"{job.owner.name}'s"
             where = f"position {position}" if position else "running"
             return f"same request as #{job.id} ({whose}, {where}): you get its answer too"
+        if job.held and position:
+            return f"queued #{job.id}, position {position}: you have several jobs waiting, it starts after others'"
         return f"queued #{job.id}, position {position}" if position else f"#{job.id} started"
 
     def position(self, job: Job) -> int:
@@ -234,7 +256,7 @@ class JobBoard:
         if job not in self._waiting:
             return 0
         order = line_order(
-            [member_key(j.owner) for j in self._waiting], pushed_back=self._pushed_back, last_start=self._last_start
+            [line_key(j) for j in self._waiting], pushed_back=self._pushed_back, last_start=self._last_start
         )
         return order.index(self._waiting.index(job)) + 1
 
@@ -245,7 +267,7 @@ class JobBoard:
     def active(self) -> list[Job]:
         """Running jobs, then queued ones in the order they would start."""
         order = line_order(
-            [member_key(j.owner) for j in self._waiting], pushed_back=self._pushed_back, last_start=self._last_start
+            [line_key(j) for j in self._waiting], pushed_back=self._pushed_back, last_start=self._last_start
         )
         return [*self._running, *(self._waiting[i] for i in order)]
 
@@ -287,12 +309,14 @@ class JobBoard:
 
     # -- the workers ----------------------------------------------------------------------------------
     def _pushed_back(self, member: object) -> bool:
+        if isinstance(member, Held):
+            return True
         return self._limit_failures.over_budget(member, self._share.limit_failures_per_hour)
 
     def _take_next(self) -> Job | None:
         """The queued job a free worker starts now (fair_queue.py), removed from the line; None when none waits."""
         at = pick(
-            [member_key(j.owner) for j in self._waiting],
+            [line_key(j) for j in self._waiting],
             Counter(member_key(j.owner) for j in self._running),
             cap=self._share.cap(self._workers),
             pushed_back=self._pushed_back,
@@ -301,7 +325,7 @@ class JobBoard:
         if at is None:
             return None
         job = self._waiting.pop(at)
-        self._last_start[member_key(job.owner)] = next(self._turns)
+        self._last_start[line_key(job)] = next(self._turns)
         return job
 
     async def _work(self) -> None:
@@ -371,3 +395,9 @@ class JobBoard:
             self._limit_failures.record(member_key(job.owner))
         if not job.outcome.done():
             job.outcome.set_result((reply, status))
+
+
+def line_key(job: Job) -> Hashable:
+    """Who ``job`` queues as in the fair line: its member, or its member's held place (:class:`Held`)."""
+    member = member_key(job.owner)
+    return Held(member) if job.held else member

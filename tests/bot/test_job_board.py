@@ -49,11 +49,18 @@ async def test_positions_follow_submission_order_and_close_up_on_cancel() -> Non
     assert status == 1 and "cancelled by bob before it started" in reply.text
 
 
-async def test_per_member_queue_limit() -> None:
+async def test_past_the_per_member_share_jobs_wait_behind_everyone_else_and_past_four_times_it_are_refused() -> None:
     board = _board(per_member=2)
-    board.submit(SLEEPY, _inv(ANN))
-    board.submit(SLEEPY, _inv(ANN))
-    with pytest.raises(UsageError, match=r"already have 2 jobs queued or running \(#1, #2\)"):
+    ann = [board.submit(SLEEPY, _inv(ANN), policy=None) for _ in range(2)]
+    held = board.submit(SLEEPY, _inv(ANN))  # over ann's share of 2: accepted, held
+    bob = board.submit(SLEEPY, _inv(BOB))  # sent after it, but bob has no backlog
+    assert not any(j.held for j in ann) and held.held and not bob.held
+    assert [board.position(j) for j in (*ann, bob, held)] == [1, 3, 2, 4]  # ann, bob (turns), ann, then the held one
+    assert "after others'" in board.acknowledgement(held, held.invocation)
+    assert "after" not in board.acknowledgement(bob, bob.invocation)
+    for _ in range(5):  # 2 + 1 + 5 = 8 = 4 × the share
+        board.submit(SLEEPY, _inv(ANN))
+    with pytest.raises(UsageError, match=r"already have 8 jobs queued or running \(#1, #2, .*\), the most"):
         board.submit(SLEEPY, _inv(ANN))
     board.submit(SLEEPY, _inv(BOB))  # another member is not affected
 
@@ -150,10 +157,14 @@ async def test_cancel_from_a_command_thread_is_applied_on_the_event_loop() -> No
 async def test_the_queue_limit_passed_with_a_submission_overrides_the_boards() -> None:
     """The Telegram front door passes the admins' limits.queue_per_member with each submission."""
     board = _board(per_member=5)
-    board.submit(SLEEPY, _inv(ANN), per_member=1)
-    with pytest.raises(UsageError, match=r"already have 1 jobs queued or running \(#1\)"):
+    first = board.submit(SLEEPY, _inv(ANN), per_member=1)
+    second = board.submit(SLEEPY, _inv(ANN), per_member=1)
+    assert not first.held and second.held  # the override's share (1), not the board's (5)
+    for _ in range(2):
         board.submit(SLEEPY, _inv(ANN), per_member=1)
-    board.submit(SLEEPY, _inv(ANN))  # without an override the board's own limit (5) applies
+    with pytest.raises(UsageError, match=r"already have 4 jobs queued or running"):
+        board.submit(SLEEPY, _inv(ANN), per_member=1)
+    assert not board.submit(SLEEPY, _inv(BOB)).held  # without an override the board's own limit (5) applies
 
 
 @pytest.mark.slow

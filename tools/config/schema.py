@@ -184,7 +184,7 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
         ),
         ConfigKey(
             "limits.queue_per_member",
-            "Most jobs one member may have queued or running.",
+            "Jobs one member may have queued or running before more wait behind everyone else's (4× this: refused).",
             defaults.QUEUE_PER_MEMBER,
             v.number(minimum=1, maximum=100, integer=True),
             "count",
