@@ -1,0 +1,63 @@
+"""Nothing of the judge's own memory reaches a submission (issue 29, point 1).
+
+The attack: ``np.empty`` in a solve() made the parent allocate uninitialised memory and hand it to the child, which
+read freed instance data (2 of 3 secret columns), pointers and reply text from it. The oracle here is the
+definition: every array the parent creates for a request holds only values the request defines, so an
+``empty``-like constructor answers zeros. Canaries are planted in the parent first (small blocks filled and freed,
+which numpy's allocator and malloc hand out again), and every constructor the allow-list offers is scanned for
+them, at every allowed dtype and a range of sizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.sandbox.remote import allowlist as al
+from engine.sandbox.remote.protocol import decode
+from engine.sandbox.remote.session import Session
+
+CANARY = 0x5A17_C0DE_5A17_C0DE
+SIZES = (1, 2, 3, 4, 5, 8, 16, 20, 32, 64, 100, 128, 200, 1000)
+
+
+def _plant_canaries() -> None:
+    for n in SIZES:
+        for _ in range(8):
+            planted = np.full(n, CANARY, dtype=np.uint64)
+            del planted
+
+
+def _session(x: np.ndarray, y: np.ndarray) -> Session:
+    return Session([x, y], max_elements=100_000, max_ops=100_000, element_trace=False)
+
+
+def _values(session: Session, reply: dict) -> list:  # type: ignore[type-arg]
+    hid = reply["r"]["a"][0]
+    flat = session.handle({"op": "meth", "t": hid, "a": ["ravel"]})
+    assert flat is not None
+    out = session.handle({"op": "meth", "t": flat["r"]["a"][0], "a": ["tolist"]})
+    assert out is not None
+    return list(decode(out["r"]))
+
+
+@pytest.mark.parametrize("dtype", sorted(al.DTYPES))
+def test_every_constructor_returns_defined_contents(dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    x = rng.choice(np.array([-1, 1]), size=(200, 20))
+    y = np.prod(x[:, [3, 7, 11]], axis=1)
+    session = _session(x, y)
+    for n in SIZES:
+        _plant_canaries()
+        for name in ("empty", "zeros"):
+            values = _values(session, session.handle({"op": "np", "a": [name, n], "k": {"dtype": {"d": dtype}}}))
+            assert values == [0] * n, f"np.{name}({n}, dtype={dtype}) handed out the judge's memory"
+        _plant_canaries()
+        for name in ("empty_like", "zeros_like"):
+            values = _values(session, session.handle({"op": "np", "a": [name, {"h": 1}], "k": {"dtype": {"d": dtype}}}))
+            assert values == [0] * len(y), f"np.{name}(y, dtype={dtype}) handed out the judge's memory"
+
+
+def test_the_zeroed_constructors_are_allowed_ones() -> None:
+    assert set(al.ZEROED) <= set(al.FUNCTIONS) and set(al.ZEROED.values()) <= set(al.FUNCTIONS)
+    assert all(al.FUNCTIONS[name] == al.CREATE for name in al.ZEROED)
