@@ -48,3 +48,20 @@ def test_np_empty_hands_out_none_of_the_judges_memory(sandboxed: TierReport) -> 
     code, payload = submit(str(ATTACKS / "empty_reads_the_judge.py"))
     assert payload["failure"] is None and code == 0
     assert payload["ok"] is True and payload["accuracy"] == 1.0  # it went on to the honest brute force
+
+
+def _database_bytes(data_dir: Path) -> int:
+    return sum(p.stat().st_size for p in data_dir.rglob("*.db*"))
+
+
+def test_a_39_mib_submission_is_refused_in_one_line_and_nothing_is_stored(tmp_path: Path) -> None:
+    data_dir = tmp_path / "sutro-data"
+    padding = b"# IR padding\n" * (39 * 2**20 // 13)  # 39 MiB of IR text, as in the issue
+    code, payload = submit("-", stdin=padding)
+    assert code == 2 and "\n" not in payload["error"]
+    assert payload["error"].startswith(f"the submission is {len(padding):,} bytes, over the limit of 4,096 KiB")
+    assert "limits.code_kib" in payload["error"]
+    before = _database_bytes(data_dir)
+    code, payload = submit("-", stdin=padding)
+    assert code == 2 and _database_bytes(data_dir) == before  # nothing stored, the second time either
+    assert not list(data_dir.rglob("*.md")) or all("padding" not in p.read_text() for p in data_dir.rglob("*.md"))
