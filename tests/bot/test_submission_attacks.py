@@ -7,6 +7,7 @@ The attack programs are in ``tests/bot/attacks/``.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -65,3 +66,15 @@ def test_a_39_mib_submission_is_refused_in_one_line_and_nothing_is_stored(tmp_pa
     code, payload = submit("-", stdin=padding)
     assert code == 2 and _database_bytes(data_dir) == before  # nothing stored, the second time either
     assert not list(data_dir.rglob("*.md")) or all("padding" not in p.read_text() for p in data_dir.rglob("*.md"))
+
+
+@pytest.mark.slow
+def test_pow_shift_and_multiply_chains_cost_the_judge_no_more_than_honest_work(sandboxed: TierReport) -> None:
+    # the element shadow computes at numpy's fixed width: the powers and shifts wrap as numpy's arrays do, and the
+    # run goes on to the honest brute force (the judge's CPU for that is ~2 s; before, 58 s went into the power)
+    cpu = time.thread_time()
+    code, payload = submit(str(ATTACKS / "pow_then_brute_force.py"))
+    cpu = time.thread_time() - cpu
+    assert payload["failure"] is None and payload["ok"] is True and code == 0
+    assert "bytedmd@2" in payload["metrics"]
+    assert cpu < 10.0
