@@ -10,12 +10,17 @@ them, at every allowed dtype and a range of sizes.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
+from engine.sandbox.judge import judge_solve
+from engine.sandbox.limits import Limits
 from engine.sandbox.remote import allowlist as al
 from engine.sandbox.remote.protocol import decode
 from engine.sandbox.remote.session import Session
+from engine.sandbox.tier import probe_tier
 
 CANARY = 0x5A17_C0DE_5A17_C0DE
 SIZES = (1, 2, 3, 4, 5, 8, 16, 20, 32, 64, 100, 128, 200, 1000)
@@ -61,3 +66,18 @@ def test_every_constructor_returns_defined_contents(dtype: str) -> None:
 def test_the_zeroed_constructors_are_allowed_ones() -> None:
     assert set(al.ZEROED) <= set(al.FUNCTIONS) and set(al.ZEROED.values()) <= set(al.FUNCTIONS)
     assert all(al.FUNCTIONS[name] == al.CREATE for name in al.ZEROED)
+
+
+def test_the_judges_whole_cpu_for_a_submission_is_capped() -> None:
+    """As many cheap requests as a run allows (each one a round trip the parent answers): the judge's thread stops
+    at ``judge_cpu_s`` for all of it, not at the child's wall clock or the operation limit (which allowed ~5 s of
+    the judge's CPU per instance, three instances)."""
+    if not probe_tier().runs_submissions:
+        pytest.skip("submitted code is not run here")
+    limits = Limits(judge_cpu_s=0.3, wall_s=30, cpu_s=20)
+    code = "def solve(x, y, n_bits, k_sparse):\n    row = x[0]\n    while True:\n        int(row[0])\n"
+    cpu = time.thread_time()
+    result = judge_solve(code, limits=limits)
+    cpu = time.thread_time() - cpu
+    assert result.failure == "judge CPU time limit (0.3 s for all of your code's requests) exceeded"
+    assert not result.ok and cpu < 0.3 + 0.2  # one request past the limit, and the child's start and stop
