@@ -12,7 +12,8 @@ process and limits) are its own. Every instance is the worst case for the brute 
   exhaustion of the element shadow, as many requests as the run allows, the largest sorts the budget allows, the
   largest tracked arrays.
 
-Run: PYTHONPATH=$PWD python bench/bench_judge_bounds.py [--repeat N] [--base DIR]
+Run: PYTHONPATH=$PWD python bench/bench_judge_bounds.py [--repeat N] [--base DIR [--honest-only]]
+(a base checkout needs the two compiled extensions copied in: engine/tracing/*.so, engine/metrics/*.so)
 """
 
 from __future__ import annotations
@@ -63,12 +64,14 @@ def one_case(path: Path) -> dict[str, Any]:
     seeds = iter([20261128, 20261129, 20261130])
     judge.hidden_instance = lambda *a, **k: worst_case(next(seeds))  # type: ignore[assignment]
     solve_s: list[float] = []
+    solve_cpu_s: list[float] = []
     launched = judge.run_submission
 
     def run(*args: Any, **kwargs: Any) -> Any:
         out = launched(*args, **kwargs)
         if out.final and "solve_s" in out.final:
             solve_s.append(float(out.final["solve_s"]))
+            solve_cpu_s.append(float(out.final.get("solve_cpu_s", float("nan"))))
         return out
 
     judge.run_submission = run  # type: ignore[assignment]
@@ -82,6 +85,7 @@ def one_case(path: Path) -> dict[str, Any]:
         "rss_mib": after.ru_maxrss / 1024,
         "wall_s": time.monotonic() - start,
         "solve_s": sum(solve_s),
+        "solve_cpu_s": sum(solve_cpu_s),
         "ok": result.ok,
         "failure": result.failure,
         "bytedmd": result.metrics.get("bytedmd@2"),
@@ -98,11 +102,24 @@ def run_case(name: str, tree: Path) -> dict[str, Any]:
     return dict(json.loads(lines[-1]))
 
 
+def _line(runs: list[dict[str, Any]]) -> str:
+    def median(key: str) -> float:
+        return statistics.median(r.get(key, float("nan")) for r in runs)
+
+    verdict = "ok" if runs[0]["ok"] else f"failed: {str(runs[0]['failure'])[:90]}"
+    return (
+        f"parent CPU {median('cpu_s'):6.2f} s  peak RSS {median('rss_mib'):6.0f} MiB"
+        f"  solve() {median('solve_s'):6.2f} s"
+        f" (child CPU {median('solve_cpu_s'):5.2f} s)  {verdict}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--base", type=Path, help="a checkout of the code before the change (honest cases only)")
+    parser.add_argument("--honest-only", action="store_true", help="only the honest cases before/after")
     args = parser.parse_args()
     if args.case:
         print(json.dumps(one_case(Path(args.case))))
@@ -110,16 +127,18 @@ def main() -> None:
     print(machine_line())
     print(f"{load_line()} (start)")
     trees = {"after": REPO, **({"before": args.base.resolve()} if args.base else {})}
-    for label, tree in trees.items():
-        names = list(CASES) if label == "after" else ["honest brute force", "honest gf2"]
-        print(f"\n{label} ({tree}): medians of {args.repeat}, 3 instances per judgement")
-        for name in names:
-            runs = [run_case(name, tree) for _ in range(args.repeat)]
-            cpu = statistics.median(r["cpu_s"] for r in runs)
-            rss = statistics.median(r["rss_mib"] for r in runs)
-            solve = statistics.median(r.get("solve_s", float("nan")) for r in runs)
-            verdict = "ok" if runs[0]["ok"] else f"failed: {str(runs[0]['failure'])[:90]}"
-            print(f"  {name:20s} parent CPU {cpu:6.2f} s  peak RSS {rss:6.0f} MiB  solve() {solve:6.2f} s  {verdict}")
+    if args.base:  # the honest cases before/after, interleaved round by round (the load drifts)
+        print(f"\nhonest cases, before ({args.base}) and after, interleaved: medians of {args.repeat}")
+        for name in ("honest brute force", "honest gf2"):
+            runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+            for _ in range(args.repeat):
+                for label in ("before", "after"):
+                    runs[label].append(run_case(name, trees[label]))
+            for label, got in runs.items():
+                print(f"  {label:6s} {name:20s} {_line(got)}")
+    print(f"\nevery case after the change: medians of {args.repeat}, 3 instances per judgement")
+    for name in CASES if not args.honest_only else ():
+        print(f"  {name:20s} {_line([run_case(name, REPO) for _ in range(args.repeat)])}")
     print(f"{load_line()} (end)")
 
 
