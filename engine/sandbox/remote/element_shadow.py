@@ -159,12 +159,27 @@ class ElementShadow:
                 self.read_all(value.start, value.stop, value.step)
 
     def fresh(self, real: Any) -> Any:
-        """Fresh tracked elements holding ``real``'s values (a random draw, or the fallback's result)."""
+        """Fresh tracked elements holding ``real``'s values (what a draw, a cast or the fallback made from tracked
+        operands): an array's elements in C order, a scalar as one value."""
         if isinstance(real, np.ndarray):
             return wrap(self.trace, real, {}, [])
-        if isinstance(real, tuple):
-            return tuple(self.fresh(v) for v in real)
+        if isinstance(real, tuple | list):
+            return type(real)(self.fresh(v) for v in real)
+        if isinstance(real, np.generic):
+            return self.trace.store(real.item())
+        if isinstance(real, bool | int | float):
+            return self.trace.store(real)
         return real
+
+    def derived(self, operands: tuple[Any, ...], real_result: Any) -> Any:
+        """A result numpy makes from its operands' values without arithmetic on them (a random draw with array
+        arguments): every tracked element of the operands read once, the result stored fresh; None when nothing
+        is tracked (the result is then a constant, as a draw is in-process)."""
+        return self.run(lambda: self._read_then_fresh(operands, real_result), operands, real_result)
+
+    def _read_then_fresh(self, operands: tuple[Any, ...], real_result: Any) -> Any:
+        self.read_all(*operands)
+        return self.fresh(real_result)
 
     def run(self, step: Any, operands: tuple[Any, ...], real_result: Any, name: str = "") -> Any:
         """Run ``step()`` on shadows (CPU counted against the limit); when it cannot run on object arrays, read
@@ -182,10 +197,16 @@ class ElementShadow:
         start = time.thread_time()
         try:
             try:
-                return step()
+                out = step()
             except Exception:  # noqa: BLE001 — an operation numpy cannot run on object arrays: the fallback rule
                 self.read_all(*operands)
                 return self.fresh(real_result)
+            if real_result is not None and not tracked((out,)):
+                # numpy took the values out of the tracked elements (a cast, a comparison's bool, a copy into a
+                # plain array, a dtype=): each was read as it was converted; what it made is data all the same,
+                # so it is stored fresh and priced when read (docs/metrics.md#what-a-solve-pays-for)
+                return self.fresh(real_result)
+            return out
         finally:
             self.spent[0] += time.thread_time() - start
             if self._left() < 0:
@@ -196,11 +217,6 @@ class ElementShadow:
     def stop(self, reason: str) -> None:
         self.stopped = reason
         self._of.clear()
-
-    def handed_back(self, value: Any) -> None:
-        """A scalar result handed to the child: read once (it leaves the trace)."""
-        if self.active:
-            self.read_all(value)
 
     def cost(self) -> int | None:
         """``bytedmd@2`` of everything traced (nothing is kept alive at the end: the child holds only plain

@@ -73,6 +73,13 @@ def _in_64_bits(low: int, high: int) -> bool:
     return low >= -budget.INT64 and high < 2 * budget.INT64
 
 
+def _zero_d(value: Any) -> np.ndarray:
+    """A scalar result as a 0-d array of its own dtype (a Python int as int64, refused beyond 64 bits)."""
+    if type(value) is int and not -budget.INT64 <= value < budget.INT64:
+        raise Refused("integers beyond 64 bits are not supported in solve()")
+    return np.asarray(value)
+
+
 _DTYPE_NAMES = {dtype: dtype.name for dtype in al.DTYPES.values()}  # the allowed dtypes (numpy's .name is slow)
 # What a failed operation tells the child: a fixed category per exception type, never numpy's message.
 FAILURE_CATEGORIES = {
@@ -217,6 +224,10 @@ class Session:
                 del self._buffer[hid]
                 self.shadow.forget(hid)
 
+    def held(self, hid: int) -> np.ndarray:
+        """A copy of the array held for handle ``hid`` (the judge's own checks and tests: no event, nothing sent)."""
+        return self._arrays[hid].copy()
+
     def name_of(self, hid: int) -> str:
         """The name of handle ``hid``'s buffer."""
         return self.labels[self._buffer[hid]]
@@ -293,6 +304,17 @@ class Session:
             out[key] = al.resolve_dtype(value) if key == "dtype" and isinstance(value, str) else value
         return out
 
+    def _shadow_kwargs(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The request's keywords with every handle replaced by its shadow (the real keywords are already
+        checked by :meth:`_kwargs`)."""
+        raw = req.get("k") or {}
+        if not raw or not self.shadow.active:
+            return {}
+        found = {key: self.shadow.resolve(decode(value), self._arrays) for key, value in raw.items()}
+        if "dtype" in found and isinstance(found["dtype"], str):
+            found["dtype"] = al.resolve_dtype(found["dtype"])
+        return found
+
     def _read_all(self, ids: list[int]) -> None:
         for hid in ids:  # each occurrence is a read (x + x reads x twice)
             self._event(False, self._buffer[hid], self._arrays[hid].size)
@@ -312,12 +334,11 @@ class Session:
         if isinstance(value, tuple):
             parts = shadow if isinstance(shadow, tuple) and len(shadow) == len(value) else (None,) * len(value)
             return {"t": [self._result(v, shadow=s) for v, s in zip(value, parts, strict=True)]}
-        self.shadow.handed_back(shadow)
-        if isinstance(value, list):
-            return encode(value)
-        if isinstance(value, np.generic):
-            value = value.item()
-        if isinstance(value, bool | int | float) or value is None:
+        if isinstance(value, np.generic | bool | int | float):
+            # a scalar stays in the parent as a 0-d array: the child computes on it only through requests
+            # (docs/metrics.md#what-a-solve-pays-for), so it never holds a data value it did not pay to read
+            return self._result(_zero_d(value), shadow=shadow)
+        if value is None:
             return encode(value)
         raise Refused(f"a result of type {type(value).__name__} cannot be returned")
 
@@ -433,7 +454,9 @@ class Session:
             self._label = bn.function_name("rng", str(name))
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
             self._read_all(reads)
-            return self._result(result, shadow=np.copy(result))  # untracked, as a draw is in-process
+            # a draw reads its array arguments (normal(x, 0.0) copies x): priced, and its result tracked then
+            drawn_from = (*self._shadows(raw[1:]), *self._shadow_kwargs(req).values())
+            return self._result(result, shadow=self.shadow.derived(drawn_from, result))
         raise Refused(f"request '{op}' is not supported")
 
     def _target(self, req: dict[str, Any]) -> int:
@@ -528,9 +551,17 @@ class Session:
             return self._result(result, view_of=hid, shadow=traced)
         self._read_all([hid, *reads])
         if name == "tolist":
-            self.shadow.handed_back(traced)
-            return {"l": [encode(result)]} if not isinstance(result, list) else encode(result)
+            return self._tolist(arr, traced)
         return self._result(result, shadow=traced)
+
+    def _tolist(self, arr: np.ndarray, traced: Any) -> Any:
+        """``.tolist()``: nested lists of 0-d arrays held here, one per element (each written fresh, its shadow the
+        element's own tracked value), never the values themselves; a 0-d array gives one such array."""
+        budget.check_size(arr.size, self.max_elements)
+        flat = arr.reshape(-1)
+        shadows = [None] * arr.size if traced is None else _leaves(traced, arr.ndim)
+        handles = [self._result(flat[i], shadow=shadows[i]) for i in range(arr.size)]
+        return handles[0] if not arr.ndim else {"l": _nest(handles, list(arr.shape))}
 
     def _function(self, args: list[Any], kwargs: dict[str, Any], reads: list[int], raw: list[Any]) -> Any:
         name = args.pop(0)
@@ -547,3 +578,18 @@ class Session:
         function, operands = getattr(np, name), self._shadows(raw[1:])
         traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result, name)
         return self._result(result, shadow=traced)  # np.reshape(a) etc. read a and write a fresh buffer
+
+
+def _leaves(nested: Any, depth: int) -> list[Any]:
+    """The elements of ``depth`` levels of nested lists (an object array's ``tolist()``), in C order."""
+    if depth == 0:
+        return [nested]
+    return [leaf for part in nested for leaf in _leaves(part, depth - 1)]
+
+
+def _nest(flat: list[Any], shape: list[int]) -> list[Any]:
+    """``flat`` (C order) as nested lists of ``shape`` (the wire format's ``{"l": …}`` at every level)."""
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [{"l": _nest(flat[i * step : (i + 1) * step], shape[1:])} for i in range(shape[0])]
