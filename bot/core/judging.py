@@ -87,8 +87,10 @@ def judge(
     code = submission.code
     if not code.strip():
         raise UsageError("the submission is empty", hint="send IR text, generate() or solve(x, y, n_bits, k_sparse)")
+    policy = services.run_policy()
+    policy.check_code_size(code)  # nothing over the stored-code cap is judged or stored
     # Python source is size-capped before anything parses it; IR is parsed only by the trusted scorer's limited child
-    max_bytes = services.run_policy().sandbox_limits().source_bytes
+    max_bytes = policy.sandbox_limits().source_bytes
     kind = "ir" if submission.kinds == ("ir",) else detect_kind(code, max_bytes)
     if kind not in submission.kinds:
         raise UsageError(f"a {kind} submission is not accepted here", hint="use submit for generate() and solve()")

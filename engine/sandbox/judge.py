@@ -86,8 +86,16 @@ def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float
 class _Meter:
     """Answers the child's requests from a Session; a refusal ends the run with its message."""
 
-    def __init__(self, session: Session, limits: Limits = DEFAULT_LIMITS, spent: list[float] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        limits: Limits = DEFAULT_LIMITS,
+        spent: list[float] | None = None,
+        judge_start: float | None = None,
+    ) -> None:
         self.session = session
+        # this thread's CPU clock when the judgement began: everything done for the submission is counted
+        self.judge_start = time.thread_time() if judge_start is None else judge_start
         self.refusal: str | None = None
         self.refusal_kind = FailureKind.REJECTED
         self.limits = limits
@@ -105,6 +113,10 @@ class _Meter:
                 self.spent[0] += max(0.0, time.thread_time() - start - element - PER_REQUEST_ALLOWANCE_S)
                 if self.spent[0] > self.limits.parent_cpu_s and self.refusal is None:
                     self.refusal = self.limits.parent_cpu_message()
+                    self.refusal_kind = FailureKind.LIMIT
+                    raise BadResult(self.refusal)
+                if time.thread_time() - self.judge_start > self.limits.judge_cpu_s and self.refusal is None:
+                    self.refusal = self.limits.judge_cpu_message()
                     self.refusal_kind = FailureKind.LIMIT
                     raise BadResult(self.refusal)
         except BadResult:
@@ -131,6 +143,7 @@ def _one_instance(
     check_imports: bool,
     spent: list[float],
     element_spent: list[float],
+    judge_start: float | None = None,
 ) -> tuple[float | None, tuple[str, FailureKind] | None, Session]:
     session = Session(
         [inst["x_train"], inst["y_train"]],
@@ -140,7 +153,7 @@ def _one_instance(
         element_spent=element_spent,
         charged=spent,
     )
-    meter = _Meter(session, limits, spent)
+    meter = _Meter(session, limits, spent, judge_start)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
         "mode": "solve",
@@ -196,6 +209,7 @@ def judge_solve(
     the OS layers).
     """
     start = time.monotonic()
+    judge_start = time.thread_time()  # all of the judge's CPU for this submission is counted (limits.judge_cpu_s)
     spent = [0.0]  # CPU seconds the parent spent executing this submission's requests (all instances)
     element_spent = [0.0]  # and on their element trace (bytedmd@2)
     check_source_size(code, limits.source_bytes)
@@ -220,7 +234,17 @@ def judge_solve(
         drawn.append(f"{seed:032x}")
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test, seed)
         acc, failed, session = _one_instance(
-            code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent, element_spent
+            code,
+            inst,
+            n_bits,
+            k_sparse,
+            limits,
+            report,
+            dev_override,
+            check_imports,
+            spent,
+            element_spent,
+            judge_start,
         )
         ops += session.ops
         events += len(session.sizes)

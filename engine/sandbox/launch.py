@@ -18,6 +18,7 @@ from engine.sandbox.tier import (
     read_only_prefixes,
     sealed_scratch_files,
 )
+from engine.sandbox.uid_pool import job_uid
 from engine.sandbox.watchdog import ChildOutcome, Requests, run_child
 
 
@@ -35,20 +36,21 @@ def run_submission(
     if not report.runs_submissions and not dev_override:
         message, hint = report.refusal
         raise SubmissionRefused(message, hint=hint)
-    cfg = dict(
-        config,
-        read_only=read_only_prefixes(),
-        libraries=library_paths() if report.seccomp else {},
-        layers={"uid": report.uid, "landlock": report.landlock_abi > 0, "seccomp": report.seccomp},
-    )
-    if report.bubblewrap:
-        cfg["scratch"] = SCRATCH_IN_BWRAP
-    return run_child(
-        cfg,
-        limits,
-        argv_prefix(report, limits),
-        scratch_owner=report.uid,
-        result_cap=result_cap,
-        on_request=on_request,
-        sealed_files=0 if report.bubblewrap else sealed_scratch_files(limits),
-    )
+    with job_uid(report.uid) as uid:  # a uid of its own while it runs: no other member's child shares it
+        cfg = dict(
+            config,
+            read_only=read_only_prefixes(),
+            libraries=library_paths() if report.seccomp else {},
+            layers={"uid": uid, "landlock": report.landlock_abi > 0, "seccomp": report.seccomp},
+        )
+        if report.bubblewrap:
+            cfg["scratch"] = SCRATCH_IN_BWRAP
+        return run_child(
+            cfg,
+            limits,
+            argv_prefix(report, limits),
+            scratch_owner=uid,
+            result_cap=result_cap,
+            on_request=on_request,
+            sealed_files=0 if report.bubblewrap else sealed_scratch_files(limits),
+        )

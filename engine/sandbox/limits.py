@@ -46,6 +46,10 @@ class Limits:
     element_cpu_s: CPU seconds the parent may spend on the element-level trace behind ``bytedmd@2`` for one
       submission, all instances together (engine.sandbox.remote.element_shadow); beyond it the run is judged as
       usual and reports no ``bytedmd@2``. Not charged to ``parent_cpu_s``.
+    judge_cpu_s: CPU seconds the judge's thread may spend on one solve() submission in all, every instance
+      together: the protocol, the checks, the numpy work and the element trace (issue 29: no submission may cost
+      the judge more than twice an honest full brute force, which takes 2.0 s here, bench/bench_judge_bounds.py).
+      Checked after every request; past it the run ends with :meth:`judge_cpu_message`.
     source_bytes: largest submission source accepted; checked before anything parses it.
     scratch_root: the private (0700) directory in which a run's scratch directory is made when the tier has no
       private filesystem for it (tiers B and C; the bot's data directory); empty: the system's temporary
@@ -63,6 +67,7 @@ class Limits:
     max_elements: int = 4 * 1024 * 1024
     parent_cpu_s: float = 1.5
     element_cpu_s: float = 10.0
+    judge_cpu_s: float = 4.0
     source_bytes: int = 256 * KIB
     scratch_root: str = ""
 
@@ -83,6 +88,9 @@ class Limits:
 
     def parent_cpu_message(self) -> str:
         return f"judge CPU time limit ({_seconds_label(self.parent_cpu_s)} of numpy work run for your code) exceeded"
+
+    def judge_cpu_message(self) -> str:
+        return f"judge CPU time limit ({_seconds_label(self.judge_cpu_s)} for all of your code's requests) exceeded"
 
     def source_message(self, size: int) -> str:
         return f"source size limit ({_bytes_label(self.source_bytes)}) exceeded: your code is {size:,} bytes"

@@ -12,7 +12,9 @@ mount, pid and user namespaces: the bot's files, /proc and processes are not the
 (the engine runs as root and drops to 65534). Tiers B and C started by a non-root bot would run submissions
 with the bot's own uid (its /proc/<pid>/environ, open files, signals); they are refused with a one-line reason
 naming what to install or enable, unless an admin sets ``SUTRO_ALLOW_WEAK_SANDBOX=1`` (logged at the probe and
-shown in the tier's description, hence in /status).
+shown in the tier's description, hence in /status) AND Landlock ABI 6+ confines the child (files and signals); at
+tier C, or with an older Landlock, the opt-in does not apply and submissions are refused. As root each run gets a
+uid of its own (:mod:`engine.sandbox.uid_pool`), so members' children cannot signal or read each other either.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 ENGINE_DIR = REPO_ROOT / "engine"
 SCRATCH_IN_BWRAP = "/scratch"
 WEAK_OPT_IN = "SUTRO_ALLOW_WEAK_SANDBOX"
+WEAK_MIN_LANDLOCK_ABI = 6
+"""The weak opt-in applies only where Landlock confines a child that shares the bot's uid: file access (the data
+directory and /proc/<pid>/environ stay closed) and, from ABI 6, signals (scoped to the child's own domain)."""
 _log = logging.getLogger(__name__)
 
 
@@ -81,11 +86,18 @@ class TierReport:
                 "the names, sizes and times of paths whose directories the sandbox uid may search)"
             )
         if self.tier in ("B", "C") and not self.isolated:
-            text += (
-                f" — WEAK: submissions would share the bot's uid; allowed by {WEAK_OPT_IN}"
-                if self.weak_allowed
-                else " — submissions refused: they would share the bot's uid"
-            )
+            if not self.weak_confines:
+                text += (
+                    " — submissions refused: they would share the bot's uid, and without Landlock ABI "
+                    f"{WEAK_MIN_LANDLOCK_ABI}+ confining their files and signals they could reach the bot's "
+                    f"environment, data directory and other members' runs ({WEAK_OPT_IN} does not apply)"
+                )
+            elif self.weak_allowed:
+                text += f" — WEAK: submissions share the bot's uid; allowed by {WEAK_OPT_IN}"
+            else:
+                text += " — submissions refused: they would share the bot's uid"
+        elif self.uid is not None and self.tier in ("A", "B", "C"):
+            text += f" (each run its own uid, {self.uid} down)"
         return text + (f"; {'; '.join(self.notes)}" if self.notes else "")
 
     @property
@@ -94,8 +106,17 @@ class TierReport:
         return self.bubblewrap or self.uid is not None
 
     @property
+    def weak_confines(self) -> bool:
+        """Whether a child sharing the bot's uid would still be kept from the bot and other members' runs: Landlock
+        (no file outside the library prefixes and scratch opens: not the data directory, not /proc/<pid>/environ)
+        with its signal scope (ABI 6+: no signal leaves the child's own domain). Without it the weak opt-in does not
+        apply."""
+        return self.landlock_abi >= WEAK_MIN_LANDLOCK_ABI
+
+    @property
     def runs_submissions(self) -> bool:
-        return self.tier in ("A", "B", "C") and (self.isolated or self.weak_allowed)
+        weak_ok = self.weak_allowed and self.weak_confines
+        return self.tier in ("A", "B", "C") and (self.isolated or weak_ok)
 
     @property
     def refusal(self) -> tuple[str, str]:
@@ -104,6 +125,13 @@ class TierReport:
             return (
                 "this machine cannot sandbox submitted code (tier D: no seccomp), so it was not run",
                 "install libseccomp and pyseccomp, and bubblewrap (or pass the development override)",
+            )
+        if not self.weak_confines:
+            return (
+                f"submitted code is not run here: at tier {self.tier} it would run with the bot's own uid, and "
+                f"without Landlock ABI {WEAK_MIN_LANDLOCK_ABI}+ it could reach the bot's environment and data",
+                "install bubblewrap and allow unprivileged user namespaces (tier A), or run the engine as root so "
+                f"each run drops to a uid of its own; {WEAK_OPT_IN} needs Landlock ABI {WEAK_MIN_LANDLOCK_ABI}+",
             )
         return (
             f"submitted code is not run here: at tier {self.tier} it would run with the bot's own uid",

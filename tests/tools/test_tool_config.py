@@ -40,6 +40,7 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "limits.queue_per_member": ("5", 5, "0", "must be a whole number from 1 to 100"),
     "limits.sweep_points": ("12", 12, "201", "must be a whole number from 1 to 200"),
     "limits.source_kib": ("64", 64, "0", "must be a whole number from 1 to 4096"),
+    "limits.code_kib": ("1024", 1024, "65537", "must be a whole number from 1 to 65536"),
     "limits.running_per_member": ("0", 0, "-1", "must be a whole number from 0 to 100"),
     "limits.limit_failures_per_hour": ("5", 5, "0", "must be a whole number from 1 to 1000"),
     "challenges.enabled": (

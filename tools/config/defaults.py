@@ -26,3 +26,8 @@ ASSISTANT_MODEL: Final = "claude-sonnet-5-5"
 """The Claude model ``/idea`` uses."""
 ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0
 """Most the assistant may spend per calendar month (USD)."""
+
+CODE_KIB: Final = 4096
+"""Largest submission stored, in KiB (``limits.code_kib``): IR text or Python source, checked before anything is
+judged or stored. 4 MiB holds a 100,000-line IR program (~2 MiB) twice over; the published 16x16 matmul programs
+are 96-122 KiB. Before this cap one ``sutro submit`` of IR text grew the database by 39 MiB (issue 29)."""

@@ -5,7 +5,8 @@ or another) applies to the next run without a restart. Keys used: ``challenges.e
 ``limits.cpu_s``, ``limits.wall_s``, ``limits.memory_mib`` (per sandboxed process running submitted code;
 docs/sandbox.md#l2-rlimits), ``limits.source_kib`` (largest source, checked before parsing), ``limits.job_wall_s``,
 ``limits.queue_per_member``, ``limits.running_per_member`` and ``limits.limit_failures_per_hour`` (the bot's job
-queue and its fairness rules, bot/jobs/fair_queue.py), ``limits.sweep_points`` (the largest ``/sweep`` grid).
+queue and its fairness rules, bot/jobs/fair_queue.py), ``limits.sweep_points`` (the largest ``/sweep`` grid),
+``limits.code_kib`` (the largest submission stored).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class RunPolicy:
     running_per_member: int = defaults.RUNNING_PER_MEMBER
     limit_failures_per_hour: int = defaults.LIMIT_FAILURES_PER_HOUR
     sweep_points: int = defaults.SWEEP_POINTS
+    code_kib: int = defaults.CODE_KIB
 
     def sandbox_limits(self, base: Limits = DEFAULT_LIMITS) -> Limits:
         """``base`` with the admins' CPU, wall-clock and memory caps for one sandboxed process."""
@@ -54,6 +56,16 @@ class RunPolicy:
             raise ToolError(
                 f"challenge {name} is not enabled here",
                 hint=_enabled_hint(self.challenges, "challenges.enabled"),
+            )
+
+    def check_code_size(self, code: str) -> None:
+        """Raise a one-line :class:`ToolError` when ``code`` (UTF-8) is over ``limits.code_kib``: nothing of it is
+        judged or stored."""
+        size = len(code.encode("utf-8", errors="replace"))
+        if size > self.code_kib * KIB:
+            raise ToolError(
+                f"the submission is {size:,} bytes, over the limit of {self.code_kib:,} KiB for stored code",
+                hint="send a smaller program; an admin can change this with /config set limits.code_kib …",
             )
 
     def check_sweep(self, points: int) -> None:
@@ -90,4 +102,5 @@ def run_policy(config: ToolConfig) -> RunPolicy:
         running_per_member=int(values["limits.running_per_member"]),
         limit_failures_per_hour=int(values["limits.limit_failures_per_hour"]),
         sweep_points=int(values["limits.sweep_points"]),
+        code_kib=int(values["limits.code_kib"]),
     )

@@ -176,6 +176,13 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "KiB",
         ),
         ConfigKey(
+            "limits.code_kib",
+            "Largest submission stored (KiB): IR text or Python source; larger ones are refused and nothing is stored.",
+            defaults.CODE_KIB,
+            v.number(minimum=1, maximum=65536, integer=True),
+            "KiB",
+        ),
+        ConfigKey(
             "limits.job_wall_s",
             "Wall-clock seconds one queued job may run before the bot stops it.",
             600.0,

@@ -94,6 +94,11 @@ FUNCTIONS.update({"transpose": VIEW, "reshape": VIEW, "ravel": VIEW, "squeeze": 
 FUNCTIONS.update({name: CREATE for name in ["zeros", "ones", "empty", "full", "arange", "eye", "identity"]})
 FUNCTIONS.update({name: CREATE for name in ["zeros_like", "ones_like", "empty_like", "full_like"]})
 FUNCTIONS.update({"array": COMPUTE, "asarray": COMPUTE})
+ZEROED = {"empty": "zeros", "empty_like": "zeros_like"}
+"""Constructors numpy leaves uninitialised, and what the parent runs for them instead: their memory would be the
+judge's own (freed instance data, replies, pointers), so ``np.empty``/``np.empty_like`` behave as
+``zeros``/``zeros_like`` (same shape, dtype and price: a fresh buffer written, nothing read). Every other allowed
+constructor and operation defines every element it returns."""
 
 DTYPES = {
     name: np.dtype(name)

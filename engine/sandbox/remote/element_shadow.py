@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.metrics.bytedmd import depths_of, read_costs
 from engine.sandbox.remote.protocol import DType, Handle
-from engine.tracing.tracked_scalar import COMPILED, ElementTrace, Tracked, wrap
+from engine.tracing.tracked_scalar import COMPILED, ElementTrace, Tracked
 
 STOPPED_CPU = "the element trace would pass the judge's CPU limit ({:g} s for your code): bytedmd@2 not computed"
 ELEMENT_OP_S = 0.3e-6 if COMPILED else 1.5e-6
@@ -86,7 +86,7 @@ class ElementShadow:
             self.stop(STOPPED_CPU.format(cpu_s))
             return
         for arr, hid in reversed(list(zip(arrays, ids, strict=True))):  # last argument placed first
-            self._of[hid] = wrap(self.trace, arr, {}, [])
+            self._of[hid] = fixed_width_copy(self.trace, arr)
 
     @property
     def active(self) -> bool:
@@ -162,13 +162,13 @@ class ElementShadow:
         """Fresh tracked elements holding ``real``'s values (what a draw, a cast or the fallback made from tracked
         operands): an array's elements in C order, a scalar as one value."""
         if isinstance(real, np.ndarray):
-            return wrap(self.trace, real, {}, [])
+            return fixed_width_copy(self.trace, real)
         if isinstance(real, tuple | list):
             return type(real)(self.fresh(v) for v in real)
         if isinstance(real, np.generic):
-            return self.trace.store(real.item())
-        if isinstance(real, bool | int | float):
             return self.trace.store(real)
+        if isinstance(real, bool | int | float):
+            return self.trace.store(np.asarray(real)[()])  # numpy's fixed width, as fixed_width_copy stores
         return real
 
     def derived(self, operands: tuple[Any, ...], real_result: Any) -> Any:
@@ -197,7 +197,8 @@ class ElementShadow:
         start = time.thread_time()
         try:
             try:
-                out = step()
+                with np.errstate(all="ignore"):  # numpy scalars wrap on overflow as numpy's arrays do, silently
+                    out = bounded(step(), real_result)
             except Exception:  # noqa: BLE001 — an operation numpy cannot run on object arrays: the fallback rule
                 self.read_all(*operands)
                 return self.fresh(real_result)
@@ -256,3 +257,39 @@ def estimate_elements(operands: tuple[Any, ...], result: Any, name: str) -> floa
     if name in _SORTING:
         work *= max(1.0, float(np.log2(work)))
     return work
+
+
+def fixed_width_copy(trace: ElementTrace, real: np.ndarray) -> np.ndarray:
+    """Tracked elements holding ``real``'s values as numpy scalars (``np.int64``, ``np.float64`` …), stored in C
+    order as :func:`engine.tracing.tracked_scalar.wrap` stores them (same accesses). Arithmetic on numpy scalars is
+    numpy's own fixed-width arithmetic (integers wrap), so no shadow step can build the unbounded Python integers
+    that ``(x ** 2 + 2) ** 2 ** 26`` or ``x << 2 ** 31`` built before (58 s of the judge's CPU, 2.27 GB)."""
+    out = np.empty(real.shape, dtype=object)
+    store = trace.store
+    out.reshape(-1)[:] = [store(v) for v in real.ravel()]
+    return out
+
+
+def bounded(shadow: Any, real: Any) -> Any:
+    """``shadow`` with every untracked Python integer it holds replaced by numpy's value at that place in ``real``.
+
+    An object array's untracked elements are plain Python values (numpy fills ``zeros_like`` of an object array
+    with the int 0; a plain array mixed into an object one is cast to Python ints), and Python integers grow
+    without bound: chained or raised to a power they would cost the judge time and memory no price foresees.
+    Replacing them after each step keeps every value a shadow holds at numpy's fixed width; tracked elements are
+    untouched (their values are numpy scalars already, :func:`fixed_width_copy`). Untracked values record no access,
+    so the trace is the same."""
+    if type(shadow) is int:
+        return real.item() if isinstance(real, np.ndarray) and real.size == 1 else real
+    if not isinstance(shadow, np.ndarray) or shadow.dtype != object:
+        return shadow
+    items = shadow.ravel().tolist()
+    if int not in set(map(type, items)):
+        return shadow
+    same = isinstance(real, np.ndarray) and real.shape == shadow.shape
+    out = shadow.copy()
+    flat, plain = out.reshape(-1), real.ravel() if same else None
+    for i, item in enumerate(items):
+        if type(item) is int:
+            flat[i] = plain[i] if plain is not None else np.int64((item + 2**63) % 2**64 - 2**63)
+    return out
