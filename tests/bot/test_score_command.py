@@ -128,6 +128,10 @@ def test_fifty_megabyte_file_gets_one_line(tmp_path: Path) -> None:
     line = b"copy 3,1\n"
     path.write_bytes(b"1,2\n" + line * (50 * 2**20 // len(line)) + b"3\n")
     code, out = score(str(path), "--challenge", "symmetry_six", "--json")
+    assert code == 2  # over the stored-code cap (limits.code_kib, 8 MiB): refused before the scorer sees it
+    assert "bytes, over the limit of 8,192 KiB for stored code" in one_json(out)["error"]
+    path.write_bytes(b"1,2\n" + line * 150_000 + b"3\n")  # 1.3 MiB: within the cap, over the scorer's line limit
+    code, out = score(str(path), "--challenge", "symmetry_six", "--json")
     assert code == 1
     assert "lines; this scorer accepts at most 100,000" in one_json(out)["error"]
 

@@ -60,7 +60,7 @@ def test_a_39_mib_submission_is_refused_in_one_line_and_nothing_is_stored(tmp_pa
     padding = b"# IR padding\n" * (39 * 2**20 // 13)  # 39 MiB of IR text, as in the issue
     code, payload = submit("-", stdin=padding)
     assert code == 2 and "\n" not in payload["error"]
-    assert payload["error"].startswith(f"the submission is {len(padding):,} bytes, over the limit of 4,096 KiB")
+    assert payload["error"].startswith(f"the submission is {len(padding):,} bytes, over the limit of 8,192 KiB")
     assert "limits.code_kib" in payload["error"]
     before = _database_bytes(data_dir)
     code, payload = submit("-", stdin=padding)

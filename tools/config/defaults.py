@@ -27,7 +27,9 @@ ASSISTANT_MODEL: Final = "claude-sonnet-5-5"
 ASSISTANT_MONTHLY_BUDGET_USD: Final = 20.0
 """Most the assistant may spend per calendar month (USD)."""
 
-CODE_KIB: Final = 4096
+CODE_KIB: Final = 8192
 """Largest submission stored, in KiB (``limits.code_kib``): IR text or Python source, checked before anything is
-judged or stored. 4 MiB holds a 100,000-line IR program (~2 MiB) twice over; the published 16x16 matmul programs
-are 96-122 KiB. Before this cap one ``sutro submit`` of IR text grew the database by 39 MiB (issue 29)."""
+judged or stored. 8 MiB is the IR a chat document or a ``generate()`` may already carry
+(``engine.sandbox.generate.MAX_IR_BYTES``) and holds a 600,000-instruction program (5.2 MiB); the published
+16x16 matmul programs are 96-122 KiB. Before this cap one ``sutro submit`` of IR text grew the database by 39 MiB
+(issue 29)."""
