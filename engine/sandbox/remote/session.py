@@ -59,7 +59,7 @@ from engine.metrics.clock import clock_metrics
 from engine.metrics.element_dmd import buffer_dmd
 from engine.metrics.lru_stack import DMD
 from engine.sandbox.remote import allowlist as al
-from engine.sandbox.remote import budget, randomness
+from engine.sandbox.remote import budget, randomness, replay
 from engine.sandbox.remote import buffer_names as bn
 from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.element_shadow import ElementShadow
@@ -315,6 +315,18 @@ class Session:
             found["dtype"] = al.resolve_dtype(found["dtype"])
         return found
 
+    def _replay(self, hid: int, events: list[replay.Event]) -> None:
+        """Record a composite call's events (engine/sandbox/remote/replay.py): the operand's on handle ``hid``'s
+        buffer, each temporary on a fresh buffer of its own."""
+        temporaries: dict[int, int] = {}
+        for event in events:
+            if event.buffer < 0:
+                self._event(event.is_write, self._buffer[hid], event.size)
+            else:
+                if event.buffer not in temporaries:
+                    temporaries[event.buffer] = self._new_buffer(event.size)
+                self._event(event.is_write, temporaries[event.buffer], event.size)
+
     def _read_all(self, ids: list[int]) -> None:
         for hid in ids:  # each occurrence is a read (x + x reads x twice)
             self._event(False, self._buffer[hid], self._arrays[hid].size)
@@ -549,6 +561,10 @@ class Session:
         if kind == al.VIEW:
             self._read_all(reads)
             return self._result(result, view_of=hid, shadow=traced)
+        if name in replay.COMPOSITE_METHODS:  # numpy's steps, as the in-process tracer records them
+            self._replay(hid, replay.traced_events(lambda a: getattr(a, name)(*args, **kwargs), arr))
+            self._read_all(reads)
+            return self._result(result, shadow=traced)
         self._read_all([hid, *reads])
         if name == "tolist":
             return self._tolist(arr, traced)
@@ -574,7 +590,13 @@ class Session:
         budget.check_function(name, args, kwargs, self.max_elements)
         self._label = bn.function_name("np", name)
         function = getattr(np, al.ZEROED.get(name, name))  # never the judge's uninitialised memory
+        iterated = name in replay.COMPOSITE_FUNCTIONS and args and isinstance(args[0], np.ndarray)
+        if iterated and args[0].ndim and args[0].shape[0] > replay.MAX_ROWS:
+            raise Refused(f"np.{name} of one array with over {replay.MAX_ROWS:,} rows: pass a list of arrays")
         result = function(*args, **kwargs)
+        if iterated:  # numpy iterates the array row by row, as the in-process tracer records
+            self._replay(reads[0], replay.row_events(args[0].shape))
+            reads = reads[1:]
         self._read_all(reads)
         operands = self._shadows(raw[1:])
         traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result, name)

@@ -141,3 +141,32 @@ def test_random_draws_come_from_the_parent_and_ignore_seeds() -> None:
         _session().handle({"op": "rng", "a": ["bytes", 10]})
     with pytest.raises(Refused, match="array memory limit"):
         _session().handle({"op": "rng", "a": ["random", 10**9]})
+
+
+def test_std_is_charged_numpy_s_steps_as_the_tracer_records_them() -> None:
+    """``x.std()``: numpy reads x for the mean (a 1-float temporary), reads x again for the deviations (12 floats),
+    squares them in place and sums them — the events engine.tracing.TrackedArray records, then the 0-d result."""
+    s = Session([np.arange(12.0).reshape(4, 3)], max_elements=1000, max_ops=10)
+    s.handle({"op": "meth", "t": 0, "a": ["std"]})
+    assert list(zip(s.is_write[1:], s.sizes[1:], strict=True)) == [
+        (False, 12), (True, 1), (False, 1), (True, 1), (False, 12), (False, 1), (True, 12), (False, 12), (True, 12),
+        (False, 12), (True, 1),
+    ]  # fmt: skip
+
+
+def test_stacking_one_array_reads_it_row_by_row_and_is_bounded() -> None:
+    s = Session([np.zeros((3, 2))], max_elements=10**6, max_ops=10)
+    s.handle({"op": "np", "a": ["concatenate", {"h": 0}]})
+    assert list(zip(s.is_write[1:], s.sizes[1:], strict=True)) == [
+        (False, 2),
+        (True, 2),
+        (False, 2),
+        (True, 2),
+        (False, 2),
+        (True, 2),
+        (False, 6),
+        (True, 6),
+    ]
+    tall = Session([np.zeros((70_000, 1))], max_elements=10**6, max_ops=10)
+    with pytest.raises(Refused, match="pass a list of arrays"):
+        tall.handle({"op": "np", "a": ["vstack", {"h": 0}]})
