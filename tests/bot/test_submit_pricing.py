@@ -6,9 +6,10 @@ data made without arithmetic. Oracle: the copy holds the same values, so the sam
 elements as the honest twin's; judged on the same hidden instance (fixed here), each must cost at least half of the
 honest ``bytedmd@2`` (on the landed code they cost 0 or up to 248 times less). The half allows for where the copy
 sits on the stack (fresh values on top rather than the inputs' placement); measured ratios are in the docstrings.
-``.tolist()`` followed by plain Python is an honestly cheaper algorithm (it stops at the first row that disagrees),
-so its oracle is the in-process element tracer of the same code: the judge may not charge less
-(docs/metrics.md#what-a-solve-pays-for).
+``.tolist()`` followed by plain Python (24 rows, every product of every try computed) is another algorithm, so its
+oracle is the in-process element tracer of the same code, where the list's values stay tracked: the judge may not
+charge less (docs/metrics.md#what-a-solve-pays-for). On the landed code each value was read once as it crossed to
+the child and the Python work was free: at most 24 × 20 reads against the tracer's 20,000-odd tracked operations.
 """
 
 from __future__ import annotations
@@ -43,9 +44,12 @@ COPIES = {
 }
 TOLIST = (
     _HEAD
-    + """    rows, ys = x.tolist(), y.tolist()
+    + """    rows, ys = x.tolist()[:24], y.tolist()[:24]
     for combo in combinations(range(n_bits), k_sparse):
-        if all(r[combo[0]] * r[combo[1]] * r[combo[2]] == v for r, v in zip(rows, ys)):
+        agree = 0
+        for r, v in zip(rows, ys):
+            agree = agree + (r[combo[0]] * r[combo[1]] * r[combo[2]] == v)
+        if agree == len(ys):
             return list(combo)
     return []
 """
@@ -54,10 +58,11 @@ TOLIST = (
 
 @pytest.fixture
 def fixed(monkeypatch: pytest.MonkeyPatch) -> dict:  # type: ignore[type-arg]
-    """One hidden instance for every judgement of the test (n=20, k=3, secret late in the combination order)."""
+    """One hidden instance for every judgement of the test (n=20, k=3; the secret early in the combination order,
+    about 200 tries, so that three judgements of each program stay well inside the wall-clock limit under load)."""
     rng = np.random.default_rng(29)
     x = rng.choice(np.array([-1, 1], dtype=np.int64), size=(1200, 20))
-    secret = [14, 17, 19]
+    secret = [1, 7, 12]
     y = np.prod(x[:, secret], axis=1)
     inst = {"secret": secret, "x_train": x[:200], "y_train": y[:200], "x_test": x[200:], "y_test": y[200:]}
     monkeypatch.setattr(judge_module, "hidden_instance", lambda *a, **k: inst)
@@ -77,8 +82,8 @@ def _judged(tmp_path: Path, name: str, code: str) -> dict:  # type: ignore[type-
 def test_copies_casts_and_draws_do_not_make_brute_force_cheap(
     sandboxed: TierReport, fixed: dict, tmp_path: Path
 ) -> None:
-    """Measured on this instance: every copy costs 0.98-1.06x the honest bytedmd@2 (landed code: normal and
-    permutation 0, astype/zeros/dtype= 50-250x below honest)."""
+    """Measured by bench/bench_pricing.py (secret [17, 18, 19]): every copy costs 1.00-1.01x the honest bytedmd@2
+    (45.2 M); on the landed code normal and permutation cost 0, astype, zeros and dtype= 172,641 (248x below)."""
     honest = _judged(tmp_path, "honest", HONEST)["bytedmd@2"]
     assert honest > 0
     for name, copy in COPIES.items():
