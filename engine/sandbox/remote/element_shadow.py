@@ -40,20 +40,27 @@ from engine.sandbox.remote.protocol import DType, Handle
 from engine.tracing.tracked_scalar import COMPILED, ElementTrace, Tracked
 
 STOPPED_CPU = "the element trace would pass the judge's CPU limit ({:g} s for your code): bytedmd@2 not computed"
-ELEMENT_OP_S = 0.3e-6 if COMPILED else 1.5e-6
+ELEMENT_OP_S = 0.4e-6 if COMPILED else 2.2e-6
 """Estimated CPU seconds per element a shadow step touches, counted as :func:`estimate_s` counts them (operand and
 result elements; times the inner dimension for matmul/dot, times log2 for sorts), for the active tracer. Measured
-by ``bench/bench_element_shadow.py`` (CPU medians, 2-core x86_64, load 0.8-1.3): with the compiled tracer 0.002-0.13 µs
-(ufuncs 0.02-0.04, reductions 0.04-0.08, matmul 0.09, the fallback that reads every element and stores the result
-fresh 0.13); with the pure tracer 0.002-1.12 µs (ufuncs 0.23-0.62, matmul 1.12, the fallback 1.11). Each figure is
-set at least 1.3× above the worst step measured (2.3× for the compiled one, whose steps are short enough for a
-loaded machine to stretch them), so the shadow stops before the judge's CPU limit rather than after it."""
+by ``bench/bench_element_shadow.py`` (CPU medians, 2-core x86_64, load 0.8-1.3, values as Python ints): with the
+compiled tracer 0.002-0.13 µs, with the pure tracer 0.002-1.12 µs. Since the shadow holds numpy scalars
+(:func:`fixed_width_copy`; load 6.9): compiled 0.006-0.163 µs (ufuncs 0.04-0.05, reductions 0.07, matmul 0.163, the
+fallback 0.12), pure 0.006-1.63 µs (matmul 1.63). Each figure is set at least 1.35× above the worst step measured
+(2.45× for the compiled one, whose steps are short enough for a loaded machine to stretch them), so the shadow
+stops before the judge's CPU limit rather than after it."""
 STOPPED_EVENTS = "the element trace would pass {:,} accesses (the judge's memory for it): bytedmd@2 not computed"
 MAX_EVENTS = 8 * 2**20
 """Accesses one element trace may hold: 64 MiB at 8 bytes each, and a few times that while its depths are computed.
 The CPU allowance alone kept the pure tracer near this (a loop of small tracked ops reached 6.6 M accesses, +68 MiB
 in the judge, before the run hit its limits); the compiled tracer records about 14× as many per CPU second (the
 same loop: 92 M accesses, +722 MiB, measured without this bound), so memory has its own bound."""
+STOPPED_HELD = "the element trace would hold {:,} tracked values (the judge's memory for them): bytedmd@2 not computed"
+MAX_HELD = 2**20
+"""Tracked values the shadows may hold at once (summed over the object arrays kept for live handles): about 90 MiB
+at ~88 bytes each (the tracked value, its numpy scalar, the array's pointer). A step whose result would pass it is not
+run. Before this bound only the CPU allowance limited them, and one broadcast step (``x[0:1, 0:1] + np.zeros((2000,
+1000))``) could leave 2 M of them alive, about 180 MiB; the honest brute force holds about 5,000."""
 EVENTS_PER_ELEMENT = 6
 """Accesses per element counted by :func:`estimate_elements`, for the costliest steps it prices: a product in
 matmul/dot records two reads and a store and its add as many again. Measured on 1,000 elements: argmax 4.0, sort
@@ -77,6 +84,8 @@ class ElementShadow:
     ) -> None:
         self.trace = ElementTrace()
         self.max_events = max_events
+        self.max_held = MAX_HELD
+        self._held = 0  # tracked values held by the arrays in _of
         self._of: dict[int, Any] = {}  # handle id -> its tracked copy (an object array); absent: untracked
         self.cpu_s = cpu_s
         self.spent = spent  # CPU seconds spent on shadows for this submission (shared across instances)
@@ -86,7 +95,7 @@ class ElementShadow:
             self.stop(STOPPED_CPU.format(cpu_s))
             return
         for arr, hid in reversed(list(zip(arrays, ids, strict=True))):  # last argument placed first
-            self._of[hid] = fixed_width_copy(self.trace, arr)
+            self._keep(hid, fixed_width_copy(self.trace, arr))
 
     @property
     def active(self) -> bool:
@@ -105,19 +114,26 @@ class ElementShadow:
         return real.copy() if found is None else found
 
     def forget(self, hid: int) -> None:
-        self._of.pop(hid, None)
+        dropped = self._of.pop(hid, None)
+        if dropped is not None:
+            self._held -= dropped.size
+
+    def _keep(self, hid: int, value: np.ndarray) -> None:
+        self.forget(hid)
+        self._of[hid] = value
+        self._held += value.size
 
     def bind(self, hid: int, value: Any) -> None:
         """Keep ``value`` as the shadow of handle ``hid`` when it holds tracked elements (a scalar as a 0-d
         object array); otherwise ``hid`` is untracked."""
-        self._of.pop(hid, None)
+        self.forget(hid)
         if not self.active or not tracked((value,)):
             return
         if not isinstance(value, np.ndarray):
             held = np.empty((), dtype=object)
             held[()] = value
             value = held
-        self._of[hid] = value
+        self._keep(hid, value)
 
     def resolve(self, value: Any, arrays: dict[int, np.ndarray]) -> Any:
         """A decoded request argument with every handle replaced by its shadow."""
@@ -194,6 +210,9 @@ class ElementShadow:
         if len(self.trace) + EVENTS_PER_ELEMENT * work > self.max_events:
             self.stop(STOPPED_EVENTS.format(self.max_events))
             return None
+        if self._held + result_size(real_result) > self.max_held:
+            self.stop(STOPPED_HELD.format(self.max_held))
+            return None
         start = time.thread_time()
         try:
             try:
@@ -218,6 +237,7 @@ class ElementShadow:
     def stop(self, reason: str) -> None:
         self.stopped = reason
         self._of.clear()
+        self._held = 0
 
     def cost(self) -> int | None:
         """``bytedmd@2`` of everything traced (nothing is kept alive at the end: the child holds only plain
@@ -238,6 +258,15 @@ def tracked(values: Any) -> bool:
         if isinstance(value, slice) and tracked((value.start, value.stop, value.step)):
             return True
     return False
+
+
+def result_size(result: Any) -> int:
+    """Elements a step's result holds (a tuple's parts summed; 1 for a scalar)."""
+    if isinstance(result, np.ndarray):
+        return int(result.size)
+    if isinstance(result, tuple):
+        return sum(result_size(part) for part in result)
+    return 1
 
 
 def estimate_s(operands: tuple[Any, ...], result: Any, name: str) -> float:

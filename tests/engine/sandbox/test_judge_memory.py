@@ -80,3 +80,22 @@ def test_the_judges_whole_cpu_for_a_submission_is_capped() -> None:
     cpu = time.thread_time() - cpu
     assert result.failure == "judge CPU time limit (0.3 s for all of your code's requests) exceeded"
     assert not result.ok and cpu < 0.3 + 0.2  # one request past the limit, and the child's start and stop
+
+
+def test_the_element_trace_holds_a_bounded_number_of_tracked_values() -> None:
+    """Each step leaves 500,000 tracked values alive (one element of x broadcast; ~44 MiB in the judge each); the
+    CPU and access bounds would let a handful through, the bound on values held stops the shadow before the step
+    that would pass 2**20 (bytedmd@2 not computed, the run judged as usual), and then it holds none."""
+    rng = np.random.default_rng(3)
+    x = rng.choice(np.array([-1, 1]), size=(200, 20))
+    session = Session([x, np.prod(x[:, [1, 2, 3]], axis=1)], max_elements=4 * 2**20, max_ops=100)
+    corner = session.handle({"op": "get", "t": 0, "a": [{"t": [{"s": [0, 1, None]}, {"s": [0, 1, None]}]}]})
+    zeros = session.handle({"op": "np", "a": ["zeros", {"t": [2000, 250]}], "k": {}})
+    assert corner is not None and zeros is not None
+    for step in range(3):
+        session.handle({"op": "bin", "a": ["add", {"h": corner["r"]["a"][0]}, {"h": zeros["r"]["a"][0]}]})
+        assert session.shadow.active is (step < 2)
+        assert session.shadow._held <= session.shadow.max_held
+    assert session.shadow.stopped is not None and "2**20" not in session.shadow.stopped
+    assert "1,048,576 tracked values" in session.shadow.stopped
+    assert session.shadow._held == 0 and "bytedmd@2" not in session.metrics()
