@@ -11,16 +11,21 @@ Rules where the remote run differs from tracing the same code in-process:
 
 - the inputs are placed as the in-process tracer places ``solve``'s array arguments (``y`` first, then ``x``, each
   in C order, so ``x``'s last element is on top); ``n_bits``/``k_sparse`` are plain numbers in the child;
-- a scalar handed back to the child (``a.sum()``, ``a[i]``, ``int(a)``) leaves the trace: it is read once, as
-  ``int()`` reads a tracked value, and the child's later work on it is free (in-process it would stay tracked);
-- an index array is used with its values: each tracked element it holds is read once (an escape, as indexing with
-  a tracked value is);
-- what ``zeros``/``arange``/a random draw make is untracked, as in-process (constants: only tracked operands are
-  read); an operation numpy cannot run on object arrays reads every tracked element of its operands once and
-  stores its result's elements fresh (never free).
+- a scalar result stays in the parent as a 0-d array with its tracked value (``a.sum()``, ``a[i]``, each
+  ``.tolist()`` element); it leaves the trace only when it crosses to the child (``int()``, ``float()``,
+  ``bool()``, an index), read once as ``int()`` reads a tracked value in-process;
+- what numpy makes from tracked operands by taking their values out (a cast, a comparison's booleans, a copy into
+  a plain array, ``argmax``) is stored fresh after numpy's conversion reads (in-process it is untracked and what
+  follows free): :meth:`ElementShadow.run`;
+- an index array is used with its values: each tracked element it holds is read once (an index decides which
+  elements are read: control flow);
+- a random draw reads every tracked element of its array arguments once and its result is fresh
+  (:meth:`ElementShadow.derived`); what ``zeros``/``arange``/a draw from sizes make is untracked, as in-process
+  (constants); an operation numpy cannot run on object arrays reads every tracked element of its operands once
+  and stores its result's elements fresh (never free).
 
 Only tracked work is redone: an operation none of whose operands holds a tracked element (``zeros``, a random
-draw, anything computed after an escape) makes an untracked result equal to the real one, and no shadow is kept
+draw from sizes) makes an untracked result equal to the real one, and no shadow is kept
 for it. The judge's CPU for one submission stays bounded: the element trace shares ``Limits.parent_cpu_s`` with the
 numpy work charged to the submission. A step whose estimated cost (``ELEMENT_OP_S`` per element it touches, times
 log2 for sorting) would pass what is left is not run; then, or once the CPU spent passes it, the shadow stops and

@@ -4,7 +4,9 @@ Clock semantics of every operation (docs/metrics.md#trackedarray-convention, the
 against gaming):
 
 - operators, numpy functions and methods read every array argument in full and write a fresh buffer for an
-  array result; zeros/ones/… and random draws only write a fresh buffer;
+  array result, a scalar result included (held here as a 0-d array, never sent); zeros/ones/… only write a fresh
+  buffer, and random draws read their array arguments and write a fresh buffer; ``std``/``var`` and stacking one
+  2-D array are charged numpy's own steps (engine/sandbox/remote/replay.py);
 - ``a[idx]`` reads the result's size (1 for a scalar) from ``a``'s buffer plus every index array in full, and
   writes a fresh buffer for an array result;
 - ``a[idx] = v`` reads ``v`` and the index arrays in full; when ``idx`` selects a view of ``a`` (slices, rows:
@@ -15,7 +17,8 @@ against gaming):
   ``np.asarray`` of a handle share their base's buffer and cost nothing; the function forms (``np.reshape(a)``)
   are numpy functions like any other (read, fresh write), as in the in-process tracer; shape, ndim, dtype and
   len are metadata and cost nothing;
-- conversions (int/float/bool/index/tolist) read what they convert;
+- conversions (int/float/bool/index), the only way a value reaches the child, read what they convert;
+  ``.tolist()`` reads the array and writes one 0-d array per element;
 - **a write moves a buffer's clock only when it covers the whole buffer.** A partial write (``a[:1] = v``)
   advances the clock by its size but leaves ``a``'s last write where it was: the buffer's other elements are as
   old as before, so later reads of ``a`` are charged from the older write. This makes the buffer-level metric an
