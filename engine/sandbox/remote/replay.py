@@ -3,11 +3,12 @@
 Most numpy calls read each array argument once under the TrackedArray convention
 (docs/metrics.md#trackedarray-convention), which is what the judge charges. A few are *composite*: numpy implements
 them with several steps on the array, and the in-process tracer (``engine.tracing.TrackedArray``) records each step
-— ``a.std()`` and ``a.var()`` read ``a`` twice and write and read temporaries; ``np.concatenate(a)`` and the other
-stacking functions given one 2-D array iterate it row by row (a read and a fresh write per row). Charging them one
-read would price a submission below in-process tracing of the same code (issue 29), so the judge runs ``std``/
-``var`` once more on a tracked copy and charges the events it records (:func:`traced_events`), and charges the
-stacking functions the row-by-row events (:func:`row_events`), mapped onto its own buffers.
+— ``a.std()`` and ``a.var()`` read ``a`` twice and write and read temporaries, ``a.mean(axis)`` divides in place;
+``np.concatenate(a)`` and the other stacking functions given one 2-D array iterate it row by row (a read and a fresh
+write per row). Charging them one read would price a submission below in-process tracing of the same code (issue
+29), so the judge runs ``std``/``var``/``mean`` once more on a tracked copy and charges the events it records
+(:func:`traced_events`), and charges the stacking functions the row-by-row events (:func:`row_events`), mapped onto
+its own buffers.
 
 Only for the calls in :data:`COMPOSITE_METHODS` / :data:`COMPOSITE_FUNCTIONS` (found by
 tests/engine/sandbox/test_price_property.py, which compares every allow-listed operation with the tracer); the rest
@@ -24,7 +25,7 @@ import numpy as np
 from engine.tracing.event_log import EventLog
 from engine.tracing.tracked_array import track
 
-COMPOSITE_METHODS = frozenset({"std", "var"})
+COMPOSITE_METHODS = frozenset({"std", "var", "mean"})
 COMPOSITE_FUNCTIONS = frozenset({"concatenate", "stack", "hstack", "vstack", "column_stack"})
 """Functions that iterate an array given as their sequence argument (charged by :func:`row_events` when it is one
 array)."""

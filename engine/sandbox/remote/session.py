@@ -76,6 +76,11 @@ def _in_64_bits(low: int, high: int) -> bool:
     return low >= -budget.INT64 and high < 2 * budget.INT64
 
 
+MAX_TOLIST = 65_536
+"""Elements one ``.tolist()`` may turn into 0-d arrays: each is a handle the parent registers and a descriptor in
+the reply (about 30 bytes), so a list of the whole element budget (32 Mi) would cost the judge a gigabyte."""
+
+
 def _zero_d(value: Any) -> np.ndarray:
     """A scalar result as a 0-d array of its own dtype (a Python int as int64, refused beyond 64 bits)."""
     if type(value) is int and not -budget.INT64 <= value < budget.INT64:
@@ -575,7 +580,12 @@ class Session:
 
     def _tolist(self, arr: np.ndarray, traced: Any) -> Any:
         """``.tolist()``: nested lists of 0-d arrays held here, one per element (each written fresh, its shadow the
-        element's own tracked value), never the values themselves; a 0-d array gives one such array."""
+        element's own tracked value), never the values themselves; a 0-d array gives one such array. At most
+        :data:`MAX_TOLIST` elements: each is a handle here and a descriptor in the reply."""
+        if arr.size > MAX_TOLIST:
+            raise Refused(
+                f".tolist() of more than {MAX_TOLIST:,} elements is not supported in solve(); index or reduce"
+            )
         budget.check_size(arr.size, self.max_elements)
         flat = arr.reshape(-1)
         shadows = [None] * arr.size if traced is None else _leaves(traced, arr.ndim)

@@ -170,3 +170,10 @@ def test_stacking_one_array_reads_it_row_by_row_and_is_bounded() -> None:
     tall = Session([np.zeros((70_000, 1))], max_elements=10**6, max_ops=10)
     with pytest.raises(Refused, match="pass a list of arrays"):
         tall.handle({"op": "np", "a": ["vstack", {"h": 0}]})
+
+
+def test_tolist_of_a_huge_array_is_refused_before_any_handle_is_made() -> None:
+    s = Session([np.zeros(70_000)], max_elements=10**6, max_ops=10)
+    with pytest.raises(Refused, match="65,536"):
+        s.handle({"op": "meth", "t": 0, "a": ["tolist"]})
+    assert s.next_id == 1
