@@ -1,17 +1,18 @@
 """The child side of remote arrays: opaque handles and the ``numpy`` stand-in that submitted solve() code
 imports.
 
-Runs inside the sandbox, without numpy. The child never holds the data: a ``RemoteArray`` is an id plus
-shape/dtype metadata; every operator, index, method, ``np.<function>`` call or conversion (int/float/bool/tolist,
-iteration) is a request to the parent over the channel, which executes it, meters it and answers with a new handle
-or a plain Python value. Monkeypatching this module only changes what the child itself sees — metering and
-correctness live in the parent.
+Runs inside the sandbox, without numpy. The child never holds the data: a ``RemoteArray`` is an id plus shape/dtype
+metadata; every operator, index, method, ``np.<function>`` call or conversion (int/float/bool/tolist, iteration) is
+a request to the parent over the channel, which executes it, meters it and answers with a new handle (a scalar
+result is a 0-d handle: the parent keeps it) or, for ``int``/``float``/``bool``/an index only, a plain Python value,
+metered as a read (docs/metrics.md#what-a-solve-pays-for). Monkeypatching this module only changes what the child
+itself sees — metering and correctness live in the parent.
 
-Pipelining: an operation whose result :mod:`engine.sandbox.remote.predict` can prove from metadata alone (an array
-of at least one dimension, numpy raising nothing) is sent with the id the parent will give its result (``"n"``:
+Pipelining: an operation whose result :mod:`engine.sandbox.remote.predict` can prove from metadata alone (an array,
+0-d included, numpy raising nothing) is sent with the id the parent will give its result (``"n"``:
 the parent's next id, which the child follows from every handle it is told of) and the predicted shape and dtype
 (``"p"``), and the child goes on at once with a handle of that id; the parent answers nothing. Everything else
-— and every value that crosses back (ints, floats, bools, lists) — waits for its reply as before.
+— and every value that crosses to the child (``int``, ``float``, ``bool``, an index) — waits for its reply.
 
 Errors of a pipelined operation are deferred. The prediction rules out numpy's exceptions, so this happens only
 where the parent refuses or numpy fails anyway; then the failed operation is metered as any failed operation is,

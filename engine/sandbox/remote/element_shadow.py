@@ -11,16 +11,21 @@ Rules where the remote run differs from tracing the same code in-process:
 
 - the inputs are placed as the in-process tracer places ``solve``'s array arguments (``y`` first, then ``x``, each
   in C order, so ``x``'s last element is on top); ``n_bits``/``k_sparse`` are plain numbers in the child;
-- a scalar handed back to the child (``a.sum()``, ``a[i]``, ``int(a)``) leaves the trace: it is read once, as
-  ``int()`` reads a tracked value, and the child's later work on it is free (in-process it would stay tracked);
-- an index array is used with its values: each tracked element it holds is read once (an escape, as indexing with
-  a tracked value is);
-- what ``zeros``/``arange``/a random draw make is untracked, as in-process (constants: only tracked operands are
-  read); an operation numpy cannot run on object arrays reads every tracked element of its operands once and
-  stores its result's elements fresh (never free).
+- a scalar result stays in the parent as a 0-d array with its tracked value (``a.sum()``, ``a[i]``, each
+  ``.tolist()`` element); it leaves the trace only when it crosses to the child (``int()``, ``float()``,
+  ``bool()``, an index), read once as ``int()`` reads a tracked value in-process;
+- what numpy makes from tracked operands by taking their values out (a cast, a comparison's booleans, a copy into
+  a plain array, ``argmax``) is stored fresh after numpy's conversion reads (in-process it is untracked and what
+  follows free): :meth:`ElementShadow.run`;
+- an index array is used with its values: each tracked element it holds is read once (an index decides which
+  elements are read: control flow);
+- a random draw reads every tracked element of its array arguments once and its result is fresh
+  (:meth:`ElementShadow.derived`); what ``zeros``/``arange``/a draw from sizes make is untracked, as in-process
+  (constants); an operation numpy cannot run on object arrays reads every tracked element of its operands once
+  and stores its result's elements fresh (never free).
 
 Only tracked work is redone: an operation none of whose operands holds a tracked element (``zeros``, a random
-draw, anything computed after an escape) makes an untracked result equal to the real one, and no shadow is kept
+draw from sizes) makes an untracked result equal to the real one, and no shadow is kept
 for it. The judge's CPU for one submission stays bounded: the element trace shares ``Limits.parent_cpu_s`` with the
 numpy work charged to the submission. A step whose estimated cost (``ELEMENT_OP_S`` per element it touches, times
 log2 for sorting) would pass what is left is not run; then, or once the CPU spent passes it, the shadow stops and
@@ -175,12 +180,27 @@ class ElementShadow:
                 self.read_all(value.start, value.stop, value.step)
 
     def fresh(self, real: Any) -> Any:
-        """Fresh tracked elements holding ``real``'s values (a random draw, or the fallback's result)."""
+        """Fresh tracked elements holding ``real``'s values (what a draw, a cast or the fallback made from tracked
+        operands): an array's elements in C order, a scalar as one value."""
         if isinstance(real, np.ndarray):
             return fixed_width_copy(self.trace, real)
-        if isinstance(real, tuple):
-            return tuple(self.fresh(v) for v in real)
+        if isinstance(real, tuple | list):
+            return type(real)(self.fresh(v) for v in real)
+        if isinstance(real, np.generic):
+            return self.trace.store(real)
+        if isinstance(real, bool | int | float):
+            return self.trace.store(np.asarray(real)[()])  # numpy's fixed width, as fixed_width_copy stores
         return real
+
+    def derived(self, operands: tuple[Any, ...], real_result: Any) -> Any:
+        """A result numpy makes from its operands' values without arithmetic on them (a random draw with array
+        arguments): every tracked element of the operands read once, the result stored fresh; None when nothing
+        is tracked (the result is then a constant, as a draw is in-process)."""
+        return self.run(lambda: self._read_then_fresh(operands, real_result), operands, real_result)
+
+    def _read_then_fresh(self, operands: tuple[Any, ...], real_result: Any) -> Any:
+        self.read_all(*operands)
+        return self.fresh(real_result)
 
     def run(self, step: Any, operands: tuple[Any, ...], real_result: Any, name: str = "") -> Any:
         """Run ``step()`` on shadows (CPU counted against the limit); when it cannot run on object arrays, read
@@ -202,10 +222,16 @@ class ElementShadow:
         try:
             try:
                 with np.errstate(all="ignore"):  # numpy scalars wrap on overflow as numpy's arrays do, silently
-                    return bounded(step(), real_result)
+                    out = bounded(step(), real_result)
             except Exception:  # noqa: BLE001 — an operation numpy cannot run on object arrays: the fallback rule
                 self.read_all(*operands)
                 return self.fresh(real_result)
+            if real_result is not None and not tracked((out,)):
+                # numpy took the values out of the tracked elements (a cast, a comparison's bool, a copy into a
+                # plain array, a dtype=): each was read as it was converted; what it made is data all the same,
+                # so it is stored fresh and priced when read (docs/metrics.md#what-a-solve-pays-for)
+                return self.fresh(real_result)
+            return out
         finally:
             self.spent[0] += time.thread_time() - start
             if self._left() < 0:
@@ -217,11 +243,6 @@ class ElementShadow:
         self.stopped = reason
         self._of.clear()
         self._held = 0
-
-    def handed_back(self, value: Any) -> None:
-        """A scalar result handed to the child: read once (it leaves the trace)."""
-        if self.active:
-            self.read_all(value)
 
     def cost(self) -> int | None:
         """``bytedmd@2`` of everything traced (nothing is kept alive at the end: the child holds only plain

@@ -1,11 +1,12 @@
 """What a remote-array operation will return, worked out from metadata alone, for the child to pipeline it.
 
-Runs inside the sandboxed child, which has no numpy: pure Python over shapes and dtype names. Each function
-returns ``(shape, dtype name)`` only when it can prove that numpy 2 runs the operation without an exception and
-returns an array with at least one dimension; otherwise None, and the child asks the parent and waits, as for
-every other request. A prediction is never trusted: the parent checks it against what numpy returned and ends the
-run if they differ (engine/sandbox/remote/session.py). tests/engine/sandbox/test_pipelining.py checks every
-prediction against numpy 2 itself, on every dtype pair and the Python scalars.
+Runs inside the sandboxed child, which has no numpy: pure Python over shapes and dtype names. Each function returns
+``(shape, dtype name)`` only when it can prove that numpy 2 runs the operation without an exception and returns an
+array or a numpy scalar (which the parent holds as a 0-d array, shape ``()``); otherwise None, and the child asks
+the parent and waits, as for every other request. A prediction is never trusted: the parent checks it against what
+numpy returned and ends the run if they differ (engine/sandbox/remote/session.py).
+tests/engine/sandbox/test_pipelining.py checks every prediction against numpy 2 itself, on every dtype pair and the
+Python scalars.
 
 Promotion follows NEP 50 (numpy ≥ 2): a Python ``int``/``float`` operand is "weak" — it takes the array's dtype
 (an int that does not fit raises ``OverflowError``, so it is not predicted), except that an int with a bool array
@@ -118,7 +119,7 @@ def binary(name: str, a: Any, b: Any) -> Prediction:
     if dtypes is None:
         return None
     shape = broadcast(a.shape if isinstance(a, Meta) else (), b.shape if isinstance(b, Meta) else ())
-    if not shape:  # no broadcast, or a 0-d result (numpy gives a scalar there)
+    if shape is None:  # no broadcast (a 0-d result is a numpy scalar, held by the parent as a 0-d array)
         return None
     dtype = promote(*dtypes)
     kind = KIND[dtype]
@@ -137,8 +138,6 @@ def binary(name: str, a: Any, b: Any) -> Prediction:
 
 def unary(name: str, a: Meta) -> Prediction:
     """``-a``, ``+a``, ``abs(a)``, ``~a``."""
-    if not a.shape:
-        return None
     kind = KIND[a.dtype]
     if name in ("neg", "pos"):
         return None if kind == "b" else (a.shape, a.dtype)
@@ -199,7 +198,7 @@ def getitem(a: Meta, index: Any) -> Prediction:
             dim += 1
         else:
             return None
-    return (tuple(out), a.dtype) if out else None
+    return tuple(out), a.dtype
 
 
 _SUM_DTYPE = {"b": "int64", "i": "int64", "u": "uint64"}
@@ -207,23 +206,31 @@ _REDUCTIONS = frozenset(["sum", "prod", "any", "all", "max", "min", "amax", "ami
 
 
 def reduction(name: str, a: Meta, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Prediction:
-    """``np.<name>(a, axis)`` / ``a.<name>(axis)`` with one in-range int axis (by position or ``axis=``) and
-    nothing else, leaving at least one dimension."""
+    """``np.<name>(a[, axis])`` / ``a.<name>([axis])`` over everything (no axis, or ``None``) or one in-range int
+    axis (by position or ``axis=``), and nothing else."""
     if name not in _REDUCTIONS:
         return None
     if args and not kwargs and len(args) == 1:
         axis = args[0]
     elif not args and set(kwargs) == {"axis"}:
         axis = kwargs["axis"]
+    elif not args and not kwargs:
+        axis = None
     else:
         return None
     ndim = len(a.shape)
-    if not _plain_int(axis) or not -ndim <= axis < ndim or ndim < 2:
+    if axis is None:
+        shape: Shape = ()
+        reduced = 1
+        for d in a.shape:
+            reduced *= d
+    elif not _plain_int(axis) or not -ndim <= axis < ndim:
         return None
-    axis %= ndim
-    shape = a.shape[:axis] + a.shape[axis + 1 :]
+    else:
+        axis %= ndim
+        shape, reduced = a.shape[:axis] + a.shape[axis + 1 :], a.shape[axis]
     kind = KIND[a.dtype]
-    if name in ("max", "min", "amax", "amin", "argmax", "argmin") and a.shape[axis] == 0:
+    if name in ("max", "min", "amax", "amin", "argmax", "argmin") and reduced == 0:
         return None  # numpy raises on an empty reduction without an identity
     if name in ("sum", "prod"):
         return shape, _SUM_DTYPE.get(kind, a.dtype)

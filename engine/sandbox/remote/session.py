@@ -4,7 +4,9 @@ Clock semantics of every operation (docs/metrics.md#trackedarray-convention, the
 against gaming):
 
 - operators, numpy functions and methods read every array argument in full and write a fresh buffer for an
-  array result; zeros/ones/… and random draws only write a fresh buffer;
+  array result, a scalar result included (held here as a 0-d array, never sent); zeros/ones/… only write a fresh
+  buffer, and random draws read their array arguments and write a fresh buffer; ``std``/``var`` and stacking one
+  2-D array are charged numpy's own steps (engine/sandbox/remote/replay.py);
 - ``a[idx]`` reads the result's size (1 for a scalar) from ``a``'s buffer plus every index array in full, and
   writes a fresh buffer for an array result;
 - ``a[idx] = v`` reads ``v`` and the index arrays in full; when ``idx`` selects a view of ``a`` (slices, rows:
@@ -15,7 +17,8 @@ against gaming):
   ``np.asarray`` of a handle share their base's buffer and cost nothing; the function forms (``np.reshape(a)``)
   are numpy functions like any other (read, fresh write), as in the in-process tracer; shape, ndim, dtype and
   len are metadata and cost nothing;
-- conversions (int/float/bool/index/tolist) read what they convert;
+- conversions (int/float/bool/index), the only way a value reaches the child, read what they convert;
+  ``.tolist()`` reads the array and writes one 0-d array per element;
 - **a write moves a buffer's clock only when it covers the whole buffer.** A partial write (``a[:1] = v``)
   advances the clock by its size but leaves ``a``'s last write where it was: the buffer's other elements are as
   old as before, so later reads of ``a`` are charged from the older write. This makes the buffer-level metric an
@@ -59,7 +62,7 @@ from engine.metrics.clock import clock_metrics
 from engine.metrics.element_dmd import buffer_dmd
 from engine.metrics.lru_stack import DMD
 from engine.sandbox.remote import allowlist as al
-from engine.sandbox.remote import budget, randomness
+from engine.sandbox.remote import budget, randomness, replay
 from engine.sandbox.remote import buffer_names as bn
 from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.element_shadow import ElementShadow
@@ -71,6 +74,18 @@ _ONLY_INT = frozenset([int])
 
 def _in_64_bits(low: int, high: int) -> bool:
     return low >= -budget.INT64 and high < 2 * budget.INT64
+
+
+MAX_TOLIST = 65_536
+"""Elements one ``.tolist()`` may turn into 0-d arrays: each is a handle the parent registers and a descriptor in
+the reply (about 30 bytes), so a list of the whole element budget (32 Mi) would cost the judge a gigabyte."""
+
+
+def _zero_d(value: Any) -> np.ndarray:
+    """A scalar result as a 0-d array of its own dtype (a Python int as int64, refused beyond 64 bits)."""
+    if type(value) is int and not -budget.INT64 <= value < budget.INT64:
+        raise Refused("integers beyond 64 bits are not supported in solve()")
+    return np.asarray(value)
 
 
 _DTYPE_NAMES = {dtype: dtype.name for dtype in al.DTYPES.values()}  # the allowed dtypes (numpy's .name is slow)
@@ -217,6 +232,10 @@ class Session:
                 del self._buffer[hid]
                 self.shadow.forget(hid)
 
+    def held(self, hid: int) -> np.ndarray:
+        """A copy of the array held for handle ``hid`` (the judge's own checks and tests: no event, nothing sent)."""
+        return self._arrays[hid].copy()
+
     def name_of(self, hid: int) -> str:
         """The name of handle ``hid``'s buffer."""
         return self.labels[self._buffer[hid]]
@@ -293,6 +312,29 @@ class Session:
             out[key] = al.resolve_dtype(value) if key == "dtype" and isinstance(value, str) else value
         return out
 
+    def _shadow_kwargs(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The request's keywords with every handle replaced by its shadow (the real keywords are already
+        checked by :meth:`_kwargs`)."""
+        raw = req.get("k") or {}
+        if not raw or not self.shadow.active:
+            return {}
+        found = {key: self.shadow.resolve(decode(value), self._arrays) for key, value in raw.items()}
+        if "dtype" in found and isinstance(found["dtype"], str):
+            found["dtype"] = al.resolve_dtype(found["dtype"])
+        return found
+
+    def _replay(self, hid: int, events: list[replay.Event]) -> None:
+        """Record a composite call's events (engine/sandbox/remote/replay.py): the operand's on handle ``hid``'s
+        buffer, each temporary on a fresh buffer of its own."""
+        temporaries: dict[int, int] = {}
+        for event in events:
+            if event.buffer < 0:
+                self._event(event.is_write, self._buffer[hid], event.size)
+            else:
+                if event.buffer not in temporaries:
+                    temporaries[event.buffer] = self._new_buffer(event.size)
+                self._event(event.is_write, temporaries[event.buffer], event.size)
+
     def _read_all(self, ids: list[int]) -> None:
         for hid in ids:  # each occurrence is a read (x + x reads x twice)
             self._event(False, self._buffer[hid], self._arrays[hid].size)
@@ -312,12 +354,11 @@ class Session:
         if isinstance(value, tuple):
             parts = shadow if isinstance(shadow, tuple) and len(shadow) == len(value) else (None,) * len(value)
             return {"t": [self._result(v, shadow=s) for v, s in zip(value, parts, strict=True)]}
-        self.shadow.handed_back(shadow)
-        if isinstance(value, list):
-            return encode(value)
-        if isinstance(value, np.generic):
-            value = value.item()
-        if isinstance(value, bool | int | float) or value is None:
+        if isinstance(value, np.generic | bool | int | float):
+            # a scalar stays in the parent as a 0-d array: the child computes on it only through requests
+            # (docs/metrics.md#what-a-solve-pays-for), so it never holds a data value it did not pay to read
+            return self._result(_zero_d(value), shadow=shadow)
+        if value is None:
             return encode(value)
         raise Refused(f"a result of type {type(value).__name__} cannot be returned")
 
@@ -433,7 +474,9 @@ class Session:
             self._label = bn.function_name("rng", str(name))
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
             self._read_all(reads)
-            return self._result(result, shadow=np.copy(result))  # untracked, as a draw is in-process
+            # a draw reads its array arguments (normal(x, 0.0) copies x): priced, and its result tracked then
+            drawn_from = (*self._shadows(raw[1:]), *self._shadow_kwargs(req).values())
+            return self._result(result, shadow=self.shadow.derived(drawn_from, result))
         raise Refused(f"request '{op}' is not supported")
 
     def _target(self, req: dict[str, Any]) -> int:
@@ -526,11 +569,28 @@ class Session:
         if kind == al.VIEW:
             self._read_all(reads)
             return self._result(result, view_of=hid, shadow=traced)
+        if name in replay.COMPOSITE_METHODS:  # numpy's steps, as the in-process tracer records them
+            self._replay(hid, replay.traced_events(lambda a: getattr(a, name)(*args, **kwargs), arr))
+            self._read_all(reads)
+            return self._result(result, shadow=traced)
         self._read_all([hid, *reads])
         if name == "tolist":
-            self.shadow.handed_back(traced)
-            return {"l": [encode(result)]} if not isinstance(result, list) else encode(result)
+            return self._tolist(arr, traced)
         return self._result(result, shadow=traced)
+
+    def _tolist(self, arr: np.ndarray, traced: Any) -> Any:
+        """``.tolist()``: nested lists of 0-d arrays held here, one per element (each written fresh, its shadow the
+        element's own tracked value), never the values themselves; a 0-d array gives one such array. At most
+        :data:`MAX_TOLIST` elements: each is a handle here and a descriptor in the reply."""
+        if arr.size > MAX_TOLIST:
+            raise Refused(
+                f".tolist() of more than {MAX_TOLIST:,} elements is not supported in solve(); index or reduce"
+            )
+        budget.check_size(arr.size, self.max_elements)
+        flat = arr.reshape(-1)
+        shadows = [None] * arr.size if traced is None else _leaves(traced, arr.ndim)
+        handles = [self._result(flat[i], shadow=shadows[i]) for i in range(arr.size)]
+        return handles[0] if not arr.ndim else {"l": _nest(handles, list(arr.shape))}
 
     def _function(self, args: list[Any], kwargs: dict[str, Any], reads: list[int], raw: list[Any]) -> Any:
         name = args.pop(0)
@@ -543,8 +603,29 @@ class Session:
         budget.check_function(name, args, kwargs, self.max_elements)
         self._label = bn.function_name("np", name)
         function = getattr(np, al.ZEROED.get(name, name))  # never the judge's uninitialised memory
+        iterated = name in replay.COMPOSITE_FUNCTIONS and args and isinstance(args[0], np.ndarray)
+        if iterated and args[0].ndim and args[0].shape[0] > replay.MAX_ROWS:
+            raise Refused(f"np.{name} of one array with over {replay.MAX_ROWS:,} rows: pass a list of arrays")
         result = function(*args, **kwargs)
+        if iterated:  # numpy iterates the array row by row, as the in-process tracer records
+            self._replay(reads[0], replay.row_events(args[0].shape))
+            reads = reads[1:]
         self._read_all(reads)
         operands = self._shadows(raw[1:])
         traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result, name)
         return self._result(result, shadow=traced)  # np.reshape(a) etc. read a and write a fresh buffer
+
+
+def _leaves(nested: Any, depth: int) -> list[Any]:
+    """The elements of ``depth`` levels of nested lists (an object array's ``tolist()``), in C order."""
+    if depth == 0:
+        return [nested]
+    return [leaf for part in nested for leaf in _leaves(part, depth - 1)]
+
+
+def _nest(flat: list[Any], shape: list[int]) -> list[Any]:
+    """``flat`` (C order) as nested lists of ``shape`` (the wire format's ``{"l": …}`` at every level)."""
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [{"l": _nest(flat[i * step : (i + 1) * step], shape[1:])} for i in range(shape[0])]

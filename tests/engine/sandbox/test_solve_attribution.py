@@ -36,14 +36,14 @@ def test_hand_computed_session_by_buffer() -> None:
     x = np.array([[1, -1], [-1, 1]], dtype=np.int64)
     y = np.array([1, -1], dtype=np.int64)
     s = Session([x, y], max_elements=1000, max_ops=100)  # write x (clock 0 -> 4), write y (4 -> 6)
-    s.handle({"op": "get", "t": 0, "a": [{"t": [0, 0]}]})  # read x, 1 float: d = 6
-    z = s.handle({"op": "bin", "a": ["add", {"h": 1}, 1]})["r"]["a"][0]  # read y (2): d = 3; write y + k
-    s.handle({"op": "meth", "t": z, "a": ["sum"]})  # read y + k (2): d = 2
+    s.handle({"op": "get", "t": 0, "a": [{"t": [0, 0]}]})  # read x, 1 float: d = 6; a 0-d x[…] written (7 -> 8)
+    z = s.handle({"op": "bin", "a": ["add", {"h": 1}, 1]})["r"]["a"][0]  # read y (2): d = 4; write y + k
+    s.handle({"op": "meth", "t": z, "a": ["sum"]})  # read y + k (2): d = 2; a 0-d sum written, never read
     attribution = session_attribution(s)
     table = attribution.scope(WHOLE_RUN)
     assert table is not None
     by_name = {r.name: (r.reads, r.floats_read, r.distance_sum) for r in table.rows}
-    assert by_name == {"x": (1, 1, 6), "y": (1, 2, 6), "y + k": (1, 2, 4)}
+    assert by_name == {"x": (1, 1, 6), "y": (1, 2, 8), "y + k": (1, 2, 4)}
     adds_up(table, s.metrics())
 
 

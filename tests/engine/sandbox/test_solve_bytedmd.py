@@ -73,7 +73,11 @@ def in_process(source: str) -> Callable[..., Any]:
 
 
 @pytest.mark.parametrize("name", ["gf2_solve", "brute_force_solve"])
-def test_remote_price_equals_the_in_process_tracer(name: str) -> None:
+def test_remote_price_is_at_least_the_in_process_tracer(name: str) -> None:
+    """The judge never charges less than the tracer; it charges more where numpy takes values out of tracked
+    elements (``==`` on object arrays, ``astype``): the tracer then computes on free plain values, the judge keeps
+    them as fresh tracked values (docs/metrics.md#what-a-solve-pays-for). gf2 casts its whole bit matrix, so nearly
+    all its work was free in-process; brute force only pays for reading its comparison results."""
     source = submission(name)
     n, k = 12, 3
     for seed in (1, 2):
@@ -83,7 +87,7 @@ def test_remote_price_equals_the_in_process_tracer(name: str) -> None:
         solve = in_process(source)
         expected = bytedmd(lambda x, y, solve=solve: solve(x, y, n, k), (inst["x_train"], inst["y_train"]))
         assert sorted(answer) == inst["secret"]
-        assert session.metrics()[BYTEDMD] == expected > 0
+        assert session.metrics()[BYTEDMD] >= expected > 0
 
 
 def test_hand_worked_session() -> None:
@@ -91,14 +95,15 @@ def test_hand_worked_session() -> None:
     s = Session([np.array([[3, 4]]), np.array([5])], max_elements=100, max_ops=10)
     column = s.handle({"op": "get", "t": 0, "a": [{"t": [{"s": [None, None, None]}, 0]}]})["r"]["a"][0]
     product = s.handle({"op": "bin", "a": ["mul", {"h": column}, {"h": 1}]})["r"]["a"][0]  # reads a @1, c @2
-    assert s.handle({"op": "meth", "t": product, "a": ["tolist"]})["r"] == {"l": [15]}  # hands r back: r @1
+    (element,) = s.handle({"op": "meth", "t": product, "a": ["tolist"]})["r"]["l"]  # r stays in the parent
+    assert s.handle({"op": "int", "t": element["a"][0]}) == {"r": 15}  # crosses to the child: r read @1
     assert s.metrics()[BYTEDMD] == 1 + 2 + 1
 
 
-def test_scalars_handed_back_leave_the_trace_with_one_read() -> None:
+def test_a_value_crossing_to_the_child_is_read_once_as_it_crosses() -> None:
     s = Session([np.array([1, 2, 3])], max_elements=100, max_ops=10)
-    total = s.handle({"op": "meth", "t": 0, "a": ["sum"]})["r"]  # 3 + 2 + 1 ... the adds of 1, 2, 3
-    assert total == 6
+    total = s.handle({"op": "meth", "t": 0, "a": ["sum"]})["r"]["a"][0]  # a 0-d array held by the parent
+    assert s.handle({"op": "int", "t": total}) == {"r": 6}
     # stack 3, 2, 1 (top first). 1+2: reads 1 @3 (cost 2), 2 @2 (cost 2) -> t; t+3: reads t @1 (1), 3 @2 (2)
     # -> s, handed back: s @1 (1)
     assert s.metrics()[BYTEDMD] == 2 + 2 + 1 + 2 + 1
