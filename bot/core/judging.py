@@ -32,7 +32,7 @@ from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
-from engine.sandbox.limits import Limits
+from engine.sandbox.limits import DEFAULT_LIMITS, GIB, Limits
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
@@ -96,10 +96,28 @@ def judge(
     return judge_kind(services, submission, member, force, progress)
 
 
+CLASSIC_LINE_CAP = 100_000
+"""The line cap the default scorer limits were sized for (the v3 tiers, matmul)."""
+LONG_PROGRAM_LIMITS = replace(DEFAULT_LIMITS, cpu_s=60.0, wall_s=240.0, memory_bytes=3 * GIB)
+"""The scorer's limits on a challenge whose cap is far above 100,000 lines (mask sparse parity, 2,000,000): a
+2,000,000-line program takes about 5 s CPU and 680 MiB resident to score on the 1,024-instance dev suite, the suite's
+build about 2 s more (bench/bench_mask_score.py); 60 s and 3 GiB of address space leave room on a loaded machine."""
+
+
+def scorer_limits(challenge: str) -> Limits:
+    """The trusted scorer's limits for ``challenge``: the defaults, or :data:`LONG_PROGRAM_LIMITS` when its line cap
+    is above :data:`CLASSIC_LINE_CAP`."""
+    try:
+        cap = ir_challenge(challenge).dialect.max_lines
+    except EngineError:
+        return DEFAULT_LIMITS
+    return LONG_PROGRAM_LIMITS if cap is not None and cap > CLASSIC_LINE_CAP else DEFAULT_LIMITS
+
+
 def score_ir_limited(challenge: str, text: str, *, label: str, kind: str = "ir") -> RunResult:
     """Score IR ``text`` on ``challenge`` in a resource-limited child; a limit hit is a failed result."""
     try:
-        value = run_trusted_limited(SCORER, [challenge, text, label])
+        value = run_trusted_limited(SCORER, [challenge, text, label], scorer_limits(challenge))
     except LimitExceeded as err:
         return RunResult(
             challenge=challenge, subject=label, kind=kind, ok=False, failure=f"scorer: {err}", failure_kind=err.kind
