@@ -20,6 +20,7 @@ from engine.errors import EngineError
 from engine.scoring.ir import METRIC
 from tools.metric_format import format_value
 from tools.program_text import program_text
+from tools.recovery_text import recovery_lines
 
 USAGE = usage_of("score")
 
@@ -57,5 +58,7 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
         str(counts["instances"]),
     ]
     table = Table(headers=["challenge", METRIC, "instructions", "reads", "instances checked"], rows=[row])
-    text = f"{result.challenge}: correct, {METRIC} = {format_value(cost)}\n{provenance_line(recorded)}"
+    passed = "passed" if result.recovery is not None else "correct"
+    recovery = "".join(f"\n{line}" for line in recovery_lines(result.recovery))
+    text = f"{result.challenge}: {passed}, {METRIC} = {format_value(cost)}{recovery}\n{provenance_line(recorded)}"
     return Reply(text=text, tables=[table], data=data, followups=details(recorded))

@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bot.core.band_adjudication import adjudicated
 from bot.core.recording import RecordedRun, record_once
+from bot.core.scorer_limits import scorer_limits
 from bot.core.services import Services
 from bot.core.solve_baseline import ensure_solve_baseline
 from bot.invocation import UsageError
@@ -32,7 +34,7 @@ from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.generate import run_generate
 from engine.sandbox.judge import judge_solve
-from engine.sandbox.limits import DEFAULT_LIMITS, GIB, Limits
+from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
@@ -94,24 +96,6 @@ def judge(
         raise UsageError(f"a {kind} submission is not accepted here", hint="use submit for generate() and solve()")
     judge_kind = {"ir": _judge_ir, "generate": _judge_generate, "solve": _judge_solve}[kind]
     return judge_kind(services, submission, member, force, progress)
-
-
-CLASSIC_LINE_CAP = 100_000
-"""The line cap the default scorer limits were sized for (the v3 tiers, matmul)."""
-LONG_PROGRAM_LIMITS = replace(DEFAULT_LIMITS, cpu_s=60.0, wall_s=240.0, memory_bytes=3 * GIB)
-"""The scorer's limits on a challenge whose cap is far above 100,000 lines (mask sparse parity, 2,000,000): a
-2,000,000-line program takes about 5 s CPU and 680 MiB resident to score on the 1,024-instance dev suite, the suite's
-build about 2 s more (bench/bench_mask_score.py); 60 s and 3 GiB of address space leave room on a loaded machine."""
-
-
-def scorer_limits(challenge: str) -> Limits:
-    """The trusted scorer's limits for ``challenge``: the defaults, or :data:`LONG_PROGRAM_LIMITS` when its line cap
-    is above :data:`CLASSIC_LINE_CAP`."""
-    try:
-        cap = ir_challenge(challenge).dialect.max_lines
-    except EngineError:
-        return DEFAULT_LIMITS
-    return LONG_PROGRAM_LIMITS if cap is not None and cap > CLASSIC_LINE_CAP else DEFAULT_LIMITS
 
 
 def score_ir_limited(challenge: str, text: str, *, label: str, kind: str = "ir") -> RunResult:
@@ -190,7 +174,7 @@ def _judge_ir(services: Services, sub: Submission, member: str, force: bool, pro
         progress(f"scoring the IR program on {name}", None)
         result = score_ir_limited(name, sub.code, label=sub.label)
         result.provenance = Provenance(judged_by="ir", sandbox=TRUSTED_NOTE)
-        return result
+        return adjudicated(services, result, sub.code)
 
     return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
 
@@ -244,6 +228,7 @@ def _judge_generate(services: Services, sub: Submission, member: str, force: boo
             progress(f"scoring the generated IR on {name}", None)
             result = score_ir_limited(name, generated.text, label=label, kind="generate")
             result.counts = {**result.counts, "ir_bytes": len(generated.text.encode())}
+            result = adjudicated(services, result, generated.text)
         result.wall_s += generated.wall_s
         result.provenance = Provenance(
             judged_by="generate", sandbox_tier=tier.tier, sandbox=tier.description, review_flags=flags

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from engine.errors import EngineError
 from engine.registry import Registry
 
 
@@ -34,6 +35,14 @@ class Challenge(Protocol):
 def current(challenge: Challenge) -> bool:
     """Whether ``challenge`` is one the group works on today (not retired)."""
     return challenge.retired is None
+
+
+def retired_name(name: str) -> bool:
+    """Whether ``name`` is a registered challenge the group has retired (False for a name not registered)."""
+    try:
+        return not current(CHALLENGES.get(name))
+    except EngineError:
+        return False
 
 
 def current_names() -> list[str]:

@@ -4,7 +4,8 @@ adjudication on a fresh secret suite (docs/challenges.md#mask-sparse-parity).
 Every scoring runs the program on the deterministic dev suite. A program that breaks a rule raises
 :class:`engine.ir.errors.InvalidProgram` exactly as on the other IR challenges; a well-formed one returns a
 RunResult whose ``accuracy`` is its dev recovery and whose ``recovery`` holds the integer counts, the suite's key and
-digest and the band. It passes (``ok``) when it reaches the lowest band.
+digest and the band; ``params["band"]`` carries the band too, which places the result on its band's board
+(tools/board.py). It passes (``ok``) when it reaches the lowest band.
 
 Adjudication (:func:`adjudicate`) scores the same text on a freshly drawn 2,048-instance suite whose key comes
 from :mod:`secrets`, as the group does when a result would decide a record; the key is disclosed in the audit
@@ -77,10 +78,11 @@ def score_recovery(spec: IRChallenge, text: str, *, subject: str = "ir", started
         result.accuracy = counted.recovery
         result.counts["successes"] = counted.successes
         result.ok = band is not None
+        result.params = {} if band is None else {"band": band}
         if band is None:
             result.failure = (
                 f"recovered the secret on {counted.successes:,} of {counted.instances:,} dev instances "
-                f"({counted.recovery:.1%}); the lowest band is {min(spec.bands)} %"
+                f"({counted.recovery:.1%}); the lowest band is {min(spec.bands)}%"
             )
             result.failure_kind = FailureKind.WRONG_ANSWER
     result.wall_s = time.perf_counter() - started
@@ -98,11 +100,12 @@ def adjudicate(spec: IRChallenge, text: str, result: RunResult, *, key: str | No
         return replace(result, ok=False, failure=counted, failure_kind=FailureKind.ERROR)
     band = band_of(counted.successes, counted.instances, spec.bands)
     recovery = Recovery(dev=result.recovery.dev, band=band, adjudication=counted)
-    adjudicated = replace(result, recovery=recovery, ok=band is not None)
+    params = {k: v for k, v in result.params.items() if k != "band"} | ({} if band is None else {"band": band})
+    adjudicated = replace(result, recovery=recovery, ok=band is not None, params=params)
     if band is None:
         adjudicated.failure = (
             f"recovered the secret on {counted.successes:,} of {counted.instances:,} adjudication instances "
-            f"({counted.recovery:.1%}); the lowest band is {min(spec.bands)} %"
+            f"({counted.recovery:.1%}); the lowest band is {min(spec.bands)}%"
         )
         adjudicated.failure_kind = FailureKind.WRONG_ANSWER
     return adjudicated

@@ -91,7 +91,7 @@ def test_plain_elimination_reaches_no_band() -> None:
     result = score_ir("mask_sparse_parity", scan_program(0))
     assert result.accuracy == pytest.approx(0.06, abs=0.005)  # "6 % on the dev suite"
     assert not result.ok and result.recovery is not None and result.recovery.band is None
-    assert result.failure is not None and "lowest band is 20 %" in result.failure
+    assert result.failure is not None and "lowest band is 20%" in result.failure
 
 
 @pytest.mark.slow
