@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.commands.base import Invocation, Reply, Table
 from bot.context import AppContext
 from engine.challenges import CHALLENGES, current
+from engine.challenges.ir_track import IRChallenge
 from storage.errors import StorageError
 
 
@@ -35,6 +36,7 @@ def list_challenges(ctx: AppContext, inv: Invocation) -> Reply:
                 "primary_metric": primary[c.name],
                 "enabled": c.name in enabled,
                 "retired": c.retired,
+                "bands": list(c.bands) if isinstance(c, IRChallenge) and c.bands else None,
                 "summary": c.summary,
             }
             for c in listed

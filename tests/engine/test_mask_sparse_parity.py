@@ -16,7 +16,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from engine.challenges import CHALLENGES, current_names
+from engine.challenges import CHALLENGES, current_names, retired_name
 from engine.challenges.mask_parity_suite import (
     DEV_SUITE_KEY,
     N_INPUTS,
@@ -164,3 +164,5 @@ def test_retired_tiers_are_marked_and_mask_is_current() -> None:
     assert MASK_SPARSE_PARITY.retired is None and "mask_sparse_parity" in current_names()
     for name in ("sparse_parity_small", "sparse_parity_medium", "sparse_parity_medium_approx50"):
         assert CHALLENGES.get(name).retired == "2026-08-26" and name not in current_names()
+        assert retired_name(name)
+    assert not retired_name("mask_sparse_parity") and not retired_name("no_such_challenge")
