@@ -38,7 +38,7 @@ from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
-from engine.scoring.ir import infer_challenges, ir_challenge, ir_names
+from engine.scoring.ir import current_ir_names, infer_challenges, ir_challenge
 from tools.config.schema import PRIMARY_METRIC_PREFIX
 from tools.run_request import NormalisedRequest
 
@@ -128,7 +128,7 @@ def ir_challenge_name(challenge: str | None, text: str, *, what: str) -> str:
         )
     raise UsageError(
         f"no IR challenge has {what}'s input and output counts",
-        hint="name the challenge; IR challenges: " + ", ".join(ir_names()),
+        hint="name the challenge; IR challenges: " + ", ".join(current_ir_names()),
     )
 
 

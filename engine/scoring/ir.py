@@ -38,13 +38,20 @@ def ir_challenge(name: str) -> IRChallenge:
     """The registered IR-track challenge called ``name`` (did-you-mean on a typo; refused if not IR-track)."""
     entry = CHALLENGES.get(name)
     if not isinstance(entry, IRChallenge):
-        raise BadParameter(f"challenge '{name}' is not scored from IR", hint="IR challenges: " + ", ".join(ir_names()))
+        raise BadParameter(
+            f"challenge '{name}' is not scored from IR", hint="IR challenges: " + ", ".join(current_ir_names())
+        )
     return entry
 
 
 def ir_names() -> list[str]:
     """The listed IR-track challenges (family members reached by name, e.g. ``matmul_32x32``, are not listed)."""
     return [c.name for c in CHALLENGES if isinstance(c, IRChallenge)]
+
+
+def current_ir_names() -> list[str]:
+    """:func:`ir_names` less the challenges the group has retired (what hints offer; retired ones stay scoreable)."""
+    return [c.name for c in CHALLENGES if isinstance(c, IRChallenge) and c.retired is None]
 
 
 def is_ir_name(name: str) -> bool:
