@@ -15,6 +15,7 @@ Stored results written before these fields existed kept the same facts in an ope
 from __future__ import annotations
 
 import enum
+import math
 import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,57 @@ class Provenance:
 
 
 @dataclass
+class SuiteCount:
+    """Exact answers of a recovery-scored program (mask sparse parity) on one instance suite.
+
+    suite_key: the key that drew the suite (``mask-dev``, or an adjudication's ``fresh-…`` key, disclosed once the
+        result is stored); suite_digest: SHA-256 of the suite's content; successes / instances: integer counts.
+    """
+
+    suite_key: str
+    suite_digest: str
+    successes: int
+    instances: int
+
+    @property
+    def recovery(self) -> float:
+        """successes / instances, in [0, 1]."""
+        return self.successes / self.instances if self.instances else 0.0
+
+    @property
+    def noise_pp(self) -> float:
+        """Half-width of the 95 % binomial interval of :attr:`recovery`, in percentage points (1.96·√(p(1−p)/n));
+        at 50 % on 2,048 instances ±2.2 pp, the group's "≈ ±2 pp"."""
+        if not self.instances:
+            return 0.0
+        p = self.recovery
+        return 196.0 * math.sqrt(p * (1.0 - p) / self.instances)
+
+
+@dataclass
+class Recovery:
+    """How often a recovery-scored program found the exact answer, and the band it reached.
+
+    dev: the count on the deterministic dev suite (every submission); adjudication: the count on a fresh secret
+    suite, run when the result would change a band's record (None otherwise); band: the highest band (percent) the
+    deciding count reaches — the adjudication's when there is one — or None below the lowest band.
+    """
+
+    dev: SuiteCount
+    band: int | None
+    adjudication: SuiteCount | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Recovery:
+        adjudication = data.get("adjudication")
+        return cls(
+            dev=SuiteCount(**data["dev"]),
+            band=data.get("band"),
+            adjudication=None if adjudication is None else SuiteCount(**adjudication),
+        )
+
+
+@dataclass
 class RunResult:
     """The outcome of one run.
 
@@ -83,6 +135,7 @@ class RunResult:
     provenance: which path judged it (see :class:`Provenance`).
     seed_metrics: for a run over a seed set, ``name@version`` -> the value on each seed of ``seeds`` (in order);
         ``metrics`` then holds their means. Empty for a single-seed or deterministic run.
+    recovery: a recovery-scored IR program's exact-answer counts and band (:class:`Recovery`), else None.
     buffer_attribution: a traced run's per-buffer tables by scope, reuse histograms and ByteDMD split by argument
         (:class:`engine.attribution.Attribution`); a dict of its ``to_dict`` form is read back into one.
     """
@@ -113,6 +166,7 @@ class RunResult:
     per_instance_metrics: list[dict[str, float]] = field(default_factory=list)
     provenance: Provenance | None = None
     seed_metrics: dict[str, list[float]] = field(default_factory=dict)
+    recovery: Recovery | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.buffer_attribution, dict):
@@ -154,6 +208,8 @@ class RunResult:
                 sandbox=str(legacy.get("sandbox") or ""),
                 review_flags=list(legacy.get("review_flags") or []),
             )
+        if isinstance(values.get("recovery"), dict):
+            values["recovery"] = Recovery.from_dict(values["recovery"])
         kind = values.get("failure_kind")
         if kind is not None:
             values["failure_kind"] = FailureKind(kind)

@@ -6,7 +6,8 @@ only ever look at one board, so a solver on n=6 is never ranked against training
 - **Instance**: the parameters that change the problem itself. Sparse parity: ``n`` (input bits) and ``k`` (secret
   bits), defaulting to the group's standard n=20, k=3 (:data:`engine.methods.params.COMMON_DEFAULTS`). The IR
   challenges carry their instance in their name (``matmul_16x16``, ``sparse_parity_small``), so their instance is
-  empty.
+  empty — except mask sparse parity, whose five record tables are its recovery bands: ``band`` (20, 40, 60, 80,
+  100; the highest band a program's recovery reaches, set by the scorer; default board 100).
 - **Track**: how the answer was produced — ``training`` (a training method such as sgd), ``solver`` (a direct solver
   such as gf2 or km), ``submission`` (a judged ``solve()``) or ``program`` (an IR program, given or generated).
 
@@ -26,8 +27,14 @@ from engine.methods.params import COMMON_DEFAULTS
 from storage.scores import ScoredRun
 from tools.errors import ToolError
 
-INSTANCE_KEYS: dict[str, tuple[str, ...]] = {"sparse_parity": ("n", "k")}
+BAND_KEY = "band"
+"""The parameter naming a recovery band's board (mask sparse parity)."""
+
+INSTANCE_KEYS: dict[str, tuple[str, ...]] = {"sparse_parity": ("n", "k"), "mask_sparse_parity": (BAND_KEY,)}
 """Challenge -> the parameters that define its problem instance (absent: the name is the instance)."""
+
+INSTANCE_DEFAULTS: dict[str, int | float] = {**COMMON_DEFAULTS, BAND_KEY: 100}
+"""The board shown when a parameter is not named: the group's standard n=20, k=3; the 100 % band."""
 
 TRACKS = ("training", "solver", "submission", "program")
 
@@ -71,11 +78,11 @@ def instance_of(challenge: str, params: Mapping[str, Any]) -> Instance:
     keys = INSTANCE_KEYS.get(challenge, ())
     values = []
     for key in keys:
-        raw = params.get(key, COMMON_DEFAULTS.get(key))
+        raw = params.get(key, INSTANCE_DEFAULTS.get(key))
         try:
             values.append((key, int(raw)))  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            values.append((key, int(COMMON_DEFAULTS[key])))
+            values.append((key, int(INSTANCE_DEFAULTS[key])))
     return tuple(values)
 
 

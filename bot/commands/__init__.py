@@ -177,7 +177,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         name="challenges",
-        summary="List the challenges with their track and primary metric",
+        summary="List the challenges with their track, primary metric and status (current or retired)",
         usage="",
         handler=_in("challenges", "list_challenges"),
         background=False,

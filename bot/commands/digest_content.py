@@ -3,7 +3,8 @@ each of the :data:`MAX_BOARD_CHARTS` most active boards of the week) from the st
 
 Shared by ``/digest`` (preview, post now) and the scheduled job (bot/telegram_app/digest_job.py). Which
 challenges appear and which metric ranks them come from the tool settings (``challenges.enabled``,
-``metric.primary.<challenge>``); the sprint-log link from ``sprint_log.sink`` / ``sprint_log.document_id``.
+``metric.primary.<challenge>``), less the challenges the group has retired; the sprint-log link from
+``sprint_log.sink`` / ``sprint_log.document_id``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.commands.base import OutFile, Reply, Table
 from bot.context import AppContext
+from engine.challenges import retired_name
 from tools.config.store import ToolConfig
 from tools.digest import ChallengeWeek, render_digest
 from tools.digest_chart import activity_chart_png
@@ -51,7 +53,8 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
     config = ctx.tool_config()
     schedule = schedule_of(config)
     week = week_of(end, schedule.zone)
-    scope = [(name, config.get(f"metric.primary.{name}")) for name in config.get("challenges.enabled")]
+    enabled = [name for name in config.get("challenges.enabled") if not retired_name(name)]  # today's work only
+    scope = [(name, config.get(f"metric.primary.{name}")) for name in enabled]
     with ctx.sessions()() as session:
         data = gather_week(
             session,

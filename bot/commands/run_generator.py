@@ -15,6 +15,7 @@ from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_gene
 from engine.errors import UnknownName
 from engine.scoring.ir import METRIC, ir_names
 from tools.metric_format import format_value
+from tools.recovery_text import recovery_data, recovery_lines
 
 
 def unknown_subject(name: str, methods: list[str]) -> UnknownName:
@@ -46,6 +47,7 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
     cost = result.metrics.get(METRIC)
     verdict = "correct" if result.ok else f"FAILED: {result.failure}"
     lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_value(cost)}" if cost is not None else "")]
+    lines += recovery_lines(result.recovery)
     tables = []
     if cost is not None:
         counts = result.counts
@@ -77,5 +79,6 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
         "engine_version": result.engine_version,
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
+        "recovery": recovery_data(result.recovery),
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)

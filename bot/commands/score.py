@@ -19,20 +19,16 @@ from bot.core.judging import Submission, judge
 from engine.errors import EngineError
 from engine.scoring.ir import METRIC
 from tools.metric_format import format_value
+from tools.program_text import program_text
+from tools.recovery_text import recovery_lines
 
 USAGE = usage_of("score")
 
 
 def _decode(content: bytes) -> str:
-    """The file as text; EngineError for binary, non-UTF-8 or empty files."""
-    if b"\x00" in content:
-        raise EngineError("not a text file (it contains NUL bytes)", hint="give an IR program as plain text")
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise EngineError(
-            f"not UTF-8 text (bad byte at offset {err.start})", hint="give an IR program as plain text"
-        ) from None
+    """The file as text (:func:`tools.program_text.program_text`); EngineError for a BOM, binary, non-UTF-8 or empty
+    files."""
+    text = program_text(content, hint="give an IR program as plain text")
     if not text.replace(";", "").strip():
         raise EngineError("the file is empty", hint="first line: input addresses, last line: output addresses")
     return text
@@ -62,5 +58,7 @@ def score(ctx: AppContext, inv: Invocation) -> Reply:
         str(counts["instances"]),
     ]
     table = Table(headers=["challenge", METRIC, "instructions", "reads", "instances checked"], rows=[row])
-    text = f"{result.challenge}: correct, {METRIC} = {format_value(cost)}\n{provenance_line(recorded)}"
+    passed = "passed" if result.recovery is not None else "correct"
+    recovery = "".join(f"\n{line}" for line in recovery_lines(result.recovery))
+    text = f"{result.challenge}: {passed}, {METRIC} = {format_value(cost)}{recovery}\n{provenance_line(recorded)}"
     return Reply(text=text, tables=[table], data=data, followups=details(recorded))

@@ -14,6 +14,7 @@ from bot.core.recording import RecordedRun
 from engine.result import RunResult
 from engine.scoring.ir import METRIC
 from tools.metric_format import format_change, format_value
+from tools.recovery_text import recovery_data, recovery_lines
 
 SUBMISSION_KEYS = (
     "ok",
@@ -40,6 +41,7 @@ SUBMISSION_KEYS = (
     "review_flags",
     "code_hash",
     "engine_version",
+    "recovery",
 )
 """The keys of a judged submission's JSON, in order (README: "JSON output")."""
 IR_PRICED = ("ir", "generate")
@@ -85,6 +87,7 @@ def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
         "review_flags": [] if provenance is None else provenance.review_flags,
         "code_hash": recorded.stored.run.code_hash,
         "engine_version": result.engine_version,
+        "recovery": recovery_data(result.recovery),
     }
 
 
@@ -135,7 +138,7 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     result = recorded.result
     verdict = "passed" if result.ok else f"FAILED: {result.failure or 'no reason recorded'}"
     acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
-    lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}"]
+    lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}", *recovery_lines(result.recovery)]
     panel = [
         [key, format_value(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
     ]

@@ -15,20 +15,16 @@ from bot.commands.base import Invocation, Reply, UsageError
 from bot.commands.submission_card import submission_card
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
-from engine.errors import EngineError
+from tools.program_text import program_text
 
 USAGE = usage_of("submit")
 _HINT = "send IR text, Python defining generate() -> str, or Python defining solve(x, y, n_bits, k_sparse)"
 
 
 def _decode(content: bytes) -> str:
-    """The submission as text; EngineError for binary or non-UTF-8 files."""
-    if b"\x00" in content:
-        raise EngineError("not a text file (it contains NUL bytes)", hint=_HINT)
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise EngineError(f"not UTF-8 text (bad byte at offset {err.start})", hint=_HINT) from None
+    """The submission as text (:func:`tools.program_text.program_text`); EngineError for a BOM, binary or
+    non-UTF-8 files."""
+    return program_text(content, hint=_HINT)
 
 
 def _challenge_option(inv: Invocation) -> str | None:

@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bot.core.band_adjudication import adjudicated
 from bot.core.recording import RecordedRun, record_once
+from bot.core.scorer_limits import scorer_limits
 from bot.core.services import Services
 from bot.core.solve_baseline import ensure_solve_baseline
 from bot.invocation import UsageError
@@ -36,7 +38,7 @@ from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
-from engine.scoring.ir import infer_challenges, ir_challenge, ir_names
+from engine.scoring.ir import current_ir_names, infer_challenges, ir_challenge
 from tools.config.schema import PRIMARY_METRIC_PREFIX
 from tools.run_request import NormalisedRequest
 
@@ -101,7 +103,7 @@ def judge(
 def score_ir_limited(challenge: str, text: str, *, label: str, kind: str = "ir") -> RunResult:
     """Score IR ``text`` on ``challenge`` in a resource-limited child; a limit hit is a failed result."""
     try:
-        value = run_trusted_limited(SCORER, [challenge, text, label])
+        value = run_trusted_limited(SCORER, [challenge, text, label], scorer_limits(challenge))
     except LimitExceeded as err:
         return RunResult(
             challenge=challenge, subject=label, kind=kind, ok=False, failure=f"scorer: {err}", failure_kind=err.kind
@@ -128,7 +130,7 @@ def ir_challenge_name(challenge: str | None, text: str, *, what: str) -> str:
         )
     raise UsageError(
         f"no IR challenge has {what}'s input and output counts",
-        hint="name the challenge; IR challenges: " + ", ".join(ir_names()),
+        hint="name the challenge; IR challenges: " + ", ".join(current_ir_names()),
     )
 
 
@@ -174,7 +176,7 @@ def _judge_ir(services: Services, sub: Submission, member: str, force: bool, pro
         progress(f"scoring the IR program on {name}", None)
         result = score_ir_limited(name, sub.code, label=sub.label)
         result.provenance = Provenance(judged_by="ir", sandbox=TRUSTED_NOTE)
-        return result
+        return adjudicated(services, result, sub.code)
 
     return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
 
@@ -228,6 +230,7 @@ def _judge_generate(services: Services, sub: Submission, member: str, force: boo
             progress(f"scoring the generated IR on {name}", None)
             result = score_ir_limited(name, generated.text, label=label, kind="generate")
             result.counts = {**result.counts, "ir_bytes": len(generated.text.encode())}
+            result = adjudicated(services, result, generated.text)
         result.wall_s += generated.wall_s
         result.provenance = Provenance(
             judged_by="generate", sandbox_tier=tier.tier, sandbox=tier.description, review_flags=flags

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from bot.core.band_adjudication import adjudicated
 from bot.core.recording import RecordedRun, record_once
 from bot.core.services import Services
 from engine.errors import EngineError, UnknownName
@@ -70,7 +71,7 @@ def run_generator(
 
     def compute() -> RunResult:
         progress(f"scoring on {request.challenge}", None)
-        return _score(request.challenge, request.generator, text)
+        return adjudicated(services, _score(request.challenge, request.generator, text), text, trusted_text=True)
 
     return record_once(services, stored, compute, member=member, force=force)
 
@@ -90,6 +91,6 @@ def _score(challenge: str, generator: str, text: str) -> RunResult:
             provenance=provenance,
         )
     result.kind = "generate"
-    result.params = {"generator": generator}
+    result.params = {**result.params, "generator": generator}  # a banded challenge's scorer set ``band``
     result.provenance = provenance
     return result

@@ -1,13 +1,15 @@
 """The challenge registry: one module per challenge, registered here.
 
 A challenge names its track (``ir`` for Dally-scored IR programs, ``numpy`` for instrumented Python methods and
-``solve()`` submissions), a one-line summary and its primary metric (``name@version``).
+``solve()`` submissions), a one-line summary, its primary metric (``name@version``) and, once the group has retired
+it, the date it did (``retired``; retired challenges stay scoreable but are not offered as current).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from engine.errors import EngineError
 from engine.registry import Registry
 
 
@@ -26,13 +28,34 @@ class Challenge(Protocol):
     @property
     def primary_metric(self) -> str: ...
 
+    @property
+    def retired(self) -> str | None: ...
+
+
+def current(challenge: Challenge) -> bool:
+    """Whether ``challenge`` is one the group works on today (not retired)."""
+    return challenge.retired is None
+
+
+def retired_name(name: str) -> bool:
+    """Whether ``name`` is a registered challenge the group has retired (False for a name not registered)."""
+    try:
+        return not current(CHALLENGES.get(name))
+    except EngineError:
+        return False
+
+
+def current_names() -> list[str]:
+    """The listed challenges that are not retired, in registry order."""
+    return [c.name for c in CHALLENGES if current(c)]
+
 
 CHALLENGES: Registry[Challenge] = Registry("challenge")
 
 
 def _register_builtin() -> None:
     """Register the built-in challenges (imports here: the challenge modules need ``Challenge`` defined above)."""
-    from engine.challenges import matmul, sparse_parity, sparse_parity_ir, sparse_tasks, symmetry
+    from engine.challenges import mask_sparse_parity, matmul, sparse_parity, sparse_parity_ir, sparse_tasks, symmetry
 
     for entry in (
         sparse_parity.SPARSE_PARITY,
@@ -42,6 +65,7 @@ def _register_builtin() -> None:
         sparse_parity_ir.SPARSE_PARITY_SMALL,
         sparse_parity_ir.SPARSE_PARITY_MEDIUM,
         sparse_parity_ir.SPARSE_PARITY_MEDIUM_APPROX50,
+        mask_sparse_parity.MASK_SPARSE_PARITY,
         symmetry.SYMMETRY_SIX,
         symmetry.SYMMETRY_EIGHT,
     ):

@@ -34,6 +34,11 @@ class IRChallenge:
     test_set(seeds): the instances to check; ``seeds`` fixes hidden instances (tests), None draws fresh ones.
     threshold: fraction of an instance's outputs that must match (1.0 = all of them).
     generators: built-in IR generators by name, each returning program text.
+    bands: recovery bands in percent (mask sparse parity: 20, 40, 60, 80, 100). When set, an instance counts only on
+        an exact match of every output, the program is scored by the share of instances it gets right (its
+        *recovery*), and it passes when that reaches the lowest band (:mod:`engine.scoring.recovery`).
+    retired: the date (ISO) the group retired this challenge, or None while it is current. A retired challenge
+        stays scoreable; it is not offered as current.
     """
 
     name: str
@@ -48,3 +53,5 @@ class IRChallenge:
     threshold: float = 1.0
     track: str = "ir"
     primary_metric: str = DALLY
+    bands: tuple[int, ...] = ()
+    retired: str | None = None

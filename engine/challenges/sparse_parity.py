@@ -75,6 +75,7 @@ class SparseParityChallenge:
     track: str = "numpy"
     summary: str = "Find the k secret bits of a sparse parity from ±1 samples (n=20, k=3); lowest dmc wins"
     primary_metric: str = DMC
+    retired: str | None = None
 
 
 SPARSE_PARITY = SparseParityChallenge()

@@ -5,6 +5,9 @@ Source: cybertronai/sutro-problems ``sparse-parity``. v3 instruction set on sign
 draws fresh hidden instances from :mod:`secrets` (small: 64 instances covering all 3 secrets; medium: 8 instances
 with 8 distinct secrets); tests pass a fixed seed list. Outputs are the predicted test labels (0/1). The
 ``medium_approx50`` variant passes an instance with ≥ 50% of its labels right.
+
+Retired: the group replaced these tiers by mask sparse parity (n=32, k=5; :mod:`engine.challenges.mask_sparse_parity`)
+on 2026-08-26 and moved them to ``sparse-parity/legacy.md``. They stay scoreable, marked retired with that date.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from engine.challenges.ir_track import IRChallenge, TestSet
 from engine.challenges.sparse_parity_baseline import baseline_medium, baseline_small
 from engine.challenges.sparse_parity_instances import MEDIUM, SMALL, Spec, hidden_seeds, instance
 from engine.ir.instruction_set import INT8_V3
+
+RETIRED_ON = "2026-08-26"
+"""The day the group's mask tier replaced these (sutro-problems ``sparse-parity/legacy.md``)."""
 
 
 def _test_set(spec: Spec, count: int, seeds: Sequence[int] | None = None) -> TestSet:
@@ -45,6 +51,7 @@ def _challenge(
         test_set=partial(_test_set, spec, count),
         generators=generators,
         threshold=threshold,
+        retired=RETIRED_ON,
     )
 
 

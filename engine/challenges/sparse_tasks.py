@@ -77,6 +77,7 @@ class SparseTask:
     default_method: str = "fourier"
     track: str = "numpy"
     primary_metric: str = "dmc@1"
+    retired: str | None = None
 
     def instance(self, values: Mapping[str, int | float], *, secret_among: int | None = None) -> SparseParityData:
         """Training and test rows of this task for the validated parameters (n, k, m, seed and the task's own)."""

@@ -29,6 +29,7 @@ from engine.ir.simulate import RunFault, run
 from engine.ir.static_check import Expect, Slots, check
 from engine.metrics.registry import DALLY
 from engine.result import FailureKind, RunResult
+from engine.scoring.recovery import score_recovery
 
 METRIC = DALLY
 
@@ -37,13 +38,20 @@ def ir_challenge(name: str) -> IRChallenge:
     """The registered IR-track challenge called ``name`` (did-you-mean on a typo; refused if not IR-track)."""
     entry = CHALLENGES.get(name)
     if not isinstance(entry, IRChallenge):
-        raise BadParameter(f"challenge '{name}' is not scored from IR", hint="IR challenges: " + ", ".join(ir_names()))
+        raise BadParameter(
+            f"challenge '{name}' is not scored from IR", hint="IR challenges: " + ", ".join(current_ir_names())
+        )
     return entry
 
 
 def ir_names() -> list[str]:
     """The listed IR-track challenges (family members reached by name, e.g. ``matmul_32x32``, are not listed)."""
     return [c.name for c in CHALLENGES if isinstance(c, IRChallenge)]
+
+
+def current_ir_names() -> list[str]:
+    """:func:`ir_names` less the challenges the group has retired (what hints offer; retired ones stay scoreable)."""
+    return [c.name for c in CHALLENGES if isinstance(c, IRChallenge) and c.retired is None]
 
 
 def is_ir_name(name: str) -> bool:
@@ -83,8 +91,11 @@ def score_on(
     """:func:`score_ir` on a challenge value (one not in the registry too, e.g. ``matmul_challenge(64)``).
 
     Short programs take the line loop of :mod:`engine.ir.short_path` (``line_loop=False`` forces the array path;
-    both give the same result, which a property test checks)."""
+    both give the same result, which a property test checks). A challenge scored by recovery bands (mask sparse
+    parity) is scored by :func:`engine.scoring.recovery.score_recovery`."""
     started = time.perf_counter() if started is None else started
+    if spec.bands:
+        return score_recovery(spec, text, subject=subject, started=started)
     short = compile_short(text, spec.dialect, spec.n_inputs, spec.n_outputs) if line_loop else None
     scored = None
     if short is not None:

@@ -11,10 +11,12 @@ rejected the same way, so that no result the parent receives can break storing, 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from engine.errors import EngineError
 from engine.result import FailureKind, RunResult
-from engine.scoring.ir import score_ir
+from engine.scoring.ir import ir_challenge, score_ir
+from engine.scoring.recovery import adjudicate
 
 
 def score_or_reject(challenge: str, text: str, subject: str = "ir") -> RunResult:
@@ -50,3 +52,9 @@ def _storable(value: object) -> bool:
     if isinstance(value, int):
         return abs(value) < 2**63
     return math.isfinite(value) and abs(value) < 2.0**63
+
+
+def adjudicate_or_reject(challenge: str, text: str, result: dict[str, Any], key: str | None = None) -> RunResult:
+    """``result`` (the dev-suite scoring of ``text`` as a dict) with its count on a fresh secret suite added
+    (:func:`engine.scoring.recovery.adjudicate`); ``key`` re-draws a disclosed suite."""
+    return adjudicate(ir_challenge(challenge), text, RunResult.from_dict(result), key=key)

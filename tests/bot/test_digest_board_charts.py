@@ -25,7 +25,7 @@ from tests.bot.telegram_harness import GROUP, MEMBER, TOPIC, running_bot, settin
 from tests.fakes.bot_api import PHOTO_SIDES_LIMIT, FakeBotApi, png_size
 from tools.run_request import NormalisedRequest
 
-THIS_WEEK = {"sparse_parity_small": 4, "matmul_1x1": 3, "matmul_16x16": 2, "matmul_4x4": 1}
+THIS_WEEK = {"symmetry_eight": 4, "matmul_1x1": 3, "matmul_16x16": 2, "matmul_4x4": 1}
 MONTH_OLD = "symmetry_six"
 
 
@@ -62,11 +62,25 @@ def test_the_busiest_boards_get_a_chart_and_a_quiet_one_none(tmp_path: Path) -> 
     reply = digest_reply(ctx, end=utcnow() + timedelta(hours=1))
     assert reply.data is not None and MAX_BOARD_CHARTS == 3
     charted = [name.split(" ")[0] for name in reply.data["charts"]]
-    assert charted == ["sparse_parity_small", "matmul_1x1", "matmul_16x16"]  # 4, 3, 2 results; not 4x4's 1
+    assert charted == ["symmetry_eight", "matmul_1x1", "matmul_16x16"]  # 4, 3, 2 results; not 4x4's 1
     names = [f.name for f in reply.files]
-    assert len(names) == 1 + 3 and names[0].startswith("digest-") and "records-sparse_parity_small" in names[1]
+    assert len(names) == 1 + 3 and names[0].startswith("digest-") and "records-symmetry_eight" in names[1]
     assert all(f.mime == "image/png" and png_size(f.content) == (800, 450) for f in reply.files)
     assert any(t.title.startswith(MONTH_OLD) for t in reply.tables)  # its standing is still shown: only no chart
+
+
+def test_a_retired_challenge_is_left_out_of_the_digest_even_when_enabled_and_busy(tmp_path: Path) -> None:
+    ctx = build_context(Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+    ctx.tool_config().set("challenges.enabled", "sparse_parity_small,matmul_1x1", by="test")
+    for challenge in ("sparse_parity_small", "sparse_parity_small", "matmul_1x1"):
+        result = RunResult(challenge=challenge, subject="p", kind="ir", ok=True, metrics={"dally@1": 10.0}, seeds=[0])
+        request = NormalisedRequest(challenge, "ir", "p", {}, f"{challenge} {utcnow()}", ("dally@1",))
+        store_result(ctx, result, request=request, member="ann")
+    reply = digest_reply(ctx, end=utcnow() + timedelta(hours=1))
+    assert reply.data is not None
+    assert [name.split(" ")[0] for name in reply.data["charts"]] == ["matmul_1x1"]
+    assert not any("sparse_parity_small" in t.title for t in reply.tables)
+    assert "sparse_parity_small" not in reply.text
 
 
 @pytest.mark.e2e

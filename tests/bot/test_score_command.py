@@ -172,3 +172,16 @@ def test_a_rejected_program_is_stored_as_a_failed_run() -> None:
     assert code == 1 and payload["ok"] is False and "run_id" in payload
     code, out = score("-", "--challenge", "matmul_1x1", "--json", stdin=b"1,2\nmul 3,1,4\n3\n")
     assert one_json(out)["run_id"] == payload["run_id"]
+
+
+def test_a_byte_order_mark_is_refused_in_one_line_on_score_and_submit() -> None:
+    # the group's scorer and the engine's API refuse the BOM (the first line no longer reads as integers); the
+    # commands read files with the same reader, so the same bytes are refused everywhere
+    program = b"\xef\xbb\xbf1,2;mul 3,1,2;3"
+    code, out = score("-", "--challenge", "matmul_1x1", "--json", stdin=program)
+    assert code == 1 and "byte-order mark" in one_json(out)["error"]
+    submitted = CliRunner().invoke(main, ["submit", "-", "--challenge", "matmul_1x1", "--json"], input=program)
+    assert "Traceback" not in submitted.output and submitted.exit_code != 0
+    assert "byte-order mark" in submitted.output
+    code, out = score("-", "--challenge", "matmul_1x1", "--json", stdin=program[3:])
+    assert code == 0 and one_json(out)["cost"] == 5

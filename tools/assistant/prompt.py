@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.challenges import CHALLENGES
+from engine.challenges import CHALLENGES, current_names
 from engine.challenges.ir_track import IRChallenge
 from engine.methods import METHODS
 from engine.methods.params import SPECS
@@ -46,9 +46,10 @@ PROPOSE_TOOL = "propose_experiment"
 
 
 def challenge_lines() -> list[str]:
-    """One line per registered challenge: name, track, what it asks, and for IR the input/output counts."""
+    """One line per current challenge: name, track, what it asks, and for IR the input/output counts. Challenges the
+    group has retired are left out: the assistant proposes work on today's problems only."""
     lines = []
-    for name in CHALLENGES.names():
+    for name in current_names():
         c = CHALLENGES.get(name)
         line = f"{name} ({c.track}, primary metric {c.primary_metric}): {c.summary}"
         if isinstance(c, IRChallenge):

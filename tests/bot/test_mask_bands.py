@@ -1,0 +1,57 @@
+"""mask_sparse_parity through the real CLI: band boards, adjudication of a result that would change a band's record
+(with its audit shown and stored), none for one that would not, and the retired tiers kept out of what is offered as
+current (challenges, digest scope, the idea assistant's prompt).
+
+Oracles: the group's published figures for the walk family (scan_4095: 23,676,539 reads, 74.2 % on the dev suite;
+scan_1023: 49 %, band 40), and the band rule (the highest of 20/40/60/80/100 % reached)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bot.cli import main
+from tools.assistant.prompt import challenge_lines
+
+RETIRED = ("sparse_parity_small", "sparse_parity_medium", "sparse_parity_medium_approx50")
+
+
+def cli(*args: str) -> dict:  # type: ignore[type-arg]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert "Traceback" not in result.output, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    return json.loads(lines[-1])
+
+
+@pytest.mark.slow
+def test_a_band_record_is_adjudicated_and_a_pricier_result_is_not() -> None:
+    first = cli("run", "mask_sparse_parity", "generator=scan_1023")
+    recovery = first["recovery"]
+    assert first["ok"] and recovery["band"] == 40 and recovery["dev"]["suite_key"] == "mask-dev"
+    audit = recovery["adjudication"]  # the first result on the 40 % board opens it: adjudicated
+    assert audit is not None and audit["instances"] == 2048 and audit["suite_key"].startswith("fresh-")
+    assert len(audit["suite_digest"]) == 64 and 0.40 <= audit["recovery"] <= 0.60
+    second = cli("run", "mask_sparse_parity", "generator=scan_1100")  # same band, costs more: no record at stake
+    assert second["ok"] and second["recovery"]["band"] == 40 and second["recovery"]["adjudication"] is None
+    board = cli("leaderboard", "mask_sparse_parity", "band=40")
+    assert [row["method"] for row in board["boards"][0]["rows"]] == ["scan_1023", "scan_1100"]
+
+
+def test_challenges_lists_the_mask_bands_as_current_and_the_old_tiers_as_retired() -> None:
+    listed = cli("challenges")["challenges"]
+    names = [c["name"] for c in listed]
+    mask = listed[names.index("mask_sparse_parity")]
+    assert mask["retired"] is None and mask["bands"] == [20, 40, 60, 80, 100]
+    for name in RETIRED:
+        assert listed[names.index(name)]["retired"] == "2026-08-26"
+    assert max(names.index(n) for n in names if listed[names.index(n)]["retired"] is None) < min(
+        names.index(n) for n in RETIRED
+    )  # current first
+
+
+def test_the_idea_assistant_is_offered_current_challenges_only() -> None:
+    offered = "\n".join(challenge_lines())
+    assert "mask_sparse_parity" in offered
+    assert not any(f"{name} (" in offered for name in RETIRED)
