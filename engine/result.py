@@ -85,6 +85,8 @@ class RunResult:
         ``metrics`` then holds their means. Empty for a single-seed or deterministic run.
     buffer_attribution: a traced run's per-buffer tables by scope, reuse histograms and ByteDMD split by argument
         (:class:`engine.attribution.Attribution`); a dict of its ``to_dict`` form is read back into one.
+    rules: the challenge's correctness rules the result was judged under (``matmul rules@2``); None where the
+        challenge has no versioned rules, or for a result judged before rules were versioned.
     """
 
     challenge: str
@@ -113,6 +115,7 @@ class RunResult:
     per_instance_metrics: list[dict[str, float]] = field(default_factory=list)
     provenance: Provenance | None = None
     seed_metrics: dict[str, list[float]] = field(default_factory=dict)
+    rules: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.buffer_attribution, dict):

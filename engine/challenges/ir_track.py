@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.ir.instruction_set import Dialect
+from engine.ir.program import Program
 from engine.metrics.registry import DALLY
 
 
@@ -34,6 +35,10 @@ class IRChallenge:
     test_set(seeds): the instances to check; ``seeds`` fixes hidden instances (tests), None draws fresh ones.
     threshold: fraction of an instance's outputs that must match (1.0 = all of them).
     generators: built-in IR generators by name, each returning program text.
+    rules: the correctness rules results are judged under, ``name@version`` ("" for a challenge whose rules never
+        changed); a result keeps the version it was judged under (:attr:`engine.result.RunResult.rules`).
+    identity_check: a check beyond the test instances, run on a program that passed them (matmul rules@2: the
+        symbolic identity); returns the failure line, or None.
     """
 
     name: str
@@ -48,3 +53,5 @@ class IRChallenge:
     threshold: float = 1.0
     track: str = "ir"
     primary_metric: str = DALLY
+    rules: str = ""
+    identity_check: Callable[[Program], str | None] | None = None
