@@ -1,5 +1,8 @@
 """``challenges``: list the challenge registry (name, track, the metric that ranks it, whether members may run it,
-summary). The metric and "enabled" are the admins' settings (``metric.primary.<challenge>``, ``challenges.enabled``).
+whether it is current or retired, summary). The metric and "enabled" are the admins' settings
+(``metric.primary.<challenge>``, ``challenges.enabled``); "retired" follows the group's legacy pages as last synced
+(``records sync``): a retired tier stays scoreable, its board frozen. Boards the group publishes that this product
+does not score yet (a challenge not installed here) are listed after the registry, as published.
 """
 
 from __future__ import annotations
@@ -8,6 +11,13 @@ from bot.commands.base import Invocation, Reply, Table
 from bot.context import AppContext
 from engine.challenges import CHALLENGES
 from storage.errors import StorageError
+from tools.published.records import current_snapshot, shipped_snapshot
+from tools.published.snapshot import Snapshot
+
+
+def _status(snapshot: Snapshot, name: str) -> str:
+    retired = snapshot.retirement(name)
+    return "current" if retired is None else f"retired {retired.since.isoformat()}"
 
 
 def list_challenges(ctx: AppContext, inv: Invocation) -> Reply:
@@ -16,11 +26,21 @@ def list_challenges(ctx: AppContext, inv: Invocation) -> Reply:
         config = ctx.tool_config()
         primary = config.primary_metrics()
         enabled = set(config.get("challenges.enabled"))
+        with ctx.sessions()() as session:
+            snapshot = current_snapshot(session)
     except StorageError as err:  # the registry is still worth showing; the admins' settings are not readable
         primary = {c.name: c.primary_metric for c in CHALLENGES}
         enabled = set(CHALLENGES.names())
+        snapshot = shipped_snapshot()
         note = f"; built-in settings shown ({err.one_line()})"
-    rows = [[c.name, c.track, primary[c.name], "yes" if c.name in enabled else "no", c.summary] for c in CHALLENGES]
+    rows = [
+        [c.name, c.track, primary[c.name], "yes" if c.name in enabled else "no", _status(snapshot, c.name), c.summary]
+        for c in CHALLENGES
+    ]
+    elsewhere = [b for b in snapshot.boards if b not in CHALLENGES and snapshot.of(b)]
+    rows += [
+        [b, "—", "—", "no", _status(snapshot, b), "published by the group; not scored here yet"] for b in elsewhere
+    ]
     data = {
         "challenges": [
             {
@@ -28,14 +48,22 @@ def list_challenges(ctx: AppContext, inv: Invocation) -> Reply:
                 "track": c.track,
                 "primary_metric": primary[c.name],
                 "enabled": c.name in enabled,
+                "status": _status(snapshot, c.name),
                 "summary": c.summary,
             }
             for c in CHALLENGES
-        ]
+        ],
+        "published_elsewhere": [{"name": b, "status": _status(snapshot, b)} for b in elsewhere],
     }
-    off = len(rows) - sum(c.name in enabled for c in CHALLENGES)
+    off = len(CHALLENGES) - sum(c.name in enabled for c in CHALLENGES)
+    retired = sum(snapshot.retirement(c.name) is not None for c in CHALLENGES)
+    text = f"{len(CHALLENGES)} challenges" + (f" ({off} not enabled here)" if off else "")
+    if retired:
+        text += f"; {retired} retired by the group (still scoreable, boards frozen)"
+    if elsewhere:
+        text += f"; {len(elsewhere)} published board(s) not scored here yet"
     return Reply(
-        text=f"{len(rows)} challenges" + (f" ({off} not enabled here)" if off else "") + note,
-        tables=[Table(headers=["challenge", "track", "metric", "enabled", "what"], rows=rows)],
+        text=text + note,
+        tables=[Table(headers=["challenge", "track", "metric", "enabled", "status", "what"], rows=rows)],
         data=data,
     )
