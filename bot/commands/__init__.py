@@ -70,7 +70,7 @@ USAGES = {
     "sprint": '[start "TITLE" [GOAL] | end]',
     "db": "move --to URL [--force | --resume]",
     "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
-    "rescore": "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)",
+    "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
 
