@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.invocation import LOCAL_CALLER
-from tools.published.follow import SyncOutcome, sync_published
+from tools.published.follow import SpcOutcome, SyncOutcome, sync_published
 from tools.published.snapshot import MISMATCH, REJECTED
 from tools.published.source import DEFAULT_SOURCE, is_url
 
@@ -43,7 +43,48 @@ def sync_records(ctx: AppContext, inv: Invocation) -> Reply:
             link_base=inv.options.get("links", ""),
             write_to=None if snapshot_path is None else Path(snapshot_path),
         )
+    if isinstance(outcome, SpcOutcome):
+        return spc_reply(outcome, snapshot_path)
     return sync_reply(outcome, snapshot_path)
+
+
+def spc_reply(outcome: SpcOutcome, snapshot_path: str | None = None) -> Reply:
+    """The sparse-parity-challenge board as synced: its size, its best entry, the rows not understood."""
+    board = outcome.board
+    ranked = board.ranked()
+    lines = [
+        f"synced the sparse-parity-challenge board from {board.source} at {board.commit[:7]}: {len(ranked)} entries"
+        + (f", best {ranked[0].method} by {ranked[0].author} (DMC {ranked[0].dmc:,.0f})" if ranked else "")
+    ]
+    if board.bad_rows:
+        lines.append(f"{len(board.bad_rows)} table row(s) not understood (kept out, their neighbours read):")
+        lines.extend(f"  {bad}" for bad in board.bad_rows)
+    if snapshot_path is not None:
+        lines.append(f"wrote the board to {snapshot_path}")
+    return Reply(
+        text="\n".join(lines),
+        tables=[
+            Table(
+                headers=["rank", "method", "author", "DMC", "date"],
+                rows=[
+                    [str(i), e.method, e.author, f"{e.dmc:,.0f}", e.date.isoformat() if e.date else "—"]
+                    for i, e in enumerate(ranked, 1)
+                ],
+                title="sparse-parity-challenge · solve() · DMC",
+            )
+        ],
+        data={
+            "ok": True,
+            "board": "spc",
+            "source": board.source,
+            "commit": board.commit,
+            "entries": [
+                {"method": e.method, "author": e.author, "dmc": e.dmc, "date": e.date.isoformat() if e.date else None}
+                for e in ranked
+            ],
+            "bad_rows": list(board.bad_rows),
+        },
+    )
 
 
 def summary_line(outcome: SyncOutcome) -> str:

@@ -11,14 +11,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
+from bot.commands.digest_content import digest_reply
 from storage.database import DATABASE_FILE, make_engine, session_factory
 from storage.published import latest_syncs
+from storage.timestamps import utcnow
 from tests.reference_data import REFERENCE
 from tools.published.follow import sync_published
 from tools.published.source import SyncSourceError
@@ -288,3 +292,75 @@ def test_a_retired_tier_is_listed_retired_and_its_board_is_frozen(tmp_path: Path
     assert "new record" not in card.output
     board = json.loads(runner.invoke(main, ["leaderboard", "sparse_parity_small", "--json"]).output)
     assert board["boards"] == []
+
+
+def test_the_scheduled_sync_runs_when_due_and_the_digest_says_what_fell(
+    tmp_path: Path, migrated_data_dir: Callable[[Path], Path]
+) -> None:
+    from bot.app import build_context
+    from bot.settings import Settings
+    from bot.telegram_app.records_sync_job import sync_if_due
+
+    repo = build_repo(tmp_path)
+    git(repo, "checkout", "-q", "HEAD~1")
+    ctx = build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
+    config = ctx.tool_config()
+    config.set("records.sync_source", str(repo), by="admin")
+    config.set("records.sync_hours", "0", by="admin")
+    assert sync_if_due(ctx) is None  # off
+    config.set("records.sync_hours", "24", by="admin")
+    first = sync_if_due(ctx)
+    assert first is not None and first.snapshot.commit_date.isoformat() == "2026-05-21"
+    git(repo, "checkout", "-q", "main")
+    assert sync_if_due(ctx) is None  # the newest sync is minutes old: not due for 24 hours
+    with ctx.sessions()() as session:  # eight days later (the first sync falls before this week's digest window) …
+        (newest,) = latest_syncs(session)
+        newest.synced_at = newest.synced_at - timedelta(days=8)
+        session.add(newest)
+        session.commit()
+    second = sync_if_due(ctx)
+    assert second is not None and [f.line() for f in second.falls] == ["matmul_4x4: 800 → 667, @jurajselep, 2026-09-20"]
+    # the week's digest names what fell between the picture at the week's start and the newest sync
+    reply = digest_reply(ctx, end=utcnow())
+    assert "The group's published records moved:\n• matmul_4x4: 800 → 667, @jurajselep, 2026-09-20" in reply.text
+    assert reply.data is not None and reply.data["published_fell"] == ["matmul_4x4: 800 → 667, @jurajselep, 2026-09-20"]
+
+
+SPC_README = """# Sparse Parity Challenge
+
+<!-- LEADERBOARD_START -->
+| Rank | Method | Author | DMC | Time | Accuracy | Issue |
+|------|--------|--------|-----|------|----------|-------|
+| 1 | tiny | [@a](https://github.com/a) | 10 | 0.1s | 100% | #1 |
+| 2 | broken | [@b](https://github.com/b) | lots | 0.1s | 100% | #2 |
+| 3 | huge | [@c](https://github.com/c) | 1,000,000,000 | 0.1s | 100% | #3 |
+<!-- LEADERBOARD_END -->
+"""
+
+
+def test_the_sparse_parity_challenge_board_is_synced_and_compat_runs_say_where_they_rank(tmp_path: Path) -> None:
+    from tests.bot.test_run_command import FOURIER_SOLVE
+
+    runner = CliRunner(env={"COLUMNS": "500"})
+    solve = tmp_path / "solve.py"
+    solve.write_text(FOURIER_SOLVE)
+    shipped = json.loads(runner.invoke(main, ["run", f"solve={solve}", "--compat", "spc", "--json"]).output)
+    # the shipped board (sparse-parity-challenge README at 19908c9, read by hand): six entries, DMC 45,904 …
+    published = [45904, 286011, 601157, 11164685, 24397704, 24397704]
+    assert shipped["spc_rank"] == {"rank": 1 + sum(d <= shipped["dmc"] for d in published), "of": 7}
+
+    repo = tmp_path / "spc"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "t@localhost")
+    git(repo, "config", "user.name", "t")
+    write(repo, "README.md", SPC_README)
+    commit(repo, "board", "2026-09-01T00:00:00Z")
+    synced = json.loads(runner.invoke(main, ["records", "sync", str(repo), "--json"]).output)
+    assert [(e["method"], e["dmc"]) for e in synced["entries"]] == [("tiny", 10.0), ("huge", 1e9)]
+    assert synced["bad_rows"] == ["README.md line 7: DMC 'lots' is not a number"]
+    ranked = runner.invoke(main, ["run", f"solve={solve}", "--compat", "spc"])
+    assert "would rank 2 of 3 on the sparse-parity-challenge board, behind tiny by @a (DMC 10)" in ranked.output
+    # the challenge repository's records are untouched by the board's sync
+    records = json.loads(runner.invoke(main, ["records", "matmul_16x16", "--json"]).output)["histories"][0]
+    assert records["records"][-1]["value"] == 63290

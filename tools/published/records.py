@@ -20,9 +20,12 @@ from importlib import resources
 from sqlmodel import Session
 
 from engine.metrics.registry import DALLY
-from storage.published import latest_syncs
+from storage.published import KEEP_SYNCS, latest_syncs
 from storage.scores import ScoredRun
 from tools.published.snapshot import MISMATCH, Snapshot, SyncedRecord, from_json
+from tools.published.spc import KIND as SPC_KIND
+from tools.published.spc import SpcBoard, shipped_spc_board
+from tools.published.spc import from_json as spc_from_json
 
 PUBLISHED_MEMBER_SUFFIX = " (published)"
 SNAPSHOT_FILE = "snapshot.json"
@@ -38,10 +41,24 @@ def shipped_snapshot() -> Snapshot:
 def current_snapshot(session: Session | None) -> Snapshot:
     """The newest sync's snapshot; the shipped one before the first sync (or without a database)."""
     if session is not None:
-        synced = latest_syncs(session, count=1)
+        synced = [s for s in latest_syncs(session, count=KEEP_SYNCS) if is_records(s.snapshot)]
         if synced:
             return from_json(synced[0].snapshot)
     return shipped_snapshot()
+
+
+def is_records(document: dict[str, object]) -> bool:
+    """Whether a stored sync is of the challenge repository (not the sparse-parity-challenge board)."""
+    return document.get("kind") != SPC_KIND
+
+
+def current_spc_board(session: Session | None) -> SpcBoard:
+    """The newest synced sparse-parity-challenge board; the shipped one before its first sync."""
+    if session is not None:
+        for row in latest_syncs(session, count=KEEP_SYNCS):
+            if not is_records(row.snapshot):
+                return spc_from_json(row.snapshot)
+    return shipped_spc_board()
 
 
 def published_challenges(session: Session | None) -> list[str]:
