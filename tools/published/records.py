@@ -16,6 +16,7 @@ import functools
 import json
 from datetime import UTC, date, datetime
 from importlib import resources
+from typing import Any
 
 from sqlmodel import Session
 
@@ -41,10 +42,21 @@ def shipped_snapshot() -> Snapshot:
 def current_snapshot(session: Session | None) -> Snapshot:
     """The newest sync's snapshot; the shipped one before the first sync (or without a database)."""
     if session is not None:
-        synced = [s for s in latest_syncs(session, count=KEEP_SYNCS) if is_records(s.snapshot)]
-        if synced:
-            return from_json(synced[0].snapshot)
+        document = _newest(session, records=True)
+        if document is not None:
+            return from_json(document)
     return shipped_snapshot()
+
+
+def _newest(session: Session, *, records: bool) -> dict[str, Any] | None:
+    """The newest stored sync of one kind (the challenge repository's records, or the sparse-parity-challenge
+    board): the two newest rows first (the usual case: a scheduled records sync is the newest), all kept ones
+    only when neither is of that kind."""
+    for count in (2, KEEP_SYNCS):
+        for row in latest_syncs(session, count=count):
+            if is_records(row.snapshot) == records:
+                return row.snapshot
+    return None
 
 
 def is_records(document: dict[str, object]) -> bool:
@@ -55,9 +67,9 @@ def is_records(document: dict[str, object]) -> bool:
 def current_spc_board(session: Session | None) -> SpcBoard:
     """The newest synced sparse-parity-challenge board; the shipped one before its first sync."""
     if session is not None:
-        for row in latest_syncs(session, count=KEEP_SYNCS):
-            if not is_records(row.snapshot):
-                return spc_from_json(row.snapshot)
+        document = _newest(session, records=False)
+        if document is not None:
+            return spc_from_json(document)
     return shipped_spc_board()
 
 
