@@ -138,6 +138,8 @@ class RunResult:
     recovery: a recovery-scored IR program's exact-answer counts and band (:class:`Recovery`), else None.
     buffer_attribution: a traced run's per-buffer tables by scope, reuse histograms and ByteDMD split by argument
         (:class:`engine.attribution.Attribution`); a dict of its ``to_dict`` form is read back into one.
+    rules: the challenge's correctness rules the result was judged under (``matmul rules@2``); None where the
+        challenge has no versioned rules, or for a result judged before rules were versioned.
     """
 
     challenge: str
@@ -167,6 +169,7 @@ class RunResult:
     provenance: Provenance | None = None
     seed_metrics: dict[str, list[float]] = field(default_factory=dict)
     recovery: Recovery | None = None
+    rules: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.buffer_attribution, dict):

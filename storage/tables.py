@@ -22,6 +22,9 @@ ROLE_MEMBER = "member"
 ROLE_BASELINE = "baseline"
 """A run the system made by itself as a baseline (e.g. sgd beside a member's training method): stored under the
 system member, reused, never on a board, in records or in activity."""
+ROLE_PUBLISHED = "published"
+"""A member's run of a program identical to one the group published (same content hash): credited to the program's
+published authors, so never on a board, in the member's records or in their activity."""
 SYSTEM_MEMBER = "(system)"
 """The member row that owns baseline runs (parentheses: no Telegram or terminal name looks like it)."""
 
@@ -361,3 +364,20 @@ class ChatMessage(SQLModel, table=True):
     sent_message_id: int | None = Field(default=None, sa_type=BigInteger)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class PublishedSync(SQLModel, table=True):
+    """One reading of the group's challenge repository (``sutro records sync``): where from, at which commit, when,
+    and what it found — the records of every board in the group's order with their re-scoring status, the retired
+    tiers and the rows that could not be read (``snapshot``: :class:`tools.published.snapshot.Snapshot` as JSON).
+
+    The newest row is the product's picture of the group's records; older rows say what fell between two syncs.
+    """
+
+    __tablename__ = "published_syncs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    source: str = Field(max_length=500)
+    commit: str = Field(max_length=64)
+    synced_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    snapshot: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

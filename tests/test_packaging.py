@@ -42,6 +42,7 @@ def test_wheel_contains_all_four_packages(tmp_path: Path) -> None:
         assert path in names, f"{path} missing from the wheel"
     assert any(n.startswith("storage/migrations/versions/0001_") for n in names)
     # the group's published records are data read at run time (tools/published)
-    assert "tools/published/records.toml" in names
+    for data in ("snapshot.json", "spc_board.json", "boards.toml"):
+        assert f"tools/published/{data}" in names, f"{data} missing from the wheel"
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "sutro = bot.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -40,7 +40,7 @@ def gather_week(
     for challenge, metric in challenges:
         scores = [s for s in scored_runs(session, challenge=challenge, metric=metric) if s.created_at < end]
         # one standing per board (tools/board.py): instances and tracks never mix
-        published = split_by_board(challenge, published_scores(challenge, metric))
+        published = split_by_board(challenge, published_scores(challenge, metric, session))
         for board, entries in split_by_board(challenge, scores).items():
             records = [c for c in record_history(entries) if c.record.created_at >= start]
             active = sum(s.created_at >= start for s in entries)

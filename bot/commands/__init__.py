@@ -70,7 +70,7 @@ USAGES = {
     "sprint": '[start "TITLE" [GOAL] | end]',
     "db": "move --to URL [--force | --resume]",
     "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
-    "rescore": "OLD_METRIC NEW_METRIC   (e.g. rescore dally@1 dally@2)",
+    "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
 
@@ -198,14 +198,18 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         name="records",
         summary="Record history: who beat whom, by how much, with a progression chart",
-        usage="[CHALLENGE] [n=BITS k=SECRET] [page=N] [--metric NAME@VERSION]",
+        usage="[CHALLENGE] [n=BITS k=SECRET] [page=N] [--metric NAME@VERSION] | sync [SOURCE]",
         handler=_in("records", "show_records"),
         shared_answer=True,
+        details="'sync [SOURCE]' (admins) reads the group's challenge repository (default: sutro-problems on GitHub; "
+        "a local checkout or another git URL too), re-scores every linked program and makes it the records shown.",
         value_options={
             "page": "page of a long board (20 rows a page; the reply names the next one)",
             "metric": "metric and version (default: the challenge's primary metric)",
             "n": "sparse parity: input bits of the instance (default 20)",
             "k": "sparse parity: secret bits of the instance (default 3)",
+            "snapshot": "sync: also write the snapshot file the product ships (terminal only)",
+            "links": "sync: where the records' program links point (default: the source's own address)",
         },
     ),
     Command(

@@ -16,18 +16,22 @@ from bot.commands.base import Paging, UsageError
 from storage.scores import ScoredRun, scored_runs
 from tools.board import TRACKS, Board, board_of_score, instance_of, requested_instance
 from tools.errors import ToolError
-from tools.published.records import published_scores
+from tools.published.records import current_snapshot, published_scores
 
 
 def board_entries(
     session: Session, challenge: str, metric: str, options: Mapping[str, str], *, published: bool
 ) -> dict[Board, list[ScoredRun]]:
     """Board -> its entries, oldest first, for the instance named in ``options`` (see
-    :func:`tools.board.requested_instance` for the errors); ``published`` adds the group's published records."""
+    :func:`tools.board.requested_instance` for the errors); ``published`` adds the group's published records. A
+    tier the group retired has a frozen board: runs stored after the retirement date are not on it."""
     stored = scored_runs(session, challenge=challenge, metric=metric)
+    retired = current_snapshot(session).retirement(challenge)
+    if retired is not None:
+        stored = [s for s in stored if s.created_at.date() <= retired.since]
     options = {k: v for k, v in options.items() if k != "page"}
     instance = requested_instance(challenge, options, (instance_of(challenge, s.params) for s in stored))
-    entries = [*published_scores(challenge, metric), *stored] if published else stored
+    entries = [*published_scores(challenge, metric, session), *stored] if published else stored
     boards: dict[Board, list[ScoredRun]] = {}
     for score in entries:
         board = board_of_score(challenge, score)

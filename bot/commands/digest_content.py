@@ -22,6 +22,7 @@ from tools.digest import ChallengeWeek, render_digest
 from tools.digest_chart import activity_chart_png
 from tools.digest_schedule import DigestSchedule, week_of
 from tools.digest_week import gather_week
+from tools.published.follow import falls_between, fell_lines
 from tools.records_chart import progression_chart_png
 from tools.sprint_log.markdown_sink import SPRINT_LOG_FILE
 
@@ -64,11 +65,13 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
             challenges=scope,
             sprint_log=sprint_log_link(config),
         )
+        falls = falls_between(session, end - WEEK, end)
     digest = render_digest(data)
+    moved = fell_lines(falls)
     chart = activity_chart_png(data.runs, week=week)
     charted = busiest_boards(data.challenges)
     return Reply(
-        text=digest.text,
+        text=digest.text + (f"\n\n{moved}" if moved else ""),
         tables=[Table(headers=t.headers, rows=t.rows, title=t.title) for t in digest.tables],
         files=[
             OutFile(name=f"digest-{week}.png", content=chart, mime="image/png"),
@@ -94,6 +97,7 @@ def digest_reply(ctx: AppContext, *, end: datetime) -> Reply:
                 for r in c.records
             ],
             "charts": [board.challenge for board in charted],
+            "published_fell": [f.line() for f in falls],
             "sprints": [{"title": sp.title, "tldr": sp.tldr, "ended": sp.ended} for sp in data.sprints],
             "notes": sum(e.kind == "note" for e in data.entries),
             "ideas": sum(e.kind == "idea" for e in data.entries),

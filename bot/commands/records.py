@@ -22,6 +22,10 @@ from tools.records_chart import progression_chart_png
 
 
 def show_records(ctx: AppContext, inv: Invocation) -> Reply:
+    if inv.args[:1] == ["sync"]:
+        from bot.commands.records_sync import sync_records
+
+        return sync_records(ctx, inv)
     tables: list[Table] = []
     files: list[OutFile] = []
     data: list[dict[str, object]] = []

@@ -1,16 +1,21 @@
-"""``rescore OLD NEW``: re-score stored runs for a new metric version, keep both values, report the re-ranking."""
+"""``rescore OLD NEW``: re-score stored runs for a new metric version, keep both values, report the re-ranking;
+``rescore rules CHALLENGE``: re-judge a challenge's stored runs under its current correctness rules, report what
+fell out or changed rank (bot/core/rejudging.py)."""
 
 from __future__ import annotations
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
+from bot.core.rejudging import rejudge
 from bot.core.rescoring import rescore
 
 USAGE = usage_of("rescore")
 
 
 def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
+    if inv.args[:1] == ["rules"]:
+        return rejudge_runs(ctx, inv)
     if len(inv.args) != 2:
         raise UsageError("rescore needs the old and the new metric version", hint=f"usage: rescore {USAGE}")
     old, new = inv.args
@@ -40,6 +45,38 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
             "rescored": report.rescored,
             "attributed": report.attributed,
             "skipped": report.skipped,
+            "rank_changes": [c.__dict__ for c in report.rank_changes],
+        },
+    )
+
+
+def rejudge_runs(ctx: AppContext, inv: Invocation) -> Reply:
+    """``rescore rules CHALLENGE``: re-judge the challenge's stored runs under its current correctness rules."""
+    if len(inv.args) != 2:
+        raise UsageError("rescore rules needs a challenge", hint=f"usage: rescore {USAGE}")
+    report = rejudge(ctx.sessions(), challenge=inv.args[1])
+    text = f"re-judged {report.rejudged} run(s) of {report.challenge} under {report.rules}"
+    text += f"; {len(report.fell_out)} fell out, {len(report.rank_changes)} changed rank"
+    if report.skipped:
+        text += f"; {len(report.skipped)} not re-judged (no stored IR program): " + ", ".join(
+            f"#{i}" for i in report.skipped
+        )
+    rows = [
+        [f"#{c.run_id}", c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—"), c.failure or ""]
+        for c in [*report.fell_out, *report.rank_changes]
+    ]
+    return Reply(
+        text=text,
+        tables=[Table(headers=["run", "member", "method", "rank before", "rank now", "why"], rows=rows)]
+        if rows
+        else [],
+        data={
+            "ok": True,
+            "challenge": report.challenge,
+            "rules": report.rules,
+            "rejudged": report.rejudged,
+            "skipped": report.skipped,
+            "fell_out": [c.__dict__ for c in report.fell_out],
             "rank_changes": [c.__dict__ for c in report.rank_changes],
         },
     )

@@ -70,7 +70,11 @@ def credit_line(recorded: RecordedRun) -> str | None:
 
 
 def provenance_line(recorded: RecordedRun) -> str:
-    """One line under a result card: the run id, and whether this is a stored answer (and whose)."""
+    """One line under a result card: the run id, and whether this is a stored answer (and whose) — or the group's
+    published record it is identical to."""
+    if recorded.published_as is not None:
+        run = recorded.stored.id
+        return f"{recorded.published_as.line()} — credited to its authors, not counted as yours (run #{run})"
     if (credited := credit_line(recorded)) is not None:
         if recorded.stored.reused:
             return credited
@@ -83,12 +87,13 @@ def provenance_line(recorded: RecordedRun) -> str:
 
 
 def card_footer(recorded: RecordedRun) -> tuple[list[str], list[Table]]:
-    """The lines and table that end every result card: the standing against the record (only on a result credited
-    to this request: another submitter's record is not this member's), the comparison table (for a passing run
+    """The lines and table that end every result card: whose published record the program is (when identical to
+    one), the standing against the record (only on a result credited to this request: another submitter's record,
+    or a published one, is not this member's), the comparison table (for a passing run
     with something to compare with), and the provenance line."""
     lines: list[str] = []
     tables: list[Table] = []
-    own = not recorded.credited_elsewhere
+    own = not recorded.credited_elsewhere and recorded.published_as is None
     standing = recorded.comparison.standing
     if own and recorded.result.ok and (line := standing_line(standing)) is not None:
         lines.append(line)

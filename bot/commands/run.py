@@ -31,6 +31,8 @@ from engine.methods import METHODS
 from engine.result import RunResult
 from engine.version import __version__
 from tools.metric_format import format_relative, format_value
+from tools.published.records import current_spc_board
+from tools.published.spc import SpcBoard, standing_on
 from tools.run_detail import COUNTING_NOTE
 
 USAGE = usage_of("run")
@@ -188,7 +190,9 @@ def _solve_source(inv: Invocation, path: str) -> tuple[str, str]:
     return p.read_text(encoding="utf-8", errors="replace"), p.name
 
 
-def run_compat_reply(inv: Invocation) -> Reply:
+def run_compat_reply(inv: Invocation, board: SpcBoard | None = None) -> Reply:
+    """A local solve() judged by the sparse-parity-challenge protocol; with the group's ``board``, where its mean DMC
+    would rank there (tools/published/spc.py)."""
     mode = inv.options.get("compat", "")
     if mode not in COMPAT_MODES:
         raise UsageError(f"unknown compatibility mode '{mode}'", hint="use --compat spc")
@@ -215,9 +219,14 @@ def run_compat_reply(inv: Invocation) -> Reply:
         f"{'PASSED' if summary['passed'] else 'FAILED'} (sparse-parity-challenge protocol): mean accuracy "
         f"{summary['accuracy']:.1%}, mean dmc {dmc}"
     )
+    standing = None
+    if board is not None and summary["dmc"] is not None:
+        standing = standing_on(board, float(summary["dmc"]))
+        text += f"\n{standing.line()} (the board as published at {board.commit[:7]})"
     data = {
         "compat": "spc",
         "file": name,
+        "spc_rank": None if standing is None else {"rank": standing.rank, "of": standing.of},
         **summary,
         "metrics": {"dmc@1": summary["dmc"]},
         "per_seed": [r.__dict__ for r in results],
@@ -273,7 +282,9 @@ def check_run(ctx: AppContext, inv: Invocation) -> None:
 def run(ctx: AppContext, inv: Invocation) -> Reply:
     kind, inv = route(ctx, inv)
     if kind == "compat":
-        return run_compat_reply(inv)
+        with ctx.sessions()() as session:
+            board = current_spc_board(session)
+        return run_compat_reply(inv, board)
     if kind == "generator":
         return run_generator_reply(ctx, inv)
     return run_method_reply(ctx, inv)

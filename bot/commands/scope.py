@@ -11,7 +11,7 @@ from engine.challenges import CHALLENGES
 from engine.scoring.ir import METRIC as DALLY
 from storage.runs import stored_challenges, stored_metrics
 from tools.choices import choose
-from tools.published.records import published_records
+from tools.published.records import published_challenges
 
 
 def challenge_names(session: Session) -> list[str]:
@@ -25,7 +25,7 @@ def resolve_metric(
     """``metric`` checked against the stored ones; default: the challenge's primary metric (``primary``, the
     admins' ``metric.primary.<challenge>`` settings, else the registry's), else the first stored."""
     stored = stored_metrics(session, challenge=challenge)
-    if published_records().of(challenge) and DALLY not in stored:
+    if challenge in published_challenges(session) and DALLY not in stored:
         stored = [*stored, DALLY]  # the group's published records are on the Dally metric
     if metric:
         return choose("metric", metric, stored)
@@ -45,7 +45,7 @@ def resolve_scope(
     if challenge:
         name = choose("challenge", challenge, challenge_names(session))
         return [(name, resolve_metric(session, name, metric, primary))]
-    names = sorted(set(stored_challenges(session)) | {r.challenge for r in published_records().records})
+    names = sorted(set(stored_challenges(session)) | set(published_challenges(session)))
     if metric:
         having = [n for n in names if metric in stored_metrics(session, challenge=n)]
         if not having:

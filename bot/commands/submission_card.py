@@ -6,6 +6,7 @@ Pure rendering of :class:`bot.core.recording.RecordedRun`.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from bot.commands.base import Reply, Table
@@ -35,6 +36,7 @@ SUBMISSION_KEYS = (
     "reused",
     "submission_id",
     "identical_to",
+    "published_as",
     "judged_by",
     "tier",
     "sandbox",
@@ -81,6 +83,7 @@ def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
         "reused": recorded.stored.reused,
         "submission_id": recorded.submission_id,
         "identical_to": identical_to(recorded),
+        "published_as": None if recorded.published_as is None else asdict(recorded.published_as),
         "judged_by": None if provenance is None else provenance.judged_by,
         "tier": None if provenance is None else provenance.sandbox_tier,
         "sandbox": None if provenance is None else provenance.sandbox,

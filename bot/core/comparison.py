@@ -8,7 +8,8 @@ every stored metric (energy and distance costs).
 - The verdict against the baseline on the primary metric, over both sides' seed values.
 - The standing: the challenge's primary metric (the admins' ``metric.primary.<challenge>``) against the *current*
   record of the run's board (the best other valid stored run, earlier or later, or the group's published record),
-  with its verdict (:mod:`bot.core.verdict`) over both sides' seed values: "new record" only on a WIN.
+  with its verdict (:mod:`bot.core.verdict`) over both sides' seed values: "new record" only on a WIN. A tier
+  the group retired (tools/published) has a frozen board: no standing, so no record is announced on it.
 
 Records only come from the same board (:mod:`tools.board`: challenge, instance, track, metric), so a solver on
 n=6 is never compared with training runs on n=20.
@@ -27,7 +28,7 @@ from storage.scores import ScoredRun, scored_runs
 from storage.tables import Run
 from tools.board import Board, Setting, board_of, on_board, setting_of, what_differs
 from tools.metric_format import format_change, format_value
-from tools.published.records import published_scores
+from tools.published.records import current_snapshot, published_scores
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,10 @@ class Comparison:
 def _rivals(session: Session, run: Run, metric: str) -> list[ScoredRun]:
     """The other entries on ``run``'s board for ``metric``: stored runs and published records."""
     board = board_of(run.challenge, run.kind, run.subject, run.params, metric)
-    entries = [*published_scores(run.challenge, metric), *scored_runs(session, challenge=run.challenge, metric=metric)]
+    entries = [
+        *published_scores(run.challenge, metric, session),
+        *scored_runs(session, challenge=run.challenge, metric=metric),
+    ]
     return [s for s in on_board(run.challenge, entries, board) if s.run_id != run.id]
 
 
@@ -147,7 +151,8 @@ def compare(
         mine = seed_values(run, primary) or instance_values(run, primary) or (float(run.metrics[primary]),)
         versus = judge(mine, baseline.values(primary), candidate_passed=run.ok, rule=rule)
     standing = None
-    if run.ok and primary is not None and primary in run.metrics:
+    frozen = current_snapshot(session).retirement(run.challenge) is not None  # a retired tier's board is frozen
+    if run.ok and primary is not None and primary in run.metrics and not frozen:
         if primary not in others:
             others[primary] = _rivals(session, run, primary)
         best = min(others[primary], key=lambda s: (s.value, s.created_at, s.run_id), default=None)

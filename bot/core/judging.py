@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.core.band_adjudication import adjudicated
-from bot.core.recording import RecordedRun, record_once
+from bot.core.recording import PublishedCredit, RecordedRun, record_once
 from bot.core.scorer_limits import scorer_limits
 from bot.core.services import Services
 from bot.core.solve_baseline import ensure_solve_baseline
@@ -39,8 +39,10 @@ from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
 from engine.sandbox.tier import TierReport, probe_tier
 from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
 from engine.scoring.ir import current_ir_names, infer_challenges, ir_challenge
+from storage.tables import ROLE_MEMBER, ROLE_PUBLISHED
 from tools.config.schema import PRIMARY_METRIC_PREFIX
-from tools.run_request import NormalisedRequest
+from tools.published.records import current_snapshot
+from tools.run_request import NormalisedRequest, code_hash
 
 SCORER = "engine.scoring.verdict:score_or_reject"
 SOLVE_CHALLENGE = "sparse_parity"
@@ -170,7 +172,15 @@ def _sandbox_limits(services: Services) -> Limits:
 def _judge_ir(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
     name = ir_challenge_name(sub.challenge, sub.code, what="this program")
     services.run_policy().check_challenge(name)
-    request = NormalisedRequest(challenge=name, kind="ir", subject=sub.label, code=sub.code, metric_versions=IR_METRICS)
+    credit = _published_credit(services, name, sub.code)
+    request = NormalisedRequest(
+        challenge=name,
+        kind="ir",
+        subject=sub.label,
+        code=sub.code,
+        metric_versions=IR_METRICS,
+        role=ROLE_MEMBER if credit is None else ROLE_PUBLISHED,
+    )
 
     def compute() -> RunResult:
         progress(f"scoring the IR program on {name}", None)
@@ -178,7 +188,20 @@ def _judge_ir(services: Services, sub: Submission, member: str, force: bool, pro
         result.provenance = Provenance(judged_by="ir", sandbox=TRUSTED_NOTE)
         return adjudicated(services, result, sub.code)
 
-    return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
+    recorded = record_once(services, request, compute, member=member, force=force, origin=sub.origin)
+    return recorded if credit is None else replace(recorded, published_as=credit)
+
+
+def _published_credit(services: Services, challenge: str, code: str) -> PublishedCredit | None:
+    """The group's published record whose program is identical to ``code`` (content hash), if any."""
+    with services.sessions()() as session:
+        snapshot = current_snapshot(session)
+    record = snapshot.by_hash(challenge, code_hash(code, python=False))
+    if record is None:
+        return None
+    return PublishedCredit(
+        authors=record.author, date=record.date.isoformat(), cost=record.cost, link=snapshot.url(record)
+    )
 
 
 def _judge_generate(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:

@@ -48,6 +48,20 @@ class StoredRun:
 
 
 @dataclass(frozen=True)
+class PublishedCredit:
+    """A published record a submitted program is identical to: its authors, date, published cost and link."""
+
+    authors: str
+    date: str
+    cost: int
+    link: str
+
+    def line(self) -> str:
+        """The result card's line: ``this is @X's published record (2026-09-18, 63,290): LINK``."""
+        return f"this is {self.authors}'s published record ({self.date}, {self.cost:,}): {self.link}"
+
+
+@dataclass(frozen=True)
 class RecordedRun:
     """The answer to a request: the stored run, its result, how it compares, and the sprint-log delivery note.
 
@@ -55,6 +69,8 @@ class RecordedRun:
     result (the first submission of identical code); None only for answers built outside :func:`record_once`.
     movers: the per-buffer diff from the baseline the caller passed to :func:`record_once` to this result (None
     without a baseline or per-buffer tables), the one the sprint-log entry shows too.
+    published_as: the group's published record this program is identical to (same content hash), which holds the
+    credit: the run is stored with the role ``published`` and never announced as the member's record.
     """
 
     stored: StoredRun
@@ -65,6 +81,7 @@ class RecordedRun:
     submission_id: int | None = None
     credit: Credit | None = None
     movers: AttributionDiff | None = None
+    published_as: PublishedCredit | None = None
 
     @property
     def credited_elsewhere(self) -> bool:

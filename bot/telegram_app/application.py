@@ -43,6 +43,7 @@ from bot.telegram_app.digest_job import DigestPoster
 from bot.telegram_app.handlers import ChatFrontDoor
 from bot.telegram_app.menu import menu_entries
 from bot.telegram_app.outbox_job import schedule_outbox_drain
+from bot.telegram_app.records_sync_job import schedule_records_sync
 from bot.telegram_app.redaction import protect_secret
 from bot.telegram_app.request_buttons import PATTERN as REQUEST_BUTTON_PATTERN
 from bot.telegram_app.send_rate import Limits, Pace, SendRate
@@ -130,6 +131,7 @@ class TelegramBot:
         await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
         # waiting sprint-log entries go out without a new one (and, under Dask, the entries the jobs saved)
         schedule_outbox_drain(self.digest.ctx, self.app)
+        schedule_records_sync(self.digest.ctx, self.app, self.outbox)  # follow the group's published records
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.ir.instruction_set import Dialect
+from engine.ir.program import Program
 from engine.metrics.registry import DALLY
 
 
@@ -39,6 +40,10 @@ class IRChallenge:
         *recovery*), and it passes when that reaches the lowest band (:mod:`engine.scoring.recovery`).
     retired: the date (ISO) the group retired this challenge, or None while it is current. A retired challenge
         stays scoreable; it is not offered as current.
+    rules: the correctness rules results are judged under, ``name@version`` ("" for a challenge whose rules never
+        changed); a result keeps the version it was judged under (:attr:`engine.result.RunResult.rules`).
+    identity_check: a check beyond the test instances, run on a program that passed them (matmul rules@2: the
+        symbolic identity); returns the failure line, or None.
     """
 
     name: str
@@ -55,3 +60,5 @@ class IRChallenge:
     primary_metric: str = DALLY
     bands: tuple[int, ...] = ()
     retired: str | None = None
+    rules: str = ""
+    identity_check: Callable[[Program], str | None] | None = None

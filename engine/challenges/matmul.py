@@ -3,7 +3,9 @@ unbounded integers.
 
 Source: cybertronai/sutro-problems ``matmul/``. Inputs are A then B, row-major (2n² values); outputs C row-major.
 The single test instance is fixed: A[i][j] = i·n + j + 1, B[i][j] = i + 2j + 3 (not symmetric, so index mix-ups
-fail; the 1×1 case is A = 1, B = 3). Correctness is exact equality. :func:`matmul_challenge` builds any n×n; the
+fail; the 1×1 case is A = 1, B = 3). Correctness (rules version 2, the group's since 2026-09): exact equality on
+that instance, then the symbolic identity of :mod:`engine.challenges.matmul_symbolic` (every output exactly
+Σₖ A[i][k]·B[k][j]; no intermediate above degree two). :func:`matmul_challenge` builds any n×n; the
 registry lists 1×1, 4×4 and 16×16 and resolves ``matmul_NxN`` for any N in [1, :data:`MAX_N`] by name
 (:func:`sized`).
 """
@@ -18,8 +20,10 @@ import numpy as np
 
 from engine.challenges.ir_track import IRChallenge, TestSet
 from engine.challenges.matmul_generators import baseline, tiled_16x16
+from engine.challenges.matmul_symbolic import RULES, check_matmul
 from engine.errors import BadParameter
 from engine.ir.instruction_set import MATMUL_V0
+from engine.ir.program import Program
 
 
 def test_matrices(n: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -64,6 +68,12 @@ def sized(name: str) -> IRChallenge | None:
     return matmul_challenge(rows)
 
 
+def _identity(n: int, program: Program) -> str | None:
+    """Rules version 2's check: the symbolic identity (:mod:`engine.challenges.matmul_symbolic`)."""
+    failure = check_matmul(program, n)
+    return None if failure is None else failure.message
+
+
 @cache
 def matmul_challenge(n: int) -> IRChallenge:
     """The n×n matmul challenge (any n ≥ 1), with the baseline generator and, for n = 16, the tiled one."""
@@ -80,6 +90,8 @@ def matmul_challenge(n: int) -> IRChallenge:
         outputs_what=f"outputs: C row-major ({n * n} addresses)",
         test_set=partial(_test_set, n),
         generators=generators,
+        rules=RULES,
+        identity_check=partial(_identity, n),
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -101,11 +101,16 @@ def score_on(
     if short is not None:
         tests = spec.test_set(seeds)
         scored = _short_score(short, spec, tests)
+    program: Program | None = None
     if scored is None:
         program, slots = _checked(spec, text)
         if short is None:
             tests = spec.test_set(seeds)
         scored = _array_score(program, slots, spec, tests)
+    if scored.failure is None and spec.identity_check is not None:
+        failure = spec.identity_check(program if program is not None else parse(text, spec.dialect))
+        if failure is not None:
+            scored = replace(scored, failure=(failure, FailureKind.WRONG_ANSWER))
     return RunResult(
         challenge=spec.name,
         subject=subject,
@@ -125,6 +130,7 @@ def score_on(
         attribution=_by_ring(scored.reads_by_ring),
         buffer_attribution=ring_attribution(scored.reads_by_ring, METRIC),
         dialect=spec.dialect.name,
+        rules=spec.rules or None,
     )
 
 

@@ -1,14 +1,17 @@
-"""The group's published record histories (tools/published/records.toml) against independent oracles.
+"""The group's published record histories as shipped (tools/published/snapshot.json, written by ``records sync``)
+against independent oracles.
 
 Oracles: the reference set's ``expected.tsv`` (costs re-computed with the group's own scorers at sutro-problems
-a778d4d, see tests/data/ir/PROVENANCE.md), our engine re-scoring the programs we hold a copy of, and the published
-16×16 table read by hand (340,704 … 66,707, 15 rows).
+a778d4d, see tests/data/ir/PROVENANCE.md), the programs of tests/data/published (PROVENANCE.md there: their
+published costs), our engine re-scoring both under matmul rules@2, and the published tables read by hand
+(matmul/README.md at a1fc22e: 16×16 runs 340,704 … 63,290 in 29 rows, 4×4 1,316 … 667 in 7).
 """
 
 from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,49 +22,71 @@ from bot.core.comparison import Standing
 from engine.scoring.ir import score_ir
 from tests.reference_data import REFERENCE
 from tools.board import Board
-from tools.published.records import PublishedRecord, published_records
+from tools.published.records import shipped_snapshot
+from tools.run_request import code_hash
 
 EXPECTED = {
     r["file"]: r
     for r in csv.DictReader((REFERENCE / "expected.tsv").read_text().splitlines(), delimiter="\t")
     if r["cost"] != "reject"
 }
-SEEDS = {"sparse_parity_small": list(range(64)), "sparse_parity_medium": list(range(100, 108))}
-SEEDS["sparse_parity_medium_approx50"] = SEEDS["sparse_parity_medium"]
-HELD = [r for r in published_records().records if r.ir is not None]
+PUBLISHED = Path(__file__).parents[1] / "data" / "published" / "matmul"
+HELD = {**{f: REFERENCE / "ir" / f for f in EXPECTED}, **{f"matmul__{p.name}": p for p in PUBLISHED.glob("*.ir")}}
+"""Every published program we hold a copy of, by reference-set name."""
 
 
-def test_every_program_we_hold_is_in_the_reference_set_with_the_same_cost_and_challenge() -> None:
-    assert len(HELD) == 13  # expected.tsv: 14 rows, one of them a rejection (approx50 under the 100 % scorer)
-    for record in HELD:
-        row = EXPECTED[record.ir or ""]
-        assert (row["scorer"], int(row["cost"])) == (record.challenge, record.cost), record.ir
-    assert {r.ir for r in HELD} == set(EXPECTED)
+def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost() -> None:
+    snapshot = shipped_snapshot()
+    by_hash = {r.content_hash: r for r in snapshot.records if r.content_hash}
+    for name, path in HELD.items():
+        record = by_hash.get(code_hash(path.read_text(), python=False))
+        assert record is not None, name
+        assert record.status == "verified" and record.our_cost == record.cost, name
+        if name in EXPECTED:
+            assert (EXPECTED[name]["scorer"], int(EXPECTED[name]["cost"])) == (record.challenge, record.cost), name
+    assert len(HELD) == 18
 
 
-@pytest.mark.parametrize("record", HELD, ids=[r.ir or "" for r in HELD])
-def test_our_engine_rescores_the_published_program_to_the_published_cost(record: PublishedRecord) -> None:
-    assert record.ir is not None
-    result = score_ir(record.challenge, (REFERENCE / "ir" / record.ir).read_text(), seeds=SEEDS.get(record.challenge))
+@pytest.mark.parametrize("name", sorted(n for n in HELD if n.startswith("matmul__")))
+def test_matmul_records_pass_the_symbolic_rule_at_their_published_cost(name: str) -> None:
+    text = HELD[name].read_text()
+    (record,) = {r for r in shipped_snapshot().records if r.content_hash == code_hash(text, python=False)}
+    result = score_ir(record.challenge, text)
     assert result.ok, result.failure
-    assert result.metrics == {"dally@1": record.cost}
+    assert result.rules == "matmul rules@2" and result.metrics == {"dally@1": record.cost}
 
 
-def test_records_on_a_fresh_install_show_the_published_16x16_progression() -> None:
+def test_records_on_a_fresh_install_end_at_the_newest_published_record_in_the_groups_order() -> None:
     result = CliRunner().invoke(main, ["records", "matmul_16x16", "--json"])
     assert result.exit_code == 0, result.output
     (history,) = json.loads(result.output)["histories"]
     assert history["track"] == "program" and history["metric"] == "dally@1"
-    # the published table in date order: a row is a record when it is cheaper than every earlier-dated row
-    # (237,456 of 2026-05-08 came after 133,783 of 2026-04-29; 69,697 of 05-06 after 68,452 of 05-05; the 05-13/14
-    # rows after 66,707 of 05-08)
     values = [r["value"] for r in history["records"]]
-    assert values == [340704, 133783, 110743, 80217, 73602, 72642, 71724, 70053, 68452, 66707]
+    # the group's order: every row of the 16×16 table was a record when accepted, 237,456 (dated 05-08) after
+    # 340,704 and 66,707 (dated 05-08, merged 05-20) after 68,390 / 67,834 / 67,821 (dated 05-13/14)
+    assert len(values) == 29 and values == sorted(values, reverse=True)
+    assert values[:2] == [340704, 237456] and values[11:15] == [68390, 67834, 67821, 66707]
+    assert values[-1] == 63290 and history["records"][-1]["member"] == "@jurajselep (published)"
+    assert history["records"][14]["member"] == "@sjbaebae (published)"
     assert all(r["published"].startswith("https://github.com/cybertronai/sutro-problems/") for r in history["records"])
-    assert history["records"][-1]["member"] == "@sjbaebae (published)"
-    # the full table as published: 15 rows, 340,704 first and 66,707 the best
-    rows = published_records().of("matmul_16x16")
-    assert len(rows) == 15 and rows[0].cost == 340704 and min(r.cost for r in rows) == 66707
+    four = json.loads(CliRunner().invoke(main, ["records", "matmul_4x4", "--json"]).output)["histories"][0]
+    assert [r["value"] for r in four["records"]] == [1316, 800, 689, 683, 681, 675, 667]
+
+
+def test_the_shipped_snapshot_retires_the_old_sparse_parity_tiers_and_holds_the_mask_bands() -> None:
+    snapshot = shipped_snapshot()
+    assert {r.challenge for r in snapshot.retired} == {
+        "sparse_parity_small",
+        "sparse_parity_medium",
+        "sparse_parity_medium_approx50",
+    }
+    bands = [f"mask_sparse_parity_band{b}" for b in (20, 40, 60, 80, 100)]
+    assert [b for b in snapshot.boards if b.startswith("mask_")] == bands
+    # the band tables list their best row first; the standing record is that row (read by hand at 3301a1f)
+    from tools.published.sync import current_record
+
+    records = [current_record(snapshot, b) for b in bands]
+    assert [r.cost for r in records if r] == [86753, 141218, 149665, 182744, 382794]
 
 
 def test_beating_a_published_record_says_so() -> None:

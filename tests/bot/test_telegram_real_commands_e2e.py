@@ -62,7 +62,9 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
 async def test_pasted_solve_and_attached_ir_are_scored(fake: FakeBotApi) -> None:
     tier = probe_tier()
     code = GF2_SOLVE.read_text()
-    program = (REFERENCE / "ir" / "matmul__baseline_4x4.ir").read_bytes()
+    # the published baseline with a blank line: the member's own program, not the group's (which would be credited
+    # to its published author and not logged as the member's)
+    program = (REFERENCE / "ir" / "matmul__baseline_4x4.ir").read_bytes().replace(b"\n", b"\n\n", 1)
     async with running_bot(fake, commands=COMMANDS):
         fake.push_message(chat_id=GROUP, user_id=MEMBER, document=("naive.ir", program), thread_id=TOPIC)
         calls = await until(fake, any_text("naive.ir (ir) on matmul_4x4"), timeout=30)

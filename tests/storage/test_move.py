@@ -26,7 +26,7 @@ from storage.outbox import save_entry
 from storage.runs import NewRun, record_run
 from storage.sprints import start_sprint
 from storage.table_checksum import table_digest
-from storage.tables import JOB_DONE, Member, SprintLogEntry, ToolConfigChange, ToolConfigValue
+from storage.tables import JOB_DONE, Member, PublishedSync, SprintLogEntry, ToolConfigChange, ToolConfigValue
 
 WHEN = datetime(2026, 11, 16, 9, 30, 15, 123456, tzinfo=UTC)
 
@@ -81,6 +81,7 @@ def _populate(engine: Engine) -> None:
         store_message(s, topic=topic, kind="document", file_name="reply.txt", content=b"\x00\xffbinary\n", error="502")
         s.add(ToolConfigValue(key="limits.queue_per_member", value=3, updated_by="admin"))
         s.add(ToolConfigChange(key="limits.queue_per_member", old_value=2, new_value=3, changed_by="admin"))
+        s.add(PublishedSync(source="https://example.org/g.git", commit="ab" * 20, snapshot={"records": []}))
         s.commit()
 
 

@@ -33,6 +33,8 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "baseline.reference": ("local_update", "local_update", "sdg", "must be one of"),
     "seeds.default": ("0, 1,2", [0, 1, 2], "1,1", "each seed may appear once"),
     "seeds.max": ("3", 3, "0", "must be a whole number from 1 to 100"),
+    "records.sync_hours": ("12", 12, "-1", "must be a whole number from 0 to 720"),
+    "records.sync_source": ("/srv/sutro-problems", "/srv/sutro-problems", "  ", "must not be empty"),
     "limits.cpu_s": ("2.5", 2.5, "0", "must be a number from 1 to 600"),
     "limits.wall_s": ("30", 30.0, "1801", "must be a number from 1 to 1800"),
     "limits.memory_mib": ("512", 512, "512.5", "must be a whole number from 256 to 65536"),

@@ -82,7 +82,7 @@ def leaderboard(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:
 def records(box: Toolbox, raw: dict[str, Any]) -> tuple[bool, str]:
     name, metric = _challenge(raw)
     with box.sessions() as session:
-        entries = [*published_scores(name, metric), *scored_runs(session, challenge=name, metric=metric)]
+        entries = [*published_scores(name, metric, session), *scored_runs(session, challenge=name, metric=metric)]
     entries.sort(key=lambda e: (e.created_at, e.run_id))  # stable: same-day published rows keep their order
     boards = split_by_board(name, entries)
     if not boards:

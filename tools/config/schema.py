@@ -20,6 +20,7 @@ from engine.metrics.registry import track_metrics
 from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB
 from tools.config import defaults
 from tools.config import values as v
+from tools.published.source import DEFAULT_SOURCE
 
 PRIMARY_METRIC_PREFIX = "metric.primary."
 
@@ -111,6 +112,20 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
                 "|".join(_metrics_of(name)),
             )
             for name in challenges
+        ),
+        ConfigKey(
+            "records.sync_hours",
+            "Hours between automatic syncs of the group's published records (records sync); 0 = never.",
+            24,
+            v.number(minimum=0, maximum=720, integer=True),
+            "hours",
+        ),
+        ConfigKey(
+            "records.sync_source",
+            "Git repository the records are synced from (an https URL, or a local checkout path).",
+            DEFAULT_SOURCE,
+            v.nonempty_text,
+            "URL|path",
         ),
         ConfigKey(
             "verdict.min_change",
