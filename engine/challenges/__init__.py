@@ -1,7 +1,8 @@
 """The challenge registry: one module per challenge, registered here.
 
 A challenge names its track (``ir`` for Dally-scored IR programs, ``numpy`` for instrumented Python methods and
-``solve()`` submissions), a one-line summary and its primary metric (``name@version``).
+``solve()`` submissions), a one-line summary, its primary metric (``name@version``) and the parameters that define
+one of its problem instances (boards, records and comparisons never mix instances; tools/board.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ class Challenge(Protocol):
 
     @property
     def primary_metric(self) -> str: ...
+
+    @property
+    def instance_params(self) -> dict[str, int | float]:
+        """Parameter -> its standard value, for each parameter that changes the problem itself (``n``, ``k`` of the
+        sparse tasks, threshold's ``t``); empty when the name is the instance (the IR challenges)."""
+        ...
 
 
 CHALLENGES: Registry[Challenge] = Registry("challenge")
@@ -53,3 +60,9 @@ def _register_builtin() -> None:
 
 
 _register_builtin()
+
+
+def instance_params(challenge: str) -> dict[str, int | float]:
+    """The instance parameters of ``challenge`` with their standard values (:attr:`Challenge.instance_params`); empty
+    for a challenge that is not registered (a stored run of a retired name keeps the instance in its name)."""
+    return CHALLENGES.get(challenge).instance_params if challenge in CHALLENGES else {}

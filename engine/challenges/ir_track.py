@@ -48,3 +48,8 @@ class IRChallenge:
     threshold: float = 1.0
     track: str = "ir"
     primary_metric: str = DALLY
+
+    @property
+    def instance_params(self) -> dict[str, int | float]:
+        """None: an IR challenge's name is its instance (``matmul_16x16``, ``symmetry_six``)."""
+        return {}

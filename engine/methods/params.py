@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.challenges.sparse_parity import STANDARD_INSTANCE
 from engine.errors import BadParameter, UnknownName
 
 
@@ -47,7 +48,7 @@ SPECS: dict[str, Spec] = {
     "noise_rate": Spec(float, 0.0, 0.49, "noisy_parity: fraction of training labels flipped"),
 }
 
-COMMON_DEFAULTS: dict[str, int | float] = {"n": 20, "k": 3, "seed": 0}
+COMMON_DEFAULTS: dict[str, int | float] = {**STANDARD_INSTANCE, "seed": 0}
 
 
 def _convert(key: str, raw: str | int | float, spec: Spec) -> int | float:
