@@ -46,6 +46,7 @@ from bot.telegram_app.outbox_job import schedule_outbox_drain
 from bot.telegram_app.redaction import protect_secret
 from bot.telegram_app.request_buttons import PATTERN as REQUEST_BUTTON_PATTERN
 from bot.telegram_app.send_rate import Limits, Pace, SendRate
+from bot.telegram_app.tldr_job import schedule_tldr_refresh
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 
@@ -130,6 +131,7 @@ class TelegramBot:
         await self.digest.start()  # schedule the weekly digest (JobQueue runs from app.start) and catch up
         # waiting sprint-log entries go out without a new one (and, under Dask, the entries the jobs saved)
         schedule_outbox_drain(self.digest.ctx, self.app)
+        schedule_tldr_refresh(self.digest.ctx, self.app)  # sprint TLDRs, once per change, off the run path
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(
