@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from storage.tables import Sprint
+from storage.tables import Sprint, SprintLogEntry
 from storage.timestamps import utcnow
 
 
@@ -60,12 +60,37 @@ def get_sprint(session: Session, *, sprint_id: int) -> Sprint | None:
     return session.get(Sprint, sprint_id)
 
 
-def set_tldr(session: Session, *, sprint_id: int, tldr: str) -> None:
-    """Keep the TLDR last written for sprint ``sprint_id`` (commit)."""
+def set_tldr(session: Session, *, sprint_id: int, tldr: str, through: int | None = None) -> None:
+    """Keep the TLDR last written for sprint ``sprint_id`` and the newest entry it covers (commit)."""
     sprint = session.get(Sprint, sprint_id)
     assert sprint is not None, sprint_id
     sprint.tldr = tldr
+    if through is not None:
+        sprint.tldr_through = through
     session.commit()
+
+
+TLDR_KIND = "tldr"
+"""The entry kind of a TLDR itself (it changes nothing a TLDR summarises)."""
+
+
+def sprints_due_a_tldr(session: Session) -> list[int]:
+    """Ids of the sprints with an entry (other than a TLDR) newer than the one their TLDR covers, oldest first:
+    the ones whose TLDR is out of date, each once until it is rewritten."""
+    newest = (
+        select(SprintLogEntry.sprint_id, func.max(SprintLogEntry.id))
+        .where(col(SprintLogEntry.sprint_id).is_not(None), SprintLogEntry.kind != TLDR_KIND)
+        .group_by(col(SprintLogEntry.sprint_id))
+    )
+    covered = {s.id: s.tldr_through for s in session.exec(select(Sprint)).all()}
+    due = []
+    for sprint_id, last in session.exec(newest).all():
+        if sprint_id is None or last is None or sprint_id not in covered:
+            continue
+        through = covered[sprint_id]
+        if through is None or last > through:
+            due.append(int(sprint_id))
+    return sorted(due)
 
 
 def sprints_overlapping(session: Session, *, start: datetime, end: datetime) -> list[Sprint]:

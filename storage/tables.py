@@ -189,6 +189,8 @@ class Sprint(SQLModel, table=True):
 
     At most one sprint runs at a time; entries saved while it runs belong to it (``SprintLogEntry.sprint_id``).
     tldr: the summary last written at the top of the sprint in the log (kept to replace it in place).
+    tldr_through: the id of the newest of the sprint's entries that summary covers (None: none written yet); a
+    newer entry makes the TLDR due (:func:`storage.sprints.sprints_due_a_tldr`).
     """
 
     __tablename__ = "sprints"
@@ -202,6 +204,7 @@ class Sprint(SQLModel, table=True):
     ended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     ended_by: str | None = Field(default=None, max_length=200)
     tldr: str = Field(default="", sa_column=Column(Text, nullable=False))
+    tldr_through: int | None = Field(default=None)
 
 
 class ToolConfigValue(SQLModel, table=True):

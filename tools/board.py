@@ -3,11 +3,13 @@
 A board is (challenge, problem instance, track, metric@version). Leaderboards, record histories and "vs record"
 only ever look at one board, so a solver on n=6 is never ranked against training runs on n=20.
 
-- **Instance**: the parameters that change the problem itself. Sparse parity: ``n`` (input bits) and ``k`` (secret
-  bits), defaulting to the group's standard n=20, k=3 (:data:`engine.methods.params.COMMON_DEFAULTS`). The IR
-  challenges carry their instance in their name (``matmul_16x16``, ``sparse_parity_small``), so their instance is
-  empty — except mask sparse parity, whose five record tables are its recovery bands: ``band`` (20, 40, 60, 80,
-  100; the highest band a program's recovery reaches, set by the scorer; default board 100).
+- **Instance**: the parameters that change the problem itself, as the challenge registry lists them for every
+  challenge (:func:`engine.challenges.instance_params`; there is no second list here). Every sparse task: ``n``
+  (input bits) and ``k`` (secret bits), defaulting to the group's standard n=20, k=3; threshold adds ``t`` and
+  noisy_parity ``noise_rate``. The IR challenges carry their instance in their name (``matmul_16x16``,
+  ``sparse_parity_small``), so their instance is empty — except mask sparse parity, whose five record tables are
+  its recovery bands: ``band`` (20, 40, 60, 80, 100; the highest band a program's recovery reaches, set by the
+  scorer; default board 100).
 - **Track**: how the answer was produced — ``training`` (a training method such as sgd), ``solver`` (a direct solver
   such as gf2 or km), ``submission`` (a judged ``solve()``) or ``program`` (an IR program, given or generated).
 
@@ -17,28 +19,25 @@ column stores them, so runs stored before boards existed are placed on their boa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.challenges import instance_params
+from engine.challenges.ir_track import BAND_PARAM
 from engine.errors import UnknownName
 from engine.methods import METHODS
-from engine.methods.params import COMMON_DEFAULTS
 from storage.scores import ScoredRun
 from tools.errors import ToolError
 
-BAND_KEY = "band"
-"""The parameter naming a recovery band's board (mask sparse parity)."""
-
-INSTANCE_KEYS: dict[str, tuple[str, ...]] = {"sparse_parity": ("n", "k"), "mask_sparse_parity": (BAND_KEY,)}
-"""Challenge -> the parameters that define its problem instance (absent: the name is the instance)."""
-
-INSTANCE_DEFAULTS: dict[str, int | float] = {**COMMON_DEFAULTS, BAND_KEY: 100}
-"""The board shown when a parameter is not named: the group's standard n=20, k=3; the 100 % band."""
+BAND_KEY = BAND_PARAM
+"""The parameter naming a recovery band's board (mask sparse parity; :data:`engine.challenges.ir_track.BAND_PARAM`)."""
 
 TRACKS = ("training", "solver", "submission", "program")
 
-Instance = tuple[tuple[str, int], ...]
+Instance = tuple[tuple[str, int | float], ...]
+"""``(("n", 20), ("k", 3))``: each instance parameter of the challenge and its value, in the registry's order."""
 
 
 @dataclass(frozen=True)
@@ -74,16 +73,23 @@ def instance_label(instance: Instance) -> str:
 
 
 def instance_of(challenge: str, params: Mapping[str, Any]) -> Instance:
-    """The problem instance a run with ``params`` solved (defaults filled in from the group's standard)."""
-    keys = INSTANCE_KEYS.get(challenge, ())
-    values = []
-    for key in keys:
-        raw = params.get(key, INSTANCE_DEFAULTS.get(key))
-        try:
-            values.append((key, int(raw)))  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            values.append((key, int(INSTANCE_DEFAULTS[key])))
+    """The problem instance a run with ``params`` solved (a parameter it does not name, or names with a value of
+    the wrong kind, at the challenge's standard value)."""
+    values: list[tuple[str, int | float]] = []
+    for key, standard in instance_params(challenge).items():
+        values.append((key, _as_kind(params.get(key, standard), standard)))
     return tuple(values)
+
+
+def _as_kind(raw: Any, standard: int | float) -> int | float:
+    """``raw`` as the kind of ``standard`` (a whole number for an int parameter), else ``standard``."""
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return standard
+    if isinstance(standard, int):
+        return int(value) if value.is_integer() else standard
+    return value
 
 
 def track_of(kind: str, subject: str) -> str:
@@ -114,22 +120,32 @@ def requested_instance(challenge: str, options: Mapping[str, str], stored: Itera
     """The instance named by ``n=… k=…`` options (missing keys: the standard's), checked against the stored ones.
 
     Raises :class:`ToolError` (one line, with the valid choices) for a key the challenge has no instance
-    parameter for, a value that is not a whole number, or an instance with no stored results.
+    parameter for, a value that is not a number of its kind (whole for n, k, t), or an instance with no stored
+    results.
     """
-    keys = INSTANCE_KEYS.get(challenge, ())
+    standards = instance_params(challenge)
     named = {k: v for k, v in options.items() if k != "metric"}
     known = sorted(set(stored))
     choices = ", ".join(instance_label(i) for i in known if i) or "none stored yet"
     for key, value in named.items():
-        if key not in keys:
-            valid = ", ".join(keys) if keys else f"none ({challenge}'s instance is in its name)"
+        if key not in standards:
+            valid = ", ".join(standards) if standards else f"none ({challenge}'s instance is in its name)"
             raise ToolError(f"'{key}' is not an instance parameter of {challenge}", hint=f"valid: {valid}")
-        if not value.strip().lstrip("-").isdigit():
+        if isinstance(standards[key], int) and not value.strip().lstrip("-").isdigit():
             raise ToolError(f"{key}={value} is not a whole number", hint=f"stored instances: {choices}")
+        if not _is_number(value):
+            raise ToolError(f"{key}={value} is not a number", hint=f"stored instances: {choices}")
     instance = instance_of(challenge, {**dict(default_instance(challenge)), **named})
     if named and instance not in known:
         raise ToolError(f"no results on {challenge} {instance_label(instance)}", hint=f"stored instances: {choices}")
     return instance
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def on_board(challenge: str, scores: Iterable[ScoredRun], board: Board) -> list[ScoredRun]:

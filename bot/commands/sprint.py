@@ -1,7 +1,8 @@
 """``sprint start "TITLE" [GOAL]`` / ``sprint end`` / ``sprint``: the group's sprints in the sprint log.
 
-While a sprint runs, every entry goes under its section, which opens with the sprint's TLDR (kept current from the
-stored results); without one, entries go under their week. ``sprint end``: admins, or the member who started it.
+While a sprint runs, every entry goes under its section, which opens with the sprint's TLDR (rewritten once per
+change by the bot's scheduled job, bot/telegram_app/tldr_job.py, and when the sprint ends); without one, entries go
+under their week. ``sprint end``: admins, or the member who started it.
 In the chat the title is quoted (``/sprint start "Technical Sprint 2" find a cheaper update``); unquoted, the whole
 text is the title.
 """

@@ -27,6 +27,7 @@ from typing import Any
 from sqlmodel import Session
 
 from bot.core.method_request import MethodRequest
+from engine.challenges import instance_params
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS
 from engine.errors import EngineError
 from engine.methods import METHODS
@@ -43,8 +44,6 @@ TRAINING_BASELINE = "sgd"
 """The method every training method is compared with (the group's baseline training method)."""
 DEFAULT_REFERENCE = "sgd"
 """The default reference of the solver board (``baseline.reference``)."""
-INSTANCE_KEYS = ("n", "k", "task")
-"""What a solver's baseline shares with it: the problem instance (and the seeds)."""
 SOLVE_BASELINE = "best built-in solver"
 """How the baseline of a solve() is named on cards and in the log (with the winning solver's name)."""
 SOLVE_METRICS = metrics_for("numpy", "solve")
@@ -142,17 +141,20 @@ def baseline_request(
     challenge: str, kind: str, subject: str, params: dict[str, Any], reference: str = DEFAULT_REFERENCE
 ) -> MethodRequest | None:
     """The baseline run that a method run with the validated ``params`` is compared with (see the module
-    docstring), as the system would ask for it; None when it has none or the baseline cannot run on that instance
-    (e.g. sgd above its n limit)."""
+    docstring), as the system would ask for it, on the same task and instance; None when it has none or the
+    baseline cannot run there (e.g. sgd above its n limit)."""
     method = baseline_method(challenge, kind, subject, reference)
     if method is None or method not in METHODS:
         return None
+    if "task" not in params and challenge in TASKS.names() and challenge != SPARSE_PARITY_TASK.name:
+        params = {**params, "task": challenge}  # a stored request names its task as its challenge, not in params
     task = TASKS.get(str(params.get("task", SPARSE_PARITY_TASK.name)))
     if track_of(kind, subject) == "training":
         takes = {*METHODS.get(method).defaults, *task.defaults, *COMMON_DEFAULTS, "task"}
         shared = {k: v for k, v in params.items() if k in takes and k != "seed"}
     else:
-        shared = {k: v for k, v in params.items() if k in INSTANCE_KEYS}
+        instance = {*instance_params(challenge), "task"}  # the problem instance (the registry's keys), the task
+        shared = {k: v for k, v in params.items() if k in instance}
     seeds = params.get("seeds") or [params.get("seed", COMMON_DEFAULTS["seed"])]
     try:
         return MethodRequest.parse(method, {**shared, "seeds": list(seeds)}, role=ROLE_BASELINE)

@@ -142,10 +142,11 @@ def _method_defaults(run: Run) -> dict[str, object] | None:
     if run.kind != "method":
         return None
     from engine.errors import EngineError
-    from engine.methods import method_values
+    from engine.methods import method_defaults
 
+    instance: dict[str, str | int | float] = {key: run.params[key] for key in ("n", "k", "task") if key in run.params}
     try:
-        return dict(method_values(run.subject, {})[1])
+        return dict(method_defaults(run.subject, instance))  # the defaults at the run's instance (gf2's m scales)
     except EngineError:
         return None
 

@@ -28,7 +28,6 @@ from bot.core.baselines import BaselineRun
 from bot.core.comparison import Comparison, compare
 from bot.core.log_entry import log_run
 from bot.core.services import Services
-from bot.core.sprint_tldr import refresh_running_tldr
 from bot.core.stored_result import detail_of, result_of
 from bot.core.verdict import configured_rule
 from engine.attribution.diff import AttributionDiff
@@ -185,7 +184,6 @@ def record_once(
     note = ""
     if not stored.reused and request.role == ROLE_MEMBER:  # a system baseline is named in its member run's entry
         note = log_run(services, run, comparison, origin=origin, baseline=baseline, movers=movers)
-        refresh_running_tldr(services)
     return RecordedRun(
         stored=stored,
         result=final,

@@ -47,6 +47,7 @@ from bot.telegram_app.records_sync_job import schedule_records_sync
 from bot.telegram_app.redaction import protect_secret
 from bot.telegram_app.request_buttons import PATTERN as REQUEST_BUTTON_PATTERN
 from bot.telegram_app.send_rate import Limits, Pace, SendRate
+from bot.telegram_app.tldr_job import schedule_tldr_refresh
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 
@@ -132,6 +133,7 @@ class TelegramBot:
         # waiting sprint-log entries go out without a new one (and, under Dask, the entries the jobs saved)
         schedule_outbox_drain(self.digest.ctx, self.app)
         schedule_records_sync(self.digest.ctx, self.app, self.outbox)  # follow the group's published records
+        schedule_tldr_refresh(self.digest.ctx, self.app)  # sprint TLDRs, once per change, off the run path
         assert self.app.updater is not None
         if self.webhook is None:
             await self.app.updater.start_polling(

@@ -1,8 +1,10 @@
 """The challenge registry: one module per challenge, registered here.
 
 A challenge names its track (``ir`` for Dally-scored IR programs, ``numpy`` for instrumented Python methods and
-``solve()`` submissions), a one-line summary, its primary metric (``name@version``) and, once the group has retired
-it, the date it did (``retired``; retired challenges stay scoreable but are not offered as current).
+``solve()`` submissions), a one-line summary, its primary metric (``name@version``), the parameters that define
+one of its problem instances (boards, records and comparisons never mix instances; tools/board.py) and, once the
+group has retired it, the date it did (``retired``; retired challenges stay scoreable but are not offered as
+current).
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ class Challenge(Protocol):
 
     @property
     def retired(self) -> str | None: ...
+
+    @property
+    def instance_params(self) -> dict[str, int | float]:
+        """Parameter -> its standard value, for each parameter that changes the problem itself (``n``, ``k`` of the
+        sparse tasks, threshold's ``t``); empty when the name is the instance (the IR challenges)."""
+        ...
 
 
 def current(challenge: Challenge) -> bool:
@@ -77,3 +85,9 @@ def _register_builtin() -> None:
 
 
 _register_builtin()
+
+
+def instance_params(challenge: str) -> dict[str, int | float]:
+    """The instance parameters of ``challenge`` with their standard values (:attr:`Challenge.instance_params`); empty
+    for a challenge that is not registered (a stored run of a retired name keeps the instance in its name)."""
+    return CHALLENGES.get(challenge).instance_params if challenge in CHALLENGES else {}

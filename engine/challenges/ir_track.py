@@ -16,6 +16,9 @@ from engine.ir.instruction_set import Dialect
 from engine.ir.program import Program
 from engine.metrics.registry import DALLY
 
+BAND_PARAM = "band"
+"""The instance parameter of a banded challenge's boards: the recovery band in percent (20, 40, 60, 80, 100)."""
+
 
 @dataclass(frozen=True)
 class TestSet:
@@ -62,3 +65,9 @@ class IRChallenge:
     retired: str | None = None
     rules: str = ""
     identity_check: Callable[[Program], str | None] | None = None
+
+    @property
+    def instance_params(self) -> dict[str, int | float]:
+        """An IR challenge's name is its instance (``matmul_16x16``, ``symmetry_six``): none, except the recovery
+        band of a banded challenge (mask sparse parity: one board per band; the standard board is the top band)."""
+        return {BAND_PARAM: max(self.bands)} if self.bands else {}

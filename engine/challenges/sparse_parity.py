@@ -19,6 +19,11 @@ from engine.metrics.clock import DMC
 
 FloatArray = npt.NDArray[np.float64]
 
+STANDARD_INSTANCE: dict[str, int | float] = {"n": 20, "k": 3}
+"""The group's standard instance: n = 20 input bits, k = 3 secret bits (the sparse-parity-challenge protocol and
+SutroYaro's default configuration). ``n`` and ``k`` define the problem instance of every sparse task; a run or a
+board that names neither is on this one."""
+
 
 @dataclass(frozen=True)
 class SparseParityData:
@@ -76,6 +81,11 @@ class SparseParityChallenge:
     summary: str = "Find the k secret bits of a sparse parity from ±1 samples (n=20, k=3); lowest dmc wins"
     primary_metric: str = DMC
     retired: str | None = None
+
+    @property
+    def instance_params(self) -> dict[str, int | float]:
+        """The parameters that define a problem instance, at the group's standard values (n, k)."""
+        return dict(STANDARD_INSTANCE)
 
 
 SPARSE_PARITY = SparseParityChallenge()

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.challenges.sparse_parity import FloatArray, SparseParityData, make_instance
+from engine.challenges.sparse_parity import STANDARD_INSTANCE, FloatArray, SparseParityData, make_instance
 from engine.registry import Registry
 
 Labeller = Callable[[FloatArray, Mapping[str, int | float]], FloatArray]
@@ -64,8 +64,10 @@ class SparseTask:
 
     labels: the label rule on the secret columns. defaults: the task's own parameters. first_order: each secret
     bit correlates with the label on its own (correlation solvers apply). noise_key: the parameter giving the
-    training-label flip rate, if any. default_method: the method ``run TASK`` uses (fourier solves every variant:
-    degree-1 correlations on the first-order ones, Walsh correlation on the parities).
+    training-label flip rate, if any. problem_keys: the task's own parameters that change the problem (threshold's
+    ``t``, noisy_parity's ``noise_rate``; not ``m``, which is how much data a method uses). default_method: the
+    method ``run TASK`` uses (fourier solves every variant: degree-1 correlations on the first-order ones, Walsh
+    correlation on the parities).
     """
 
     name: str
@@ -74,10 +76,17 @@ class SparseTask:
     defaults: Mapping[str, int | float] = field(default_factory=dict)
     first_order: bool = False
     noise_key: str | None = None
+    problem_keys: tuple[str, ...] = ()
     default_method: str = "fourier"
     track: str = "numpy"
     primary_metric: str = "dmc@1"
     retired: str | None = None
+
+    @property
+    def instance_params(self) -> dict[str, int | float]:
+        """The parameters that define a problem instance of this task, at their defaults: n and k (the group's
+        standard, n=20 k=3) and the task's own :attr:`problem_keys`."""
+        return {**STANDARD_INSTANCE, **{key: self.defaults[key] for key in self.problem_keys}}
 
     def instance(self, values: Mapping[str, int | float], *, secret_among: int | None = None) -> SparseParityData:
         """Training and test rows of this task for the validated parameters (n, k, m, seed and the task's own)."""
@@ -133,6 +142,7 @@ for _task in (
         at_least,
         defaults={"t": 2, "m": GROUP_ROWS},
         first_order=True,
+        problem_keys=("t",),
     ),
     SparseTask(
         "noisy_parity",
@@ -140,6 +150,7 @@ for _task in (
         parity,
         defaults={"noise_rate": 0.1, "m": GROUP_ROWS},
         noise_key="noise_rate",
+        problem_keys=("noise_rate",),
     ),
 ):
     TASKS.register(_task.name, _task)

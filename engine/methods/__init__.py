@@ -28,7 +28,7 @@ from engine.methods import (
     smt,
 )
 from engine.methods.method import Method
-from engine.methods.runner import resolve, run_with
+from engine.methods.runner import defaults_at, resolve, run_with
 from engine.progress import Progress
 from engine.registry import Registry
 from engine.result import RunResult
@@ -80,4 +80,11 @@ def method_values(name: str, params: Mapping[str, str | int | float]) -> tuple[s
     return task.name, values
 
 
-__all__ = ["METHODS", "Method", "method_values", "run_method"]
+def method_defaults(name: str, params: Mapping[str, str | int | float]) -> dict[str, int | float]:
+    """The parameters a run of ``name`` with ``params`` takes, its defaults scaled to the instance they name (what
+    "not at its default" is measured against); unlike :func:`method_values`, an instance the defaults are known not
+    to solve is not refused."""
+    return defaults_at(METHODS, name, params)[1]
+
+
+__all__ = ["METHODS", "Method", "method_defaults", "method_values", "run_method"]

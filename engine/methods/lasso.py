@@ -24,6 +24,7 @@ import numpy as np
 from engine.challenges.sparse_tasks import PARITY_TASKS
 from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
+from engine.methods.params import fitting_sizes
 from engine.methods.subsets import characters, subset_chunks
 
 METHOD_NAME = "lasso"
@@ -50,7 +51,7 @@ def run(problem: Problem) -> Outcome:
     if count > MAX_FEATURES:
         raise BadParameter(
             f"lasso would build C({n},{k}) = {count:,} interaction features",
-            hint=f"the limit is {MAX_FEATURES:,}: use a smaller n or k",
+            hint=f"the limit is {MAX_FEATURES:,}: {fitting_sizes(n, k, MAX_FEATURES)}",
         )
     x, y, rows = problem.x, problem.y, problem.x.shape[0]
     table = np.vstack(list(subset_chunks(n, k)))

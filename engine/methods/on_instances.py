@@ -67,7 +67,10 @@ def solver_on_instances(
 ) -> SolverOnInstances:
     """Trace solver ``name`` on each of ``instances`` (its training rows alone, queries refused)."""
     method = methods.get(name)
-    task, values = resolve(methods, name, {"n": n, "k": k, "seed": 0})
+    try:
+        task, values = resolve(methods, name, {"n": n, "k": k, "seed": 0})
+    except EngineError as err:  # an instance its defaults do not solve, or over its n limit
+        return SolverOnInstances(name, refused=err.message)
     metrics, accuracies = [], []
     for data in instances:
         try:

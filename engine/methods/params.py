@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.challenges.sparse_parity import STANDARD_INSTANCE
 from engine.errors import BadParameter, UnknownName
 
 
@@ -47,7 +48,7 @@ SPECS: dict[str, Spec] = {
     "noise_rate": Spec(float, 0.0, 0.49, "noisy_parity: fraction of training labels flipped"),
 }
 
-COMMON_DEFAULTS: dict[str, int | float] = {"n": 20, "k": 3, "seed": 0}
+COMMON_DEFAULTS: dict[str, int | float] = {**STANDARD_INSTANCE, "seed": 0}
 
 
 def _convert(key: str, raw: str | int | float, spec: Spec) -> int | float:
@@ -91,12 +92,8 @@ def parse_params(
     values: dict[str, int | float] = dict(valid)
     for key, raw_value in raw.items():
         values[key] = _convert(key, raw_value, SPECS[key])
-    if max_n is not None and values["n"] > max_n:
-        who = method or "this method"
-        raise BadParameter(
-            f"n={values['n']} is above {who}'s limit of n ≤ {max_n}",
-            hint=f"use n ≤ {max_n}; the solvers (gf2, km, km_min) go to n = {int(SPECS['n'].high)}",
-        )
+    if max_n is not None:
+        check_n_limit(values, max_n, method)
     if values["k"] > values["n"]:
         raise BadParameter(
             f"k={values['k']} is larger than n={values['n']}",
@@ -105,15 +102,40 @@ def parse_params(
     return values
 
 
+def check_n_limit(values: Mapping[str, int | float], max_n: int, method: str = "") -> None:
+    """Refuse n above a method's own cap ``max_n`` in one line naming ``method``."""
+    if values["n"] > max_n:
+        who = method or "this method"
+        raise BadParameter(
+            f"n={values['n']} is above {who}'s limit of n ≤ {max_n}",
+            hint=f"use n ≤ {max_n}; the solvers (gf2, km, km_min) go to n = {int(SPECS['n'].high)}",
+        )
+
+
 MAX_SUBSETS = 100_000
 """Largest number of candidate subsets an enumerating method (fourier, smt) may scan in one run."""
 
 
-def check_subsets(method: str, n: int, r: int) -> None:
-    """Refuse a scan of C(n, r) subsets above :data:`MAX_SUBSETS` before it starts (one line, with the limit)."""
+def check_subsets(method: str, n: int, r: int, *, k_minus_r: int = 0, limit: int = MAX_SUBSETS) -> None:
+    """Refuse a scan of C(n, r) subsets above ``limit`` before it starts (one line, with the limit and the n and k
+    that fit it; ``k_minus_r``: how much larger k is than r, e.g. 1 for a method that scans (k−1)-subsets)."""
     count = math.comb(n, r)
-    if count > MAX_SUBSETS:
+    if count > limit:
         raise BadParameter(
             f"{method} would scan C({n},{r}) = {count:,} subsets",
-            hint=f"the limit is {MAX_SUBSETS:,}: use a smaller n or k",
+            hint=f"the limit is {limit:,}: {fitting_sizes(n, r, limit, k_minus_r)}",
         )
+
+
+def fitting_sizes(n: int, r: int, limit: int, k_minus_r: int = 0) -> str:
+    """``set n=85 (at k=3) or k=2 (at n=100)``: the largest n, and the largest k, whose C(n, r) fits ``limit``
+    with the other one kept (a choice that does not exist is left out)."""
+    largest_n = max((m for m in range(r, n) if math.comb(m, r) <= limit), default=0)
+    largest_r = max((q for q in range(1, r) if math.comb(n, q) <= limit), default=0)
+    k = r + k_minus_r
+    choices = []
+    if largest_n >= max(2, k):
+        choices.append(f"n={largest_n} (at k={k})")
+    if largest_r >= 1:
+        choices.append(f"k={largest_r + k_minus_r} (at n={n})")
+    return "set " + " or ".join(choices) if choices else "use a smaller n or k"

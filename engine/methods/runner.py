@@ -33,7 +33,8 @@ from engine.challenges.sparse_parity import SparseParityData
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS, SparseTask
 from engine.errors import BadParameter
 from engine.methods.method import Method, Outcome, Problem
-from engine.methods.params import parse_params
+from engine.methods.params import check_n_limit, parse_params
+from engine.methods.reach import check_reach, scaled_defaults
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
 from engine.metrics.clock import DMC, metrics_of, read_distances
 from engine.metrics.element_dmd import buffer_dmd
@@ -129,11 +130,25 @@ def measured(log: EventLog, scope: str) -> tuple[dict[str, float], ScopeAttribut
 def resolve(
     methods: Registry[Method], name: str, params: Mapping[str, str | int | float]
 ) -> tuple[SparseTask, dict[str, int | float]]:
-    """The task (``task=`` key, default sparse_parity) and the validated parameters of a run of method ``name``.
+    """The task (``task=`` key, default sparse_parity) and the validated parameters of a run of method ``name``:
+    the defaults at this instance (:func:`engine.methods.reach.scaled_defaults`) overridden by ``params``.
 
-    Raises UnknownName (method, task or key, with "did you mean") or BadParameter (a value out of range, n over the
-    method's cap, or a task the method does not solve — with the methods that do).
+    Raises UnknownName (method, task or key, with "did you mean") or BadParameter (a value out of range, an instance
+    its defaults are known not to solve (:func:`engine.methods.reach.check_reach`), n over the method's cap, or a
+    task the method does not solve — with the methods that do).
     """
+    task, values = defaults_at(methods, name, params)
+    method = methods.get(name)
+    check_reach(name, task, values, params.keys(), method.defaults.keys())
+    check_n_limit(values, method.n_limit, name)
+    return task, values
+
+
+def defaults_at(
+    methods: Registry[Method], name: str, params: Mapping[str, str | int | float]
+) -> tuple[SparseTask, dict[str, int | float]]:
+    """:func:`resolve` without refusing an instance for its size: the task and the validated parameters, the
+    method's defaults scaled to the instance (what ``params`` leave out is at its default here)."""
     method = methods.get(name)
     raw = dict(params)
     task = TASKS.get(str(raw.pop("task", SPARSE_PARITY_TASK.name)))
@@ -142,7 +157,10 @@ def resolve(
         raise BadParameter(
             f"{name} does not solve {task.name}", hint=f"methods for {task.name}: {', '.join(able) or 'none'}"
         )
-    return task, parse_params(raw, {**method.defaults, **task.defaults}, max_n=method.n_limit, method=name)
+    values = parse_params(raw, {**method.defaults, **task.defaults}, method=name)
+    scaled = scaled_defaults(name, int(values["n"]), int(values["k"]))
+    values.update({key: value for key, value in scaled.items() if key not in raw and key not in task.defaults})
+    return task, values
 
 
 def run_with(

@@ -18,7 +18,7 @@ METHOD_NAME = "smt"
 
 
 def run(problem: Problem) -> Outcome:
-    check_subsets(METHOD_NAME, problem.n, problem.k - 1)
+    check_subsets(METHOD_NAME, problem.n, problem.k - 1, k_minus_r=1)
     x, y = problem.x, problem.y
     for partial in combinations(range(problem.n), problem.k - 1):
         residual = y * np.prod(x[:, list(partial)], axis=1) if partial else y

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.context import AppContext
-from bot.core.baselines import Baseline, baseline_metrics, baseline_of, builtin_baseline_metrics
+from bot.core.baselines import Baseline, baseline_metrics, baseline_of, baseline_request, builtin_baseline_metrics
 from bot.core.method_request import MethodRequest
 from bot.core.recording import store_result
 from bot.settings import Settings
@@ -99,6 +99,16 @@ def test_a_solver_is_compared_with_the_reference_method_on_its_instance_and_seed
     assert baseline is not None and (baseline.run_id, baseline.metrics) == (reference, {"dmc@1": 3000.0})
     assert _baseline(ctx, solver, reference="local_update") is None  # the admins chose another reference, not run
     assert _baseline(ctx, _store(ctx, "gf2", {"n": 100, "k": 3, "seed": 1}, 5.0)) is None  # sgd stops at n=64
+
+
+def test_a_solvers_baseline_runs_on_the_same_instance_as_the_registry_defines_it() -> None:
+    """threshold's t is part of its instance (engine.challenges.instance_params): the sgd baseline of a solver run
+    on threshold at t=1 runs on threshold at t=1, not on another task or at the task's default t=2."""
+    params = MethodRequest.parse("fourier", {"task": "threshold", "t": "1", "seed": "4"}).params
+    request = baseline_request("threshold", "method", "fourier", params)
+    assert request is not None and request.name == "sgd"
+    assert (request.challenge, request.params["t"], request.params["n"]) == ("threshold", 1, 20)
+    # before: the stored request names its task only as its challenge, and the baseline ran on sparse parity
 
 
 def test_the_baseline_program_itself_has_no_baseline_but_a_submission_labelled_baseline_has(ctx: AppContext) -> None:

@@ -60,7 +60,9 @@ def test_errors_are_one_line():
     for args, fragment in (
         (["run", "sgdd"], "did you mean 'sgd'"),
         (["run", "gf2", "n=abc"], "n: int in [2, 256]"),
-        (["run", "sgd", "n=100"], "n=100 is above sgd's limit of n ≤ 64"),
+        (["run", "sgd", "n=100", "epochs=5"], "n=100 is above sgd's limit of n ≤ 64"),
+        (["run", "sgd", "n=50"], "sgd's defaults do not solve n=50 k=3"),  # and names n=20, which passes
+        (["run", "evolutionary", "n=50", "k=5"], "set n=20 (passes with the defaults)"),
         (["run", "gf2", "task=sparse_sum"], "methods for sparse_sum: km, fourier"),
         (["run"], "which method?"),
         (["run", "gf2", "colour=red"], "valid keys"),
@@ -69,6 +71,8 @@ def test_errors_are_one_line():
         lines = [line for line in result.output.splitlines() if line.strip()]
         assert result.exit_code == 2 and "Traceback" not in result.output
         assert fragment in " ".join(lines)
+    listed = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)
+    assert not listed.get("runs"), listed  # nothing was stored
 
 
 def test_compat_spc_passes_a_correct_solver(tmp_path: Path):

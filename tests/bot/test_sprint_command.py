@@ -1,6 +1,7 @@
 """``/sprint`` and the sprint log around it: start and end (who may), entries under the sprint's section with its
-TLDR kept current and replaced in place, the log's time zone, per-member logs, and the assistant's TLDR checked
-against the stored figures — through the real dispatcher, a SQLite file and the Markdown sink.
+TLDR replaced in place (once per change, by the scheduled job's function, never inside a run), the log's time zone,
+per-member logs, and the assistant's TLDR checked against the stored figures — through the real dispatcher, a
+SQLite file and the Markdown sink.
 
 No assertion depends on today's date: times are read back from the stored entries and compared with the same
 instant written in the configured zone (a fixed-offset zone, so the expected clock is plain arithmetic).
@@ -17,9 +18,10 @@ import pytest
 
 from bot.commands import command_named
 from bot.commands.base import Caller, Invocation, Reply
+from bot.commands.ideas.tldr_summary import assistant_writer
 from bot.context import AppContext
 from bot.core.recording import record_once
-from bot.core.sprint_tldr import SprintFacts, deterministic_tldr, grounded, numbers_in
+from bot.core.sprint_tldr import SprintFacts, deterministic_tldr, grounded, numbers_in, refresh_due_tldrs
 from bot.dispatch import execute
 from bot.settings import Settings
 from engine.result import RunResult
@@ -104,6 +106,10 @@ def test_entries_go_under_the_sprint_with_its_tldr_replaced_in_place(ctx: AppCon
     call(ctx, "log", "Finished reading the slides; make a plan.")
     score(ctx, "naive", 200, "alice")
     score(ctx, "tiled", 150, "bob")
+    # a member's run writes no TLDR: the section still opens with the goal (the scheduled job would rewrite it)
+    assert [ln for ln in log_text(ctx).splitlines() if ln.startswith("**TLDR:**")] == [
+        "**TLDR:** goal: cut the Dally cost"
+    ]
     reply, status = call(ctx, "sprint", "end")
     assert status == 0
     call(ctx, "log", "after the sprint")
@@ -115,9 +121,13 @@ def test_entries_go_under_the_sprint_with_its_tldr_replaced_in_place(ctx: AppCon
     # one TLDR line, replaced after each result and at the end: 2 submissions (dally@1 200 then 150; 150 is the
     # best, 25 % under 200: a WIN by the 1 % rule; the first beats the built-in baseline 1,316 too), 1 note
     tldrs = [ln for ln in lines if ln.startswith("**TLDR:**")]
-    expected = "2 submissions, 1 note. Best: matmul_4x4 · program · dally@1: 150 (tiled, #2, bob). Verdicts: 2 WIN."
-    assert tldrs == [f"**TLDR:** {expected}"]
-    assert reply.text == f"sprint “Technical Sprint 2” ended\nTLDR: {expected}"
+    expected = [
+        "2 submissions, 1 note.",
+        "Best: matmul_4x4 · program · dally@1: 150 (tiled, #2, bob).",
+        "Verdicts: 2 WIN.",
+    ]
+    assert tldrs == [f"**TLDR:** {' '.join(expected)}"]  # one line in the log, short sentences
+    assert reply.text == "sprint “Technical Sprint 2” ended\nTLDR: " + "\n".join(expected)  # lines in the reply
     inside = text[text.index(sections[1]) : text.rindex(sections[2])]
     assert "Finished reading the slides" in inside and "tiled vs baseline program, matmul_4x4: dally@1" in inside
     assert "before the sprint" not in inside and "after the sprint" not in inside
@@ -194,7 +204,7 @@ def anthropic_fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     fake.stop()
 
 
-def test_with_claude_the_tldr_is_its_summary_unless_it_invents_a_figure(
+def test_with_claude_the_job_writes_its_summary_once_per_change_and_never_inside_a_run(
     anthropic_fake: FakeAnthropic, tmp_path: Path
 ) -> None:
     settings = Settings(  # type: ignore[call-arg]
@@ -207,21 +217,45 @@ def test_with_claude_the_tldr_is_its_summary_unless_it_invents_a_figure(
     ctx = AppContext(settings=settings)
     try:
         good = "Two submissions this sprint. The best is tiled by bob at 150 on dally@1 (run #2)."
-        invented = "Two submissions this sprint. The best is tiled by bob at 120 on dally@1."
-        # one reply per refresh: after each of the two results, then at the end
-        anthropic_fake.script.extend([text_message(good), text_message(good), text_message(invented)])
+        invented = "Three submissions this sprint. The best is tiled by bob at 120 on dally@1."
+        anthropic_fake.script.extend([text_message(good), text_message(invented)])
         call(ctx, "sprint", 'start "Technical Sprint 2"')
+        assert refresh_due_tldrs(ctx, assistant_writer(ctx)) == [1]  # the start entry: "nothing logged yet."
+        assert anthropic_fake.requests == [] and "**TLDR:** nothing logged yet." in log_text(ctx)  # nothing to ask
         score(ctx, "naive", 200, "alice")
         score(ctx, "tiled", 150, "bob")
-        assert log_text(ctx).count(f"**TLDR:** {good}") == 1
-        reply, _ = call(ctx, "sprint", "end")
-        fallback = deterministic_tldr(SprintFacts("Technical Sprint 2", "", {"submission": 2}, FACTS.best, {"WIN": 2}))
-        assert reply.text.endswith(f"TLDR: {fallback}")  # 120 is in no stored result: the summary was refused
-        assert log_text(ctx).count("**TLDR:**") == 1 and f"**TLDR:** {fallback}" in log_text(ctx)
-        assert len(anthropic_fake.requests) == 3
+        assert anthropic_fake.requests == []  # two runs recorded: no request made inside them
+        assert refresh_due_tldrs(ctx, assistant_writer(ctx)) == [1]  # two changes, one TLDR
+        assert refresh_due_tldrs(ctx, assistant_writer(ctx)) == []  # no change since: nothing asked, nothing written
+        assert len(anthropic_fake.requests) == 1
         assert "dally@1: 150 (tiled, #2, bob)" in anthropic_fake.requests[-1].body["messages"][0]["content"]
+        assert log_text(ctx).count("**TLDR:**") == 1 and f"**TLDR:** {good}" in log_text(ctx)
+        call(ctx, "log", "one more note")
+        assert refresh_due_tldrs(ctx, assistant_writer(ctx)) == [1] and len(anthropic_fake.requests) == 2
+        plain = deterministic_tldr(
+            SprintFacts("Technical Sprint 2", "", {"submission": 2, "note": 1}, FACTS.best, {"WIN": 2})
+        )
+        assert f"**TLDR:** {' '.join(plain.splitlines())}" in log_text(ctx)  # 120 is in no stored result: refused
+        reply, _ = call(ctx, "sprint", "end")  # the final TLDR: the plain lines, at once, no request
+        assert reply.text.endswith(f"TLDR: {plain}") and len(anthropic_fake.requests) == 2
     finally:
         ctx.close()
+
+
+def test_the_tldr_names_the_busiest_boards_in_a_few_short_lines() -> None:
+    """16 boards, as a busy sprint had: the three with most results are named, the rest counted (the run-on of
+    every board was ~1,300 characters)."""
+    best = [f"matmul_{i}x{i} · program · dally@1: {100 + i} (tiled, #{i}, bob)" for i in range(1, 4)]
+    facts = SprintFacts("S", "", {"run": 30, "submission": 2}, best, {"WIN": 2, "LOSS": 1}, more_boards=13)
+    lines = deterministic_tldr(facts).splitlines()
+    assert lines == [
+        "30 runs, 2 submissions.",
+        *[f"Best: {b}." for b in best],
+        "+13 more boards: see the leaderboard.",
+        "Verdicts: 2 WIN, 1 LOSS.",
+    ]
+    assert max(len(line) for line in lines) < 80 and len("\n".join(lines)) < 400
+    assert "other boards with results: 13" in facts.lines()
 
 
 def test_a_run_links_to_the_asking_message_only_where_telegram_has_message_links() -> None:
@@ -252,7 +286,8 @@ def test_a_spent_assistant_budget_gives_the_plain_tldr_without_a_request(
         with ctx.sessions()() as session:
             add_usage(session, month=month_key(utcnow()), input_tokens=900, output_tokens=100)  # 1,000: all of it
         call(ctx, "sprint", 'start "Technical Sprint 2"')
-        reply, _ = call(ctx, "sprint", "end")
+        assert refresh_due_tldrs(ctx, assistant_writer(ctx)) == [1]  # written, by the plain rule
+        reply, _ = call(ctx, "sprint", "")
         assert reply.text.endswith("TLDR: nothing logged yet.") and anthropic_fake.requests == []
     finally:
         ctx.close()

@@ -58,10 +58,14 @@ def test_each_point_is_the_run_that_run_stores():
 
 
 def test_points_outside_the_range_are_rows_that_say_why():
-    code, data = _json("sweep", "sgd", "n=100", "k=3,5")
+    code, data = _json("sweep", "sgd", "n=100", "k=3,5", "epochs=5")  # its own parameter: past the defaults' reach
     assert code == 0 and all(r["run_id"] is None and r["accuracy"] is None for r in data["rows"])
     assert "n=100 is above sgd's limit of n ≤ 64" in data["rows"][0]["note"]
     assert data["largest_solved"] == {}  # n is fixed here, not swept
+    code, data = _json("sweep", "sgd", "n=50,100")  # at the defaults: the reach rule says what passes
+    assert code == 0 and all(r["run_id"] is None for r in data["rows"])
+    assert all("sgd's defaults do not solve" in r["note"] and "set n=20" in r["note"] for r in data["rows"])
+    assert data["largest_solved"] == {"3": None}  # n swept, none solved
 
 
 def test_bad_sweeps_are_refused_in_one_line():

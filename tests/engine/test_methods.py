@@ -91,9 +91,9 @@ def test_solvers_scale_past_64_bits_and_training_methods_say_their_cap():
         result = run_method(name, {**params, "k": "3", "seed": "5"})
         assert result.accuracy == 1.0 and result.found == result.secret, name
     with pytest.raises(BadParameter) as err:
-        run_method("gf2", {"n": "200"})
+        run_method("gf2", {"n": "200", "m": "200"})  # its default m scales with n (8 blocks: 1,608 rows here)
     assert "gf2 needs at least n+1 = 201 training rows, m=200" in err.value.one_line()
     with pytest.raises(BadParameter) as err:
-        run_method("sgd", {"n": "100"})
+        run_method("sgd", {"n": "100", "epochs": "5"})  # a parameter of its own named: past the reach rule
     line = err.value.one_line()
     assert "n=100 is above sgd's limit of n ≤ 64" in line and "gf2" in line

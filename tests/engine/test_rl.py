@@ -52,5 +52,8 @@ def test_an_episode_limit_too_small_is_reported_and_the_cap_refused():
     result = run_method("rl", {"n": "20", "seed": "1", "episodes": "200"})
     assert not result.ok and "did not fit every training row after 200 episodes" in (result.failure or "")
     with pytest.raises(BadParameter) as err:
-        run_method("rl", {"n": "100"})
+        run_method("rl", {"n": "100", "episodes": "200"})  # its own parameter named: past the defaults' reach
     assert "n=100 is above rl's limit of n ≤ 64" in err.value.one_line()
+    with pytest.raises(BadParameter) as err:
+        run_method("rl", {"n": "100"})  # at the defaults: the reach rule, naming an n that passes
+    assert "rl's defaults do not solve n=100 k=3" in err.value.one_line() and "set n=20" in err.value.one_line()

@@ -24,17 +24,17 @@ def test_sign_sgd_solves_a_small_parity():
 
 
 @pytest.mark.slow
-def test_sign_sgd_solves_the_groups_default_configuration():
-    """n=20, k=3 at the group's defaults (hidden 200, lr 0.01, batch 32, 1,000 rows, at most 200 epochs): they
-    report 3/3 seeds at 99.4-100 % best test accuracy within 200 epochs."""
-    result = run_method("sign_sgd", {"n": "20", "k": "3", "seed": "0"})
+def test_sign_sgd_solves_n20_k3_with_its_defaults_on_the_seed_the_groups_rows_miss():
+    """n=20, k=3 at the defaults (the group's hidden 200, lr 0.01, batch 32, at most 200 epochs; 2,000 rows where the
+    group has 1,000): seed 123 of the default seeds, which ends at 91.5 % with 1,000 rows, passes."""
+    result = run_method("sign_sgd", {"n": "20", "k": "3", "seed": "123"})
     assert result.params["hidden"] == 200 and result.params["lr"] == 0.01 and result.params["batch"] == 32
-    assert result.params["m"] == 1000 and result.params["epochs"] == 200
+    assert result.params["m"] == 2000 and result.params["epochs"] == 200
     assert result.ok and result.accuracy >= 0.95, result.accuracy
     assert result.counts["epochs"] < 200
 
 
 def test_training_cap_in_one_line():
     with pytest.raises(BadParameter) as err:
-        run_method("sign_sgd", {"n": "100"})
+        run_method("sign_sgd", {"n": "100", "epochs": "5"})  # a parameter of its own: past the defaults' reach
     assert "n=100 is above sign_sgd's limit of n ≤ 64" in err.value.one_line()

@@ -23,8 +23,10 @@ def test_refused_points_are_rows_that_say_why():
     refused = rows[1]
     assert not refused.ok and refused.accuracy is None and "C(64,5) = 7,624,512 subsets" in refused.note
     assert largest_solved(rows, 5) == 10
-    capped = sweep("sgd", [100], [3])[0]
+    capped = sweep("sgd", [100], [3], params={"epochs": "5"})[0]  # its own parameter named: past the reach rule
     assert not capped.ok and "n=100 is above sgd's limit of n ≤ 64" in capped.note
+    beyond = sweep("sgd", [50], [3])[0]  # at the defaults: refused by the reach rule, with an n that passes
+    assert not beyond.ok and "sgd's defaults do not solve n=50 k=3" in beyond.note and "set n=20" in beyond.note
 
 
 def test_grid_limits_and_unknown_names():
