@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import card_footer
+from bot.commands.result_card import card_footer, verdict_data
 from bot.context import AppContext
 from bot.core.recording import RecordedRun
 from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
@@ -47,7 +47,7 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
     verdict = "correct" if result.ok else f"FAILED: {result.failure}"
     lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_value(cost)}" if cost is not None else "")]
     tables = []
-    if cost is not None:
+    if cost is not None and result.ok:
         counts = result.counts
         row = [
             METRIC,
@@ -77,5 +77,6 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
         "engine_version": result.engine_version,
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
+        "verdict": verdict_data(recorded),
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)

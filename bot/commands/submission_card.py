@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.commands.base import Reply, Table
-from bot.commands.result_card import card_footer, details
+from bot.commands.result_card import card_footer, details, verdict_data
 from bot.core.recording import RecordedRun
 from engine.result import RunResult
 from engine.scoring.ir import METRIC
-from tools.metric_format import format_change, format_value
+from tools.metric_format import format_value
 
 SUBMISSION_KEYS = (
     "ok",
@@ -40,6 +40,7 @@ SUBMISSION_KEYS = (
     "review_flags",
     "code_hash",
     "engine_version",
+    "verdict",
 )
 """The keys of a judged submission's JSON, in order (README: "JSON output")."""
 IR_PRICED = ("ir", "generate")
@@ -85,6 +86,7 @@ def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
         "review_flags": [] if provenance is None else provenance.review_flags,
         "code_hash": recorded.stored.run.code_hash,
         "engine_version": result.engine_version,
+        "verdict": verdict_data(recorded),
     }
 
 
@@ -118,18 +120,6 @@ def unjudged_data(error: str, challenge: str | None) -> dict[str, Any]:
     }
 
 
-def baseline_line(recorded: RecordedRun) -> str | None:
-    """``LOSS — vs the baseline, best built-in solver gf2 (#12): dmc@1 +1,234 (+12.3 %)`` for a passing result
-    with a baseline (a solve(): the best built-in solver on the same hidden instances); None otherwise."""
-    comparison = recorded.comparison
-    verdict, baseline = comparison.versus_baseline, comparison.baseline
-    if verdict is None or baseline is None or not recorded.result.ok:
-        return None
-    metric = comparison.standing.metric if comparison.standing is not None else "primary metric"
-    change = format_change(verdict.candidate_mean, verdict.reference_mean)
-    return f"{verdict.outcome.value} — vs the baseline, {baseline.label}: {metric} {change}"
-
-
 def submission_card(recorded: RecordedRun, label: str) -> Reply:
     """The result card for a judged submission (text, metric panel, stored comparison) and its JSON data."""
     result = recorded.result
@@ -142,7 +132,9 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     if result.kind in IR_PRICED and METRIC in result.metrics:
         counts = result.counts
         panel += [[name, format_value(counts[name]), "count"] for name in ("instructions", "reads") if name in counts]
-    tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if panel else []
+    # a failed submission is not a result: its card says why, with no metric table
+    shown = panel and result.ok
+    tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if shown else []
     self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
     if self_reported:
         lines.append("self-reported (measured inside your code, not verified): " + ", ".join(self_reported))
@@ -152,8 +144,6 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     flags = result.provenance.review_flags if result.provenance is not None else []
     if flags:
         lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
-    if (line := baseline_line(recorded)) is not None:
-        lines.append(line)
     footer_lines, footer_tables = card_footer(recorded)
     lines += footer_lines
     tables += footer_tables
