@@ -41,3 +41,8 @@ def start_epoch(session: Session, *, key: str, started_by: str) -> JudgeEpoch:
     session.commit()
     session.refresh(epoch)
     return epoch
+
+
+def epoch_numbered(session: Session, *, number: int) -> JudgeEpoch | None:
+    """Epoch ``number`` (its id), or None."""
+    return session.get(JudgeEpoch, number)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule
+from tools.metric_format import format_relative_change
 
 
 @dataclass(frozen=True)
@@ -75,29 +76,26 @@ class Judgement:
 
 
 def swamped(verdict: Verdict, rule: VerdictRule) -> str:
-    """Words for a spread that decides the comparison ("" when it does not):
+    """Words for a spread that decides an INCONCLUSIVE comparison ("" otherwise), the spread written as a share of
+    the larger of the two means (the noisier side's scale):
 
-    - ``spread ±71 %: INCONCLUSIVE whatever the mean`` when the margin (``spread_factor × spread``) is at least the
-      reference's mean: no candidate, however cheap (down to 0), could beat it by more than the margin, so this
-      INCONCLUSIVE would stand whatever the candidate's mean below the reference;
-    - ``spread ±17 % swamps the change (−0.46 %)`` when the spread, not the minimum relative size, set the margin of
-      an INCONCLUSIVE verdict.
-
-    The percentage is the spread over the reference's mean (the unit the change is measured in).
+    - ``spread ±71 %: INCONCLUSIVE whatever the mean`` when the candidate is not costlier and the margin
+      (``spread_factor × spread``) is at least the reference's mean: no candidate mean, however low (down to 0),
+      could beat the reference by more than the margin;
+    - ``spread ±17 % swamps the change (−0.46 %)`` otherwise, when the spread rather than the minimum relative size
+      set the margin.
     """
     if verdict.outcome is not Outcome.INCONCLUSIVE or verdict.spread <= 0 or verdict.reference_mean == 0:
         return ""
     ref = abs(verdict.reference_mean)
     by_spread = rule.spread_factor * verdict.spread
-    relative = verdict.spread / ref * 100
+    if by_spread <= rule.min_change * ref:
+        return ""
+    relative = verdict.spread / max(ref, abs(verdict.candidate_mean)) * 100
     shown = f"±{relative:.0f} %" if relative >= 10 else f"±{relative:.2g} %"
-    if by_spread >= ref:
+    if verdict.change >= 0 and by_spread >= ref:
         return f"spread {shown}: INCONCLUSIVE whatever the mean"
-    if by_spread > rule.min_change * ref:
-        change = verdict.change / ref * 100
-        sign = "−" if change > 0 else "+"
-        return f"spread {shown} swamps the change ({sign}{abs(change):.2g} %)"
-    return ""
+    return f"spread {shown} swamps the change ({format_relative_change(verdict.candidate_mean, ref)})"
 
 
 def _verdict_data(verdict: Verdict | None) -> dict[str, Any] | None:

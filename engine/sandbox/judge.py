@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -188,8 +189,14 @@ def judge_solve(
     dev_override: bool = False,
     label: str = "submission",
     check_imports: bool = True,
+    suite: Sequence[tuple[str, int]] | None = None,
 ) -> RunResult:
     """Run ``solve()`` on ``instances`` fresh hidden instances; metrics measured in the parent.
+
+    ``suite``: the hidden instances to use instead of fresh draws, as (name, seed) pairs — a fixed secret suite, so
+    the same code gives the same figure (the judge epochs of bot/core/epochs.py). The result then records the
+    names in ``hidden_instances``, never the seeds (they stay secret for the suite's lifetime); without a suite it
+    records the fresh seeds (hex), revealed once used.
 
     Raises SubmissionRefused (before running) on a lint refusal or at tier D without ``dev_override``.
     ``check_imports=False`` skips the lint and the import guard (the exploit suite's way to test
@@ -215,9 +222,15 @@ def judge_solve(
     attribution: Attribution | None = None
     element_note: str | None = None  # why bytedmd@2 was not computed, if it was not
     drawn: list[str] = []  # the instances' seeds, recorded once judged (a baseline is rebuilt on them)
-    for _ in range(instances):
-        seed = secrets.randbits(128)
-        drawn.append(f"{seed:032x}")
+    if suite is not None and len(suite) != instances:
+        raise ValueError(f"a suite of {len(suite)} instances for {instances} to judge")
+    for i in range(instances):
+        if suite is None:
+            seed = secrets.randbits(128)
+            drawn.append(f"{seed:032x}")
+        else:
+            name, seed = suite[i]
+            drawn.append(name)
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test, seed)
         acc, failed, session = _one_instance(
             code, inst, n_bits, k_sparse, limits, report, dev_override, check_imports, spent, element_spent
