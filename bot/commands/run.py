@@ -206,7 +206,8 @@ def run_compat_reply(inv: Invocation) -> Reply:
     dmc = "n/a" if summary["dmc"] is None else f"{summary['dmc']:,.1f}"
     text = (
         f"{'PASSED' if summary['passed'] else 'FAILED'} (sparse-parity-challenge protocol): mean accuracy "
-        f"{summary['accuracy']:.1%}, mean dmc {dmc}"
+        f"{summary['accuracy']:.1%}, mean dmc {dmc} (protocol: sparse-parity-challenge — public seeds 42, 123, 456,"
+        " traced in-process; submit judges the same file by this tool's protocol: another figure)"
     )
     data = {
         "compat": "spc",

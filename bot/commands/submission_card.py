@@ -11,7 +11,9 @@ from typing import Any
 from bot.commands.base import Reply, Table
 from bot.commands.result_card import card_footer, details, verdict_data
 from bot.core.recording import RecordedRun
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
+from engine.sandbox.judge import FLOATS_READ
 from engine.scoring.ir import METRIC
 from tools.metric_format import format_value
 
@@ -45,6 +47,17 @@ SUBMISSION_KEYS = (
 """The keys of a judged submission's JSON, in order (README: "JSON output")."""
 IR_PRICED = ("ir", "generate")
 """Kinds whose cost is the IR scorer's (``dally@1``), with instruction and read counts."""
+
+
+NOTHING_TO_MEASURE = "nothing to measure"
+"""What the panel says for a clock metric of a solve() whose counted reads read no float (engine.metrics.clock):
+``x[:0].sum()`` has a read distance and so an ``ard_per_read@1`` value, but nothing was measured."""
+CLOCK_METRICS = (ARD, ARD_PER_READ, DMC)
+PROTOCOL_LINE = (
+    "protocol: this tool's judge — remote arrays, {instances} secret instances of judge epoch {epoch}"
+    " (run solve=FILE --compat spc measures by the sparse-parity-challenge protocol: another figure)"
+)
+"""The line naming the protocol a judged solve()'s figures are measured under."""
 
 
 def _where(result: RunResult) -> str:
@@ -126,8 +139,14 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     verdict = "passed" if result.ok else f"FAILED: {result.failure or 'no reason recorded'}"
     acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
     lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}"]
+    unmeasured = result.kind == "solve" and result.counts.get(FLOATS_READ) == 0
     panel = [
-        [key, format_value(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
+        [
+            key,
+            NOTHING_TO_MEASURE if unmeasured and key in CLOCK_METRICS else format_value(value),
+            result.metric_scopes.get(key, ""),
+        ]
+        for key, value in sorted(result.metrics.items())
     ]
     if result.kind in IR_PRICED and METRIC in result.metrics:
         counts = result.counts
@@ -140,6 +159,11 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
         lines.append("self-reported (measured inside your code, not verified): " + ", ".join(self_reported))
     elif result.kind == "solve" and panel:
         lines.append("metrics measured by the judge, outside your code (none self-reported)")
+    if result.kind == "solve":
+        instances = result.params.get("instances", "the")
+        lines.append(PROTOCOL_LINE.format(instances=instances, epoch=result.params.get("epoch", "—")))
+    if unmeasured:
+        lines.append("nothing to measure: your solve() read no float of a written buffer")
     lines.append(_where(result))
     flags = result.provenance.review_flags if result.provenance is not None else []
     if flags:

@@ -30,6 +30,7 @@ import numpy as np
 from engine.attribution.buffers import attribute_events
 from engine.attribution.run_attribution import WHOLE_RUN, Attribution
 from engine.challenges.sparse_parity import SparseParityData
+from engine.metrics.clock import floats_read
 from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
@@ -46,6 +47,8 @@ HIDDEN_INSTANCES = "hidden_instances"
 """The result parameter listing the judged instances' seeds (hex): revealed only after they were used."""
 PER_REQUEST_ALLOWANCE_S = 0.001  # an honest request costs the parent ~0.1-0.2 ms; numpy work beyond 1 ms is charged
 SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over hidden instances"
+FLOATS_READ = "floats_read"
+"""The count of floats the counted reads read over all instances (0: the clock metrics had nothing to measure)."""
 
 
 def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int, seed: int | None = None) -> dict[str, Any]:
@@ -217,7 +220,7 @@ def judge_solve(
     }
     accs: list[float] = []
     per_instance: list[dict[str, float]] = []
-    ops = events = 0
+    ops = events = read = 0
     failed: tuple[str, FailureKind] | None = None
     attribution: Attribution | None = None
     element_note: str | None = None  # why bytedmd@2 was not computed, if it was not
@@ -242,6 +245,7 @@ def judge_solve(
             break
         accs.append(acc if acc is not None else 0.0)
         per_instance.append(session.metrics())
+        read += floats_read(session.is_write, session.buffers, session.sizes)
         if attribution is None:
             attribution = session_attribution(session)
     mean_acc = float(np.mean(accs)) if accs and failed is None else None
@@ -272,7 +276,7 @@ def judge_solve(
         metrics=metrics,
         metric_scopes={name: SCOPE for name in metrics},
         wall_s=time.monotonic() - start,
-        counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
+        counts={"numpy_ops": ops, "events": events, "instances": len(accs), FLOATS_READ: read},
         code_hash=hashlib.sha256(code.encode()).hexdigest(),
         note=element_note if metrics else None,
         per_instance_metrics=per_instance,
