@@ -82,15 +82,16 @@ def headline(facts: RunFacts) -> tuple[str, Outcome | None]:
     where = ", ".join(
         p for p in (instance_words(facts.challenge, facts.params), seed_words(facts.seeds, facts.params)) if p
     )
+    judgement = facts.comparison.judgement
     if not facts.ok:
-        return f"{who}, {where}: FAILED — {facts.failure or 'no reason recorded'}", None
+        said = judgement_summary(judgement) if judgement is not None else f"FAILED — {facts.failure or 'no reason'}"
+        return f"{who}, {where}: {said}", None
     tail = []
     if facts.accuracy is not None:
         tail.append(f"accuracy {facts.accuracy * 100:.3g} %")
     else:
         tail.append("correct")
     tail.append(f"{facts.wall_s:.1f} s" if facts.wall_s < 10 else f"{facts.wall_s:.0f} s")
-    judgement = facts.comparison.judgement
     if judgement is None:
         return f"{who}, {where}: " + ", ".join(tail), None
     return f"{who}, {where}: {judgement_summary(judgement)}, " + ", ".join(tail), judgement.outcome
