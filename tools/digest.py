@@ -17,6 +17,7 @@ from datetime import datetime
 from storage.digests import WeekRun
 from tools.leaderboard import LeaderboardRow
 from tools.metric_format import format_value, ratio_words
+from tools.param_diff import method_label
 from tools.records import RecordChange
 from tools.user_text import one_line
 
@@ -208,7 +209,13 @@ def render_digest(week: DigestInput) -> Digest:
             title=f"{c.challenge} — {c.metric}",
             headers=DIGEST_BOARD_HEADERS,
             rows=[
-                [str(r.rank), r.best.member, r.best.subject, format_value(r.best.value), f"#{r.best.run_id}"]
+                [
+                    str(r.rank),
+                    r.best.member,
+                    method_label(r.best.kind, r.best.subject, r.best.params),
+                    format_value(r.best.value),
+                    f"#{r.best.run_id}",
+                ]
                 for r in c.leaderboard[:LEADERBOARD_ROWS]
             ],
         )

@@ -15,7 +15,7 @@ from storage.sprints import sprints_overlapping
 from storage.verdicts import verdict_body
 from tools.board import split_by_board
 from tools.digest import ChallengeWeek, DigestInput, SprintWeek, WeekEntry
-from tools.leaderboard import rank_best
+from tools.leaderboard import TRAINING_MEASURE, rank_best
 from tools.published.records import published_scores
 from tools.records import RecordChange, record_history
 
@@ -58,7 +58,14 @@ def gather_week(
             active = sum(s.created_at >= start for s in entries)
             progression = sorted([*published.get(board, []), *entries], key=lambda s: (s.created_at, s.run_id))
             weeks.append(
-                ChallengeWeek(board.name, metric, records, rank_best(entries), active, record_history(progression))
+                ChallengeWeek(
+                    board.name + (f" ({TRAINING_MEASURE})" if board.track == "training" else ""),
+                    metric,
+                    records,
+                    rank_best(entries),
+                    active,
+                    record_history(progression),
+                )
             )
     sprints = [
         SprintWeek(s.title, s.tldr, s.ended_at is not None and s.ended_at < end)

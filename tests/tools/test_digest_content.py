@@ -187,7 +187,7 @@ def test_each_board_has_its_own_section_and_records(db_sessions: Any) -> None:
     assert sections == {
         "sparse_parity n=6 k=2 · solver": [("bob", 90.0)],
         "sparse_parity n=20 k=3 · solver": [("alice", 500.0)],
-        "sparse_parity n=20 k=3 · training": [("carol", 700.0)],
+        "sparse_parity n=20 k=3 · training (energy to reach the target accuracy)": [("carol", 700.0)],
     }
 
 
