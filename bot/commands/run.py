@@ -91,13 +91,14 @@ def method_card(outcome: MethodOutcome) -> Reply:
         lines.append(spread_line(result))
     if result.note:
         lines.append(result.note)
-    if versus is not None and result.ok:
-        lines += [
-            f"{c.key} vs {versus.method}, diagnostic: {format_value(c.baseline)} -> {format_value(c.value)} "
-            f"({format_relative(c.value, c.baseline)})"
-            for c in versus.one_step
-            if c.key in SHOWN_ONE_STEP
-        ]
+    if versus is not None:
+        if result.ok:  # a failed run's figures are not a result: no table of them, only where its cost went
+            lines += [
+                f"{c.key} vs {versus.method}, diagnostic: {format_value(c.baseline)} -> {format_value(c.value)} "
+                f"({format_relative(c.value, c.baseline)})"
+                for c in versus.one_step
+                if c.key in SHOWN_ONE_STEP
+            ]
         if versus.buffers is not None:
             lines += mover_lines(versus.buffers, versus.method)
     lines.append(COUNTING_NOTE)

@@ -168,6 +168,9 @@ def submission_card(recorded: RecordedRun, label: str) -> Reply:
     flags = result.provenance.review_flags if result.provenance is not None else []
     if flags:
         lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
+    baseline = recorded.comparison.baseline
+    if result.ok and baseline is not None and baseline.note:
+        lines.append(f"the baseline, {baseline.label}: {baseline.note}")
     footer_lines, footer_tables = card_footer(recorded)
     lines += footer_lines
     tables += footer_tables

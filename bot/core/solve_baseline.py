@@ -61,7 +61,9 @@ def best_solver_result(request: NormalisedRequest, seed_of: SeedOf = lambda name
     solving = [t.method for t in outcome.tried if t.solves and len(t.metrics) == len(instances)]
     refused = [t.method for t in outcome.tried if t.refused]
     note = f"ranked by {metric} among the solvers that solve every instance; " + (
-        f"{', '.join(refused)} not taken (they ask membership queries)" if refused else "every solver taken"
+        f"{', '.join(refused)} not taken: they need oracle (membership) queries, which this board does not give"
+        if refused
+        else "every solver taken"
     )
     provenance = Provenance(judged_by="method", sandbox="registered methods (engine code; no submitted code runs)")
     best = outcome.best

@@ -120,6 +120,9 @@ def test_a_researchers_week(_isolated_data_dir: Path) -> None:
         gf2 = cli_json("submit", str(SUBMISSIONS / "gf2_solve.py"))
         # the member's GF(2) beats their own brute force by far, but the built-in gf2 costs less: never a record
         assert gf2["verdict"]["versus_baseline"]["outcome"] == "LOSS" and gf2["verdict"]["new_record"] is False
+        # and the card names the solvers kept off this board: they need oracle queries a solve() does not get
+        _, card = cli("submit", str(SUBMISSIONS / "gf2_solve.py"))
+        assert "km, km_min not taken: they need oracle (membership) queries" in flat(card)
         answers += [brute, gf2]
     result = CliRunner().invoke(main, ["submit", "-", "--challenge", "matmul_4x4", "--json"], input=WRONG_4X4)
     failed = json.loads([line for line in result.output.splitlines() if line.strip()][-1])
