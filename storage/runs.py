@@ -313,3 +313,13 @@ def count_runs(session: Session, *, member: str | None = None) -> int:
     if member is not None:
         query = query.join(Member).where(Member.name == member)
     return int(session.exec(query).one())
+
+
+def retire_run(session: Session, *, run_id: int) -> None:
+    """Mark run ``run_id`` superseded (off the boards, kept as a record), e.g. a leader re-judged in a new judge
+    epoch; committed."""
+    run = session.get(Run, run_id)
+    if run is not None and run.status != RUN_SUPERSEDED:
+        run.status = RUN_SUPERSEDED
+        session.add(run)
+        session.commit()

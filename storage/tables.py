@@ -384,3 +384,28 @@ class PublishedSync(SQLModel, table=True):
     commit: str = Field(max_length=64)
     synced_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
     snapshot: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class RunVerdict(SQLModel, table=True):
+    """The verdict a stored run was given when it was judged (``bot.core.judgement.Judgement`` as JSON): kept so that
+    every later rendering (``/show``, a reused answer's card, ``--json``) states the same verdict the card and the
+    sprint log stated, never a second one computed against a record that has moved since."""
+
+    __tablename__ = "run_verdicts"
+
+    run_id: int = Field(foreign_key="runs.id", primary_key=True)
+    body: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    judged_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class JudgeEpoch(SQLModel, table=True):
+    """An epoch of the secret suite that judged ``solve()`` submissions are scored on: the hidden instances are
+    derived from ``key`` (a 128-bit secret, hex), so the same code gives the same figure within an epoch. An admin
+    starts a new epoch (``/epoch rotate``); the newest row is the current epoch."""
+
+    __tablename__ = "judge_epochs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=64)
+    started_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    started_by: str = Field(max_length=200)

@@ -71,6 +71,7 @@ USAGES = {
     "db": "move --to URL [--force | --resume]",
     "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
     "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
+    "epoch": "[rotate]",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
 
@@ -319,6 +320,14 @@ COMMANDS: tuple[Command, ...] = (
         handler=_in("rescore", "rescore_runs"),
         shared_answer=True,
         admin_only=True,
+    ),
+    Command(
+        name="epoch",
+        summary="The judge epoch of solve() submissions; rotate (admins) re-judges the leaders",
+        usage=USAGES["epoch"],
+        handler=_in("epoch", "epoch"),
+        details="Every solve() of an epoch is judged on the same secret hidden instances, so identical code gives "
+        "one figure. rotate starts a new epoch and re-judges each submission board's best three on its suite.",
     ),
     Command(
         name="status",

@@ -20,7 +20,8 @@ from bot.commands.boards import (
 from bot.commands.scope import resolve_scope
 from bot.context import AppContext
 from tools.board import mixed_seeds_note
-from tools.leaderboard import LEADERBOARD_HEADERS, leaderboard_cells, rank_best
+from tools.leaderboard import LEADERBOARD_HEADERS, board_title, leaderboard_cells, rank_best
+from tools.param_diff import changed_params
 
 PHONE_COLUMNS = ("#", "member", "method", "value", "run")
 """The columns a leaderboard table shows (of :data:`LEADERBOARD_HEADERS`)."""
@@ -46,7 +47,7 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
                 rows = rank_best(entries)
                 page = page_of(rows, wanted)
                 pages = max(pages, page.pages)
-                title = board.title + (f" ({page.number}/{page.pages})" if page.pages > 1 else "")
+                title = board_title(board) + (f" ({page.number}/{page.pages})" if page.pages > 1 else "")
                 tables.append(
                     Table(headers=list(PHONE_COLUMNS), rows=_phone(leaderboard_cells(page.rows)), title=title)
                 )
@@ -63,6 +64,7 @@ def show_leaderboard(ctx: AppContext, inv: Invocation) -> Reply:
                                 "rank": r.rank,
                                 "member": r.best.member,
                                 "method": r.best.subject,
+                                "params": changed_params(r.best.kind, r.best.subject, r.best.params),
                                 "value": r.best.value,
                                 "run": r.best.run_id,
                             }

@@ -11,6 +11,8 @@ from typing import Any
 
 from bot.commands.base import Followup, Table
 from bot.core.comparison import Comparison, Standing
+from bot.core.judgement import judgement_data
+from bot.core.judgement_words import baseline_words, judgement_lines
 from bot.core.recording import RecordedRun
 from engine.attribution.diff import AttributionDiff
 from tools.metric_format import format_change, format_value
@@ -27,22 +29,37 @@ TOP_MOVERS = 3
 
 
 def standing_line(standing: Standing | None) -> str | None:
-    """The verdict of the primary metric against the current record of the run's board: "WIN — dally@1 66,000: new
-    record on matmul_16x16 · program · dally@1, −1.1% vs the previous one (@sjbaebae (published))"; None when the
-    run has no such value. "New record" only on a WIN (docs/verdicts.md)."""
+    """The primary metric against the current record of the run's board, for a run without a stored judgement
+    (``/show`` of a board with no primary metric): "dally@1 66,000: first stored result on …" or the change vs the
+    record; the verdict lines of a judged run come from :func:`verdict_lines`."""
     if standing is None:
         return None
     where = standing.board.title if standing.board is not None else standing.challenge
     shown = f"{standing.metric} {format_value(standing.value)}"
-    verdict = standing.verdict
-    if standing.record is None or verdict is None:
+    if standing.record is None:
         return f"{shown}: first stored result on {where}"
-    change = format_change(standing.value, standing.record)
-    by = f" ({standing.record_by})" if standing.record_by else ""
-    if standing.is_new_record:
-        beaten = "the group's published record" if standing.record_by else "the previous one"
-        return f"WIN — {shown}: new record on {where}, {change} vs {beaten}{by}"
-    return f"{verdict.outcome.value} — {shown}: {change} vs the record on {where}{by}"
+    return f"{shown}: {format_change(standing.value, standing.record)} vs the record on {where}"
+
+
+def verdict_lines(recorded: RecordedRun) -> list[str]:
+    """The run's one verdict as the core judged it (:mod:`bot.core.judgement_words`): against the record, then
+    against the baseline; a failed run's reason. Another member's credited result, or the group's published program,
+    states no record of this member's (only the baseline line)."""
+    judgement = recorded.comparison.judgement
+    if judgement is None:
+        line = standing_line(recorded.comparison.standing) if recorded.result.ok else None
+        return [line] if line else []
+    if recorded.credited_elsewhere or recorded.published_as is not None:  # not this member's record to claim
+        own = baseline_words(judgement)
+        return [own] if own else []
+    return judgement_lines(judgement)
+
+
+def verdict_data(recorded: RecordedRun) -> dict[str, Any] | None:
+    """The same verdict for ``--json`` (:func:`bot.core.judgement.judgement_data`), None when the board has no
+    primary metric."""
+    judgement = recorded.comparison.judgement
+    return None if judgement is None else judgement_data(judgement)
 
 
 def comparison_table(comparison: Comparison) -> Table:
@@ -86,19 +103,18 @@ def provenance_line(recorded: RecordedRun) -> str:
     )
 
 
-def card_footer(recorded: RecordedRun) -> tuple[list[str], list[Table]]:
-    """The lines and table that end every result card: whose published record the program is (when identical to
-    one), the standing against the record (only on a result credited to this request: another submitter's record,
-    or a published one, is not this member's), the comparison table (for a passing run
-    with something to compare with), and the provenance line."""
-    lines: list[str] = []
+def card_footer(recorded: RecordedRun, *, verdicts: bool = True) -> tuple[list[str], list[Table]]:
+    """The lines and table that end every result card: the run's verdict lines (``verdicts=False`` when the card
+    printed them already; a result credited to another submission, or a published program, states no record of
+    this member's), the comparison table (for a passing run with something to compare with: a failed run shows why
+    it failed, not a table), and the provenance line (whose published record the program is, when identical to
+    one)."""
+    lines: list[str] = verdict_lines(recorded) if verdicts else []
     tables: list[Table] = []
     own = not recorded.credited_elsewhere and recorded.published_as is None
     standing = recorded.comparison.standing
-    if own and recorded.result.ok and (line := standing_line(standing)) is not None:
-        lines.append(line)
-        if standing is not None and standing.differs:
-            lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
+    if own and recorded.result.ok and standing is not None and standing.differs:
+        lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
     if recorded.result.ok and recorded.comparison.has_reference:
         tables.append(comparison_table(recorded.comparison))
     lines.append(provenance_line(recorded))

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
-from bot.commands.result_card import details, mover_lines, movers_data, provenance_line, standing_line
+from bot.commands.result_card import details, mover_lines, movers_data, provenance_line, verdict_data, verdict_lines
 from bot.commands.run_generator import generator_name, run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import GeneratorRequest, is_ir_challenge
@@ -81,33 +81,26 @@ def method_card(outcome: MethodOutcome) -> Reply:
     result = recorded.result
     seeds = seeds_label(result.seeds)
     lines: list[str] = []
-    if result.ok and (line := standing_line(recorded.comparison.standing)) is not None:
-        lines.append(line)
-        standing = recorded.comparison.standing
-        if standing is not None and standing.differs:
-            lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
-    if versus is not None:
-        label = versus.method + (f" (#{versus.run_id})" if versus.run_id else "")
-        lines += [
-            f"{c.verdict.outcome.value} vs {label}, the baseline: {c.key} {format_relative(c.value, c.baseline)}"
-            for c in versus.metrics
-            if c.verdict is not None and c.key == primary_key(result)
-        ]
+    lines += verdict_lines(recorded)
+    standing = recorded.comparison.standing
+    if result.ok and standing is not None and standing.differs:
+        lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
     lines.append(f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall, {seeds} ({'pass' if result.ok else 'FAIL'})")
     if result.failure:
         lines.append(result.failure)
-    if result.seed_metrics:
+    if result.seed_metrics and result.ok:
         lines.append(spread_line(result))
     if result.note:
         lines.append(result.note)
     if versus is not None:
-        lines += [
-            f"{c.key} vs {versus.method}: {format_value(c.baseline)} -> {format_value(c.value)} "
-            f"({format_relative(c.value, c.baseline)})"
-            for c in versus.one_step
-            if c.key in SHOWN_ONE_STEP
-        ]
+        if result.ok:  # a failed run's figures are not a result: no table of them, only where its cost went
+            lines += [
+                f"{c.key} vs {versus.method}, diagnostic: {format_value(c.baseline)} -> {format_value(c.value)} "
+                f"({format_relative(c.value, c.baseline)})"
+                for c in versus.one_step
+                if c.key in SHOWN_ONE_STEP
+            ]
         if versus.buffers is not None:
             lines += mover_lines(versus.buffers, versus.method)
     lines.append(COUNTING_NOTE)
@@ -148,6 +141,7 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "found": result.found,
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
+        "verdict": verdict_data(recorded),
     }
     return Reply(
         text="\n".join(lines),
@@ -217,7 +211,8 @@ def run_compat_reply(inv: Invocation, board: SpcBoard | None = None) -> Reply:
     dmc = "n/a" if summary["dmc"] is None else f"{summary['dmc']:,.1f}"
     text = (
         f"{'PASSED' if summary['passed'] else 'FAILED'} (sparse-parity-challenge protocol): mean accuracy "
-        f"{summary['accuracy']:.1%}, mean dmc {dmc}"
+        f"{summary['accuracy']:.1%}, mean dmc {dmc} (protocol: sparse-parity-challenge — public seeds 42, 123, 456,"
+        " traced in-process; submit judges the same file by this tool's protocol: another figure)"
     )
     standing = None
     if board is not None and summary["dmc"] is not None:

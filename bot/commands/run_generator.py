@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 
 from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import card_footer
+from bot.commands.result_card import card_footer, verdict_data
 from bot.context import AppContext
 from bot.core.recording import RecordedRun
 from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
@@ -49,7 +49,7 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
     lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_value(cost)}" if cost is not None else "")]
     lines += recovery_lines(result.recovery)
     tables = []
-    if cost is not None:
+    if cost is not None and result.ok:
         counts = result.counts
         row = [
             METRIC,
@@ -80,5 +80,6 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
         "run_id": recorded.stored.id,
         "reused": recorded.stored.reused,
         "recovery": recovery_data(result.recovery),
+        "verdict": verdict_data(recorded),
     }
     return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)

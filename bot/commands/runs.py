@@ -1,17 +1,21 @@
 """``runs [mine] [page=N]``: the stored runs, newest first (yours only with ``mine``), 20 a page.
 
 Phone width: a row is the run's id, member, method and its challenge's primary metric (``metric.primary.*``), or
-"failed", with a long member or method name cut (…) so that a row fits 40 characters; the whole names, the
+"failed", with a long member or method name cut (…) so that a row fits 40 characters; the table's title names the
+value column's metric@version and instance (per run when a page mixes them); the whole names, the
 challenge, the date, the status and every metric are in ``--json`` and ``show ID``. A page past the last shows the
 last, as the boards do (bot/commands/boards.py)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.boards import PAGE_ROWS, next_page_hint, page_number, paging_of
 from bot.context import AppContext
 from storage.runs import count_runs, recent_runs
 from storage.tables import Run
+from tools.board import instance_label, instance_of
 from tools.metric_format import format_value
 
 USAGE = "usage: runs [mine] [page=N]"
@@ -42,7 +46,7 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
     )
     return Reply(
         text="\n".join(line for line in [head, next_page_hint(paging)] if line),
-        tables=[Table(headers=HEADERS, rows=[_row(r, primary.get(r.challenge)) for r in runs])] if runs else [],
+        tables=[value_table(runs, primary)] if runs else [],
         paging=paging,
         data={
             "ok": True,
@@ -64,6 +68,34 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
             ],
         },
     )
+
+
+def value_legend(runs: list[Run], primary: Mapping[str, str]) -> str:
+    """What the value column holds: each metric@version with the instance it was measured on, and which runs when
+    a page mixes them — ``value: dally@1 on matmul_1x1`` or ``value: dmc@1 on sparse_parity n=20 k=3 (#2, #5);
+    dally@1 on matmul_16x16 (#7)``."""
+    groups: dict[str, list[int]] = {}
+    for run in runs:
+        metric = primary.get(run.challenge)
+        if run.ok and metric is not None and metric in run.metrics and run.id is not None:
+            where = " ".join(p for p in (run.challenge, instance_label(instance_of(run.challenge, run.params))) if p)
+            groups.setdefault(f"{metric} on {where}", []).append(run.id)
+    if not groups:
+        return ""
+    if len(groups) == 1:
+        return f"value: {next(iter(groups))}"
+    return "value: " + "; ".join(f"{label} ({', '.join(f'#{i}' for i in ids)})" for label, ids in groups.items())
+
+
+def value_table(runs: list[Run], primary: Mapping[str, str]) -> Table:
+    """The page's table. The value column names what it holds: as its header when every value is one metric on a
+    challenge whose name is its instance (``dally@1``), else in the table's title (:func:`value_legend`)."""
+    rows = [_row(r, primary.get(r.challenge)) for r in runs]
+    metrics = {primary.get(r.challenge) for r in runs if r.ok and primary.get(r.challenge) in r.metrics}
+    named = all(not instance_of(r.challenge, r.params) for r in runs)
+    if len(metrics) == 1 and named:
+        return Table(headers=[*HEADERS[:-1], str(next(iter(metrics)))], rows=rows)
+    return Table(headers=HEADERS, rows=rows, title=value_legend(runs, primary))
 
 
 def _row(run: Run, metric: str | None) -> list[str]:

@@ -10,7 +10,9 @@ from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.commands.result_card import comparison_table
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
-from bot.core.comparison import compare
+from bot.core.comparison import compare, settled
+from bot.core.judgement import judgement_data
+from bot.core.judgement_words import judgement_lines
 from bot.core.stored_result import result_of
 from bot.core.verdict import configured_rule
 from engine.attribution.histogram import ReuseHistogram, bin_label
@@ -32,7 +34,9 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
     rule, reference = configured_rule(config.get), str(config.get("baseline.reference"))
     with ctx.sessions()() as session:
         run = get_run(session, run_id=run_id)
-        comparison = compare(session, run, primary=primary(run.challenge), rule=rule, reference=reference)
+        comparison = settled(
+            session, run, compare(session, run, primary=primary(run.challenge), rule=rule, reference=reference)
+        )
     detail = run_detail(run)
     per_step = run.result.get("per_step") if isinstance(run.result, dict) else None
     files = (
@@ -56,8 +60,10 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
     for scope, histogram in histograms.items():
         tables.append(histogram_table(histogram, title=f"{distances_of(scope)} ({scope})"))
         files.append(histogram_file(histogram, run_id=run.id, scope=scope, subject=run.subject))
+    judgement = comparison.judgement
+    said = judgement_lines(judgement) if judgement is not None else []
     return Reply(
-        text=detail.summary,
+        text="\n".join([detail.summary, *said]),
         tables=tables,
         files=files,
         data={
@@ -75,6 +81,7 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
                 "code": run.code,
                 "engine_version": run.engine_version,
             },
+            "verdict": None if judgement is None else judgement_data(judgement),
             "reuse_histograms": {
                 scope: {"bins": h.bins(), "total": h.total(), "by_buffer": dict(zip(h.names, h.rows, strict=True))}
                 for scope, h in histograms.items()

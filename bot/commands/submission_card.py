@@ -10,11 +10,13 @@ from dataclasses import asdict
 from typing import Any
 
 from bot.commands.base import Reply, Table
-from bot.commands.result_card import card_footer, details
+from bot.commands.result_card import card_footer, details, verdict_data
 from bot.core.recording import RecordedRun
+from engine.metrics.clock import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
+from engine.sandbox.judge import FLOATS_READ
 from engine.scoring.ir import METRIC
-from tools.metric_format import format_change, format_value
+from tools.metric_format import format_value
 from tools.recovery_text import recovery_data, recovery_lines
 
 SUBMISSION_KEYS = (
@@ -44,10 +46,22 @@ SUBMISSION_KEYS = (
     "code_hash",
     "engine_version",
     "recovery",
+    "verdict",
 )
 """The keys of a judged submission's JSON, in order (README: "JSON output")."""
 IR_PRICED = ("ir", "generate")
 """Kinds whose cost is the IR scorer's (``dally@1``), with instruction and read counts."""
+
+
+NOTHING_TO_MEASURE = "nothing to measure"
+"""What the panel says for a clock metric of a solve() whose counted reads read no float (engine.metrics.clock):
+``x[:0].sum()`` has a read distance and so an ``ard_per_read@1`` value, but nothing was measured."""
+CLOCK_METRICS = (ARD, ARD_PER_READ, DMC)
+PROTOCOL_LINE = (
+    "protocol: this tool's judge — remote arrays, {instances} secret instances of judge epoch {epoch}"
+    " (run solve=FILE --compat spc measures by the sparse-parity-challenge protocol: another figure)"
+)
+"""The line naming the protocol a judged solve()'s figures are measured under."""
 
 
 def _where(result: RunResult) -> str:
@@ -91,6 +105,7 @@ def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
         "code_hash": recorded.stored.run.code_hash,
         "engine_version": result.engine_version,
         "recovery": recovery_data(result.recovery),
+        "verdict": verdict_data(recorded),
     }
 
 
@@ -124,42 +139,44 @@ def unjudged_data(error: str, challenge: str | None) -> dict[str, Any]:
     }
 
 
-def baseline_line(recorded: RecordedRun) -> str | None:
-    """``LOSS — vs the baseline, best built-in solver gf2 (#12): dmc@1 +1,234 (+12.3 %)`` for a passing result
-    with a baseline (a solve(): the best built-in solver on the same hidden instances); None otherwise."""
-    comparison = recorded.comparison
-    verdict, baseline = comparison.versus_baseline, comparison.baseline
-    if verdict is None or baseline is None or not recorded.result.ok:
-        return None
-    metric = comparison.standing.metric if comparison.standing is not None else "primary metric"
-    change = format_change(verdict.candidate_mean, verdict.reference_mean)
-    return f"{verdict.outcome.value} — vs the baseline, {baseline.label}: {metric} {change}"
-
-
 def submission_card(recorded: RecordedRun, label: str) -> Reply:
     """The result card for a judged submission (text, metric panel, stored comparison) and its JSON data."""
     result = recorded.result
     verdict = "passed" if result.ok else f"FAILED: {result.failure or 'no reason recorded'}"
     acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
     lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}", *recovery_lines(result.recovery)]
+    unmeasured = result.kind == "solve" and result.counts.get(FLOATS_READ) == 0
     panel = [
-        [key, format_value(value), result.metric_scopes.get(key, "")] for key, value in sorted(result.metrics.items())
+        [
+            key,
+            NOTHING_TO_MEASURE if unmeasured and key in CLOCK_METRICS else format_value(value),
+            result.metric_scopes.get(key, ""),
+        ]
+        for key, value in sorted(result.metrics.items())
     ]
     if result.kind in IR_PRICED and METRIC in result.metrics:
         counts = result.counts
         panel += [[name, format_value(counts[name]), "count"] for name in ("instructions", "reads") if name in counts]
-    tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if panel else []
+    # a failed submission is not a result: its card says why, with no metric table
+    shown = panel and result.ok
+    tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if shown else []
     self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
     if self_reported:
         lines.append("self-reported (measured inside your code, not verified): " + ", ".join(self_reported))
     elif result.kind == "solve" and panel:
         lines.append("metrics measured by the judge, outside your code (none self-reported)")
+    if result.kind == "solve":
+        instances = result.params.get("instances", "the")
+        lines.append(PROTOCOL_LINE.format(instances=instances, epoch=result.params.get("epoch", "—")))
+    if unmeasured:
+        lines.append("nothing to measure: your solve() read no float of a written buffer")
     lines.append(_where(result))
     flags = result.provenance.review_flags if result.provenance is not None else []
     if flags:
         lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
-    if (line := baseline_line(recorded)) is not None:
-        lines.append(line)
+    baseline = recorded.comparison.baseline
+    if result.ok and baseline is not None and baseline.note:
+        lines.append(f"the baseline, {baseline.label}: {baseline.note}")
     footer_lines, footer_tables = card_footer(recorded)
     lines += footer_lines
     tables += footer_tables

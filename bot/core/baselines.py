@@ -100,6 +100,9 @@ class Baseline:
     metrics: dict[str, float]
     seed_metrics: dict[str, list[float]] = field(default_factory=dict)
     run_id: int | None = None
+    note: str = ""
+    """How the baseline was chosen, as its stored run says (a solve()'s: which solvers were ranked, and which were
+    not taken because they need oracle queries the board does not give)."""
 
     def values(self, metric: str) -> list[float]:
         """The per-seed values of ``metric`` (one value for a single seed or a program); [] when absent."""
@@ -210,11 +213,13 @@ def _solve_baseline(session: Session, run: Run, primary: str | None) -> Baseline
 
 def _stored_baseline(name: str, stored: Run) -> Baseline:
     seed_metrics = stored.result.get("seed_metrics") if isinstance(stored.result, dict) else None
+    note = stored.result.get("note") if isinstance(stored.result, dict) else None
     return Baseline(
         name,
         {k: float(v) for k, v in stored.metrics.items()},
         {k: [float(x) for x in v] for k, v in (seed_metrics or {}).items()},
         stored.id,
+        note if isinstance(note, str) and stored.kind == "method" and name.startswith(SOLVE_BASELINE) else "",
     )
 
 

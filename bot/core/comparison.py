@@ -17,15 +17,17 @@ n=6 is never compared with training runs on n=20.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import Session
 
 from bot.core.baselines import DEFAULT_REFERENCE, Baseline, baseline_of
+from bot.core.judgement import Judgement, judgement_data, judgement_from
 from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule, judge
 from storage.runs import get_run
 from storage.scores import ScoredRun, scored_runs
 from storage.tables import Run
+from storage.verdicts import put_verdict
 from tools.board import Board, Setting, board_of, on_board, setting_of, what_differs
 from tools.metric_format import format_change, format_value
 from tools.published.records import current_snapshot, published_scores
@@ -68,6 +70,14 @@ class Standing:
     values: tuple[float, ...] = ()
     record_values: tuple[float, ...] = ()
     differs: str = ""
+    record_run: int | None = None
+
+    @property
+    def record_label(self) -> str:
+        """Whose the record is: ``@sjbaebae (published)``, ``#12`` (a stored run), "" when there is none."""
+        if self.record_by:
+            return self.record_by
+        return "" if self.record_run is None else f"#{self.record_run}"
 
     @property
     def verdict(self) -> Verdict | None:
@@ -85,12 +95,15 @@ class Standing:
 @dataclass(frozen=True)
 class Comparison:
     """A stored run against its baseline and the record (rows sorted by metric name); ``baseline`` names what the
-    "vs baseline" column compares with (None: nothing), ``versus_baseline`` the primary metric's verdict."""
+    "vs baseline" column compares with (None: nothing), ``versus_baseline`` the primary metric's verdict.
+    ``judgement``: the run's one verdict (:mod:`bot.core.judgement`), what every rendering states; None when the
+    board has no primary metric."""
 
     rows: tuple[MetricComparison, ...] = ()
     standing: Standing | None = None
     baseline: Baseline | None = None
     versus_baseline: Verdict | None = None
+    judgement: Judgement | None = None
 
     @property
     def has_reference(self) -> bool:
@@ -170,5 +183,34 @@ def compare(
             values=seed_values(run, primary),
             record_values=record_values,
             differs=differs,
+            record_run=None if best is None or best.published else best.run_id,
         )
-    return Comparison(rows=tuple(rows), standing=standing, baseline=baseline, versus_baseline=versus)
+    judgement = None
+    if primary is not None:
+        measured = run.metrics.get(primary)
+        judgement = Judgement(
+            metric=primary,
+            board=board_of(run.challenge, run.kind, run.subject, run.params, primary).title,
+            passed=run.ok,
+            value=None if measured is None else float(measured),
+            failure=run.failure,
+            baseline=None if baseline is None else baseline.label,
+            versus_baseline=versus,
+            record=None if standing is None else standing.record,
+            record_label="" if standing is None else standing.record_label,
+            versus_record=None if standing is None else standing.verdict,
+            rule=rule,
+        )
+    return Comparison(
+        rows=tuple(rows), standing=standing, baseline=baseline, versus_baseline=versus, judgement=judgement
+    )
+
+
+def settled(session: Session, run: Run, comparison: Comparison) -> Comparison:
+    """``comparison`` with the verdict ``run`` was given when first judged: stored now when it has none (this is
+    its first judgement), else the stored one replaces the one just computed (the record may have moved since; the
+    run's verdict does not). Its rows and standing figures stay current (the "vs record" column)."""
+    if comparison.judgement is None or run.id is None:
+        return comparison
+    stored = put_verdict(session, run_id=run.id, body=judgement_data(comparison.judgement))
+    return replace(comparison, judgement=judgement_from(stored))

@@ -7,8 +7,9 @@ never runs in the calling process:
   through ``run_trusted_limited``);
 - ``generate()`` runs in the sandbox and only its IR text comes back, to be scored the same way;
 - ``solve()`` is judged with remote arrays (``engine.sandbox.judge_solve``: accuracy and dmc/ard measured by the
-  parent); a passing one is compared with the best built-in solver on the same hidden instances, which the
-  system runs and stores first (:mod:`bot.core.solve_baseline`).
+  parent) on the current judge epoch's fixed secret suite (:mod:`bot.core.epochs`); a passing one is compared with
+  the best built-in solver on the same hidden instances, which the system runs and stores first
+  (:mod:`bot.core.solve_baseline`).
 
 Every answer goes through :func:`bot.core.recording.record_once`, keyed by kind + challenge + parameters + normalised
 code + metric versions (not the label), so identical code returns its stored result unless ``force``, credited to
@@ -22,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.core.band_adjudication import adjudicated
+from bot.core.epochs import EPOCH_PARAM, suite_of, the_current_epoch
 from bot.core.recording import PublishedCredit, RecordedRun, record_once
 from bot.core.scorer_limits import scorer_limits
 from bot.core.services import Services
@@ -47,6 +49,8 @@ from tools.run_request import NormalisedRequest, code_hash
 SCORER = "engine.scoring.verdict:score_or_reject"
 SOLVE_CHALLENGE = "sparse_parity"
 SOLVE_N_BITS, SOLVE_K_SPARSE, SOLVE_INSTANCES = 20, 3, 3
+SOLVE_N_TRAIN, SOLVE_N_TEST = 200, 1000
+"""Training and held-back test rows of each hidden instance (the judge's defaults, named: they shape the suite)."""
 SOLVE_PARAMS = {"n_bits": SOLVE_N_BITS, "k_sparse": SOLVE_K_SPARSE, "instances": SOLVE_INSTANCES}
 SOLVE_METRICS = metrics_for("numpy", "solve")
 IR_METRICS = metrics_for("ir", "ir")
@@ -274,17 +278,23 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
     policy = services.run_policy()
     policy.check_challenge(SOLVE_CHALLENGE)
     limits = _sandbox_limits(services)
+    epoch = the_current_epoch(services)  # the fixed secret suite: identical code, one figure per epoch
     request = NormalisedRequest(
         challenge=SOLVE_CHALLENGE,
         kind="solve",
         subject=sub.label,
-        params=dict(SOLVE_PARAMS),
+        params={**SOLVE_PARAMS, EPOCH_PARAM: epoch.number},
         code=sub.code,
         metric_versions=SOLVE_METRICS,
     )
+    suite = suite_of(epoch, (SOLVE_N_BITS, SOLVE_K_SPARSE, SOLVE_N_TRAIN, SOLVE_N_TEST), SOLVE_INSTANCES)
 
     def compute() -> RunResult:
-        progress(f"judging solve() on {SOLVE_PARAMS['instances']} hidden instances (remote arrays)", None)
+        progress(
+            f"judging solve() on the {SOLVE_PARAMS['instances']} hidden instances of judge epoch {epoch.number}"
+            " (remote arrays)",
+            None,
+        )
         result = judge_solve(
             sub.code,
             n_bits=SOLVE_N_BITS,
@@ -294,7 +304,11 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
             dev_override=services.settings.dev_allow_unsandboxed,
             label=sub.label,
             limits=limits,
+            n_train=SOLVE_N_TRAIN,
+            n_test=SOLVE_N_TEST,
+            suite=suite,
         )
+        result.params = {**result.params, EPOCH_PARAM: epoch.number}
         # the baseline is stored first (the system's run), so the entry and card of this result compare with it
         primary = services.tool_config().get(f"{PRIMARY_METRIC_PREFIX}{SOLVE_CHALLENGE}")
         ensure_solve_baseline(services, result, primary, progress)

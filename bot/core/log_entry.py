@@ -138,7 +138,9 @@ def _baseline_result(
     return name, result, dict(baseline.metrics)
 
 
-def _method_defaults(run: Run) -> dict[str, object] | None:
+def _method_defaults(run: Run, default_seeds: list[int]) -> dict[str, object] | None:
+    """The method's default parameters and the admins' default seed set (``seeds``): what a run that names
+    nothing gets, so the entry's "not at their defaults" line names only what the member changed."""
     if run.kind != "method":
         return None
     from engine.errors import EngineError
@@ -146,7 +148,8 @@ def _method_defaults(run: Run) -> dict[str, object] | None:
 
     instance: dict[str, str | int | float] = {key: run.params[key] for key in ("n", "k", "task") if key in run.params}
     try:
-        return dict(method_defaults(run.subject, instance))  # the defaults at the run's instance (gf2's m scales)
+        # the defaults at the run's instance (gf2's m scales with n), and the admins' default seed set
+        return {**dict(method_defaults(run.subject, instance)), "seeds": list(default_seeds)}
     except EngineError:
         return None
 
@@ -217,11 +220,11 @@ def log_run(
         baseline_metrics=base_metrics,
         per_step=mine.per_step,
         baseline_per_step=base.per_step if base is not None else None,
-        defaults=_method_defaults(run),
+        defaults=_method_defaults(run, [int(x) for x in config.get("seeds.default")]),
         movers=movers,
         rule=configured_rule(config.get),
     )
-    line, verdict = headline(facts)
+    line, outcome = headline(facts)
     chart = _chart(mine, base, base_name, run.subject) if run.ok else None
     frame = log_frame(services, run.member.name)
     params = " ".join(f"{k}={v}" for k, v in sorted(run.params.items()))
@@ -232,14 +235,14 @@ def log_run(
         kind="run" if run.kind in ("method", "generate") else "score",
         title=title,
         body="",
-        results=[row.cells() for row in comparison.rows],
+        results=[row.cells() for row in comparison.rows] if run.ok else [],
         run_id=run.id,
         detail=frame.detail(
             headline=line,
             lines=detail_lines(facts),
             links=run_links(run, origin),
             table=entry_table(facts),
-            verdict=verdict.outcome.value if verdict is not None else "",
+            verdict=outcome.value if outcome is not None else "",
         ),
         charts=[chart] if chart is not None else [],
         sprint_id=frame.sprint_id,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from bot.core.attribution_diff import results_diff
 from bot.core.baselines import BaselineRun
-from bot.core.comparison import Comparison, compare
+from bot.core.comparison import Comparison, compare, settled
 from bot.core.log_entry import log_run
 from bot.core.services import Services
 from bot.core.stored_result import detail_of, result_of
@@ -204,4 +204,5 @@ def _compare(services: Services, stored: StoredRun) -> tuple[Run, Comparison, Cr
     reference = str(config.get("baseline.reference"))  # read before the session: SQLite allows one writer
     with services.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        return run, compare(session, run, primary=primary, rule=rule, reference=reference), credit_of(session, run=run)
+        comparison = settled(session, run, compare(session, run, primary=primary, rule=rule, reference=reference))
+        return run, comparison, credit_of(session, run=run)

@@ -1,10 +1,12 @@
 """A stored run as a sprint-log entry in words (pure): the headline, the compact table, the movers and parameters.
 
 The headline reads like the group's own results lines: what ran against what, on which instance, over how many
-seeds, the board's primary metric as a relative change with its verdict (:mod:`bot.core.verdict`), accuracy and
-time — ``local_update vs sgd, n=20 k=3, seed 0: dmc@1 −2.9 % one step (WIN), accuracy 100 %, 5.1 s``. Without a
-baseline the primary metric is compared with the board's record (:class:`bot.core.comparison.Standing`). Every number
-uses one format (:func:`tools.metric_format.format_compact`, :func:`tools.metric_format.format_percent`).
+seeds, then the run's one verdict as the comparison judged it (:mod:`bot.core.judgement`, in words by
+:func:`bot.core.judgement_words.judgement_summary`: the same outcome and figure as the card), accuracy and time —
+``local_update vs sgd (#1), n=20 k=3, 3 seeds: INCONCLUSIVE vs sgd (#1): dmc@1 −0.5 %; first on its board, accuracy
+99.8 %, 17 s``. Per-step figures are diagnostics, in the table only. Numbers use the log's compact format
+(:func:`tools.metric_format.format_compact`) and one way of writing a change
+(:func:`tools.metric_format.format_relative_change`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.comparison import Comparison
-from bot.core.verdict import DEFAULT_RULE, Verdict, VerdictRule, judge
+from bot.core.judgement_words import judgement_summary
+from bot.core.verdict import DEFAULT_RULE, Outcome, VerdictRule
 from engine.attribution.diff import AttributionDiff
 from tools.board import instance_label, instance_of
-from tools.metric_format import format_compact, format_percent
+from tools.metric_format import format_compact, format_percent, format_relative_change
 from tools.sprint_log.entry import EntryTable
 
 ONE_STEP = " (one step)"
@@ -71,65 +74,38 @@ def seed_words(seeds: tuple[int, ...], params: Mapping[str, Any]) -> str:
     return f"seed {chosen[0]}" if len(chosen) == 1 else f"{len(chosen)} seeds"
 
 
-def _primary_pair(facts: RunFacts) -> tuple[str, float, float | None, str]:
-    """(metric key, value, baseline value, scope words) for the headline: the primary metric's one-step figure
-    where both sides have it, else the whole run's."""
-    metric = facts.primary or ""
-    step = metric + ONE_STEP
-    mine, theirs = facts.per_step or {}, facts.baseline_per_step or {}
-    if step in mine and (facts.baseline is None or step in theirs):
-        return metric, mine[step], theirs.get(step), " one step"
-    value = next((r.value for r in facts.comparison.rows if r.metric == metric), None)
-    base = (facts.baseline_metrics or {}).get(metric)
-    return metric, float(value) if value is not None else float("nan"), base, ""
-
-
-def headline(facts: RunFacts) -> tuple[str, Verdict | None]:
-    """The entry's headline and the verdict it states (None: nothing to compare with, or the run failed)."""
+def headline(facts: RunFacts) -> tuple[str, Outcome | None]:
+    """The entry's headline and the outcome it states (None: nothing to compare with, or the run failed — a failed
+    run is not a result). The verdict is the comparison's one judgement (:mod:`bot.core.judgement_words`), never
+    judged again here; per-step figures are diagnostics and stay out of the headline."""
     who = facts.subject + (f" vs {facts.baseline}" if facts.baseline else "")
     where = ", ".join(
         p for p in (instance_words(facts.challenge, facts.params), seed_words(facts.seeds, facts.params)) if p
     )
+    judgement = facts.comparison.judgement
     if not facts.ok:
-        return f"{who}, {where}: FAILED — {facts.failure or 'no reason recorded'}", None
+        said = judgement_summary(judgement) if judgement is not None else f"FAILED — {facts.failure or 'no reason'}"
+        return f"{who}, {where}: {said}", None
     tail = []
     if facts.accuracy is not None:
         tail.append(f"accuracy {facts.accuracy * 100:.3g} %")
     else:
         tail.append("correct")
     tail.append(f"{facts.wall_s:.1f} s" if facts.wall_s < 10 else f"{facts.wall_s:.0f} s")
-    if not facts.primary:
+    if judgement is None:
         return f"{who}, {where}: " + ", ".join(tail), None
-    verdict: Verdict | None = None
-    if facts.baseline:
-        metric, value, base, scope = _primary_pair(facts)
-        if base:
-            verdict = judge([value], [base], rule=facts.rule)
-            figure = f"{metric} {format_percent((value - base) / base)}{scope} ({verdict.outcome.value})"
-        else:
-            figure = f"{metric} {format_compact(value)}{scope}"
-    else:  # against the board's record: the whole run's primary metric, as the leaderboard ranks it
-        standing = facts.comparison.standing
-        metric = facts.primary
-        value = next((r.value for r in facts.comparison.rows if r.metric == metric), float("nan"))
-        figure = f"{metric} {format_compact(value)}"
-        if standing is not None and standing.record:
-            verdict = standing.verdict
-            assert verdict is not None
-            by = f" by {standing.record_by}" if standing.record_by else ""
-            change = format_percent((standing.value - standing.record) / standing.record)
-            figure += f", {change} vs the record{by} ({verdict.outcome.value})"
-        elif standing is not None and standing.record is None:
-            figure += " (first on its board)"
-    return f"{who}, {where}: {figure}, " + ", ".join(tail), verdict
+    return f"{who}, {where}: {judgement_summary(judgement)}, " + ", ".join(tail), judgement.outcome
 
 
 def _change(value: float, reference: float | None) -> str:
-    return "" if not reference else format_percent((value - reference) / reference)
+    return format_relative_change(value, reference)
 
 
 def entry_table(facts: RunFacts) -> EntryTable | None:
-    """metric | the run | vs the baseline | vs the record then: whole-run metrics, then the one-step figures."""
+    """metric | the run | vs the baseline | vs the record then: whole-run metrics, then the one-step figures (named
+    diagnostics: they carry no verdict). None for a failed run: it is not a result, the headline says why."""
+    if not facts.ok:
+        return None
     rows: list[tuple[str, ...]] = []
     with_baseline = facts.baseline is not None
     for row in facts.comparison.rows:
@@ -141,7 +117,7 @@ def entry_table(facts: RunFacts) -> EntryTable | None:
     for key, value in (facts.per_step or {}).items():
         if not key.endswith(ONE_STEP):
             continue
-        cells = [key, format_compact(value)]
+        cells = [f"{key}, diagnostic", format_compact(value)]
         if with_baseline:
             cells.append(_change(value, (facts.baseline_per_step or {}).get(key)))
         cells.append("")
@@ -154,15 +130,24 @@ def entry_table(facts: RunFacts) -> EntryTable | None:
 
 def changed_parameters(facts: RunFacts) -> str:
     """``lr=0.05, epochs=50`` — the parameters that differ from the method's defaults ("" when none, or no
-    defaults are known), instance and seed left out (the headline names them)."""
+    defaults are known), instance and seed left out (the headline names them). Only real non-defaults: a parameter
+    the defaults do not name (the instance's task) is not called one, and the seed set counts as a default when it
+    is the admins' ``seeds.default`` (``defaults["seeds"]``)."""
     if facts.defaults is None:
         return ""
     changed = [
         f"{key}={value}"
         for key, value in sorted(facts.params.items())
-        if key not in INSTANCE_KEYS_SHOWN and facts.defaults.get(key) != value
+        if key not in INSTANCE_KEYS_SHOWN and key in facts.defaults and not _same(facts.defaults[key], value)
     ]
     return ", ".join(changed)
+
+
+def _same(default: Any, value: Any) -> bool:
+    """Whether ``value`` is the default (a seed list in any order, a number as int or float)."""
+    if isinstance(default, list | tuple) and isinstance(value, list | tuple):
+        return sorted(default) == sorted(value)
+    return bool(default == value)
 
 
 def mover_words(diff: AttributionDiff, baseline: str, top: int = TOP_MOVERS) -> str:

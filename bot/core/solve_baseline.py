@@ -12,8 +12,10 @@ the verdict compares with the submission's own per-instance values (docs/verdict
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 
 from bot.core.baselines import SOLVE_BASELINE, SOLVE_METRICS, solve_baseline_request
+from bot.core.epochs import seed_hex
 from bot.core.recording import record_once
 from bot.core.services import Services
 from engine.progress import Progress, no_progress
@@ -22,6 +24,8 @@ from storage.tables import SYSTEM_MEMBER
 from tools.run_request import NormalisedRequest
 
 SCOPE = "whole run, traced, mean over the submission's hidden instances"
+SeedOf = Callable[[str, tuple[int, int, int, int]], str]
+"""A recorded hidden instance (name or hex seed) and its shape -> its hex seed."""
 
 
 def ensure_solve_baseline(
@@ -35,13 +39,15 @@ def ensure_solve_baseline(
 
     def compute() -> RunResult:
         progress("running the built-in solvers on the same hidden instances (the baseline)", None)
-        return best_solver_result(request)
+        return best_solver_result(request, lambda name, shape: seed_hex(services, name, shape))
 
     return record_once(services, request, compute, member=SYSTEM_MEMBER).stored.id
 
 
-def best_solver_result(request: NormalisedRequest) -> RunResult:
-    """The stored form of the rule's outcome for ``request`` (a failed result when no solver solves them)."""
+def best_solver_result(request: NormalisedRequest, seed_of: SeedOf = lambda name, shape: name) -> RunResult:
+    """The stored form of the rule's outcome for ``request`` (a failed result when no solver solves them).
+    ``seed_of``: the hex seed of a recorded hidden instance (an epoch's instance is recorded by name,
+    :func:`bot.core.epochs.seed_hex`); by default the recorded value is the seed."""
     from engine.methods import METHODS
     from engine.methods.on_instances import best_solver
     from engine.sandbox.judge import HIDDEN_INSTANCES, instance_data
@@ -49,13 +55,15 @@ def best_solver_result(request: NormalisedRequest) -> RunResult:
     p = request.params
     n, k = int(p.get("n_bits", 20)), int(p.get("k_sparse", 3))
     shape = (n, k, int(p.get("n_train", 200)), int(p.get("n_test", 1000)))
-    instances = [instance_data(seed, *shape) for seed in p[HIDDEN_INSTANCES]]
+    instances = [instance_data(seed_of(name, shape), *shape) for name in p[HIDDEN_INSTANCES]]
     metric = str(p["ranked_by"])
     outcome = best_solver(METHODS, instances, n, k, metric)
     solving = [t.method for t in outcome.tried if t.solves and len(t.metrics) == len(instances)]
     refused = [t.method for t in outcome.tried if t.refused]
     note = f"ranked by {metric} among the solvers that solve every instance; " + (
-        f"{', '.join(refused)} not taken (they ask membership queries)" if refused else "every solver taken"
+        f"{', '.join(refused)} not taken: they need oracle (membership) queries, which this board does not give"
+        if refused
+        else "every solver taken"
     )
     provenance = Provenance(judged_by="method", sandbox="registered methods (engine code; no submitted code runs)")
     best = outcome.best

@@ -90,3 +90,10 @@ def metrics_of(rd: ReadDistances) -> dict[str, float]:
         ARD_PER_READ: float(d.mean()),
         DMC: dmc_sum(s, d),
     }
+
+
+def floats_read(is_write: npt.ArrayLike, buffer: npt.ArrayLike, size: npt.ArrayLike) -> int:
+    """Floats read by the counted reads (those of buffers written before): 0 means the clock metrics had nothing
+    to measure, whatever their values say (a read of 0 floats, ``x[:0].sum()``, still has a distance and gives
+    ``ard_per_read@1`` a value; ``ard@1`` and ``dmc@1`` are 0)."""
+    return int(read_distances(is_write, buffer, size).size.sum())

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ import numpy as np
 from engine.attribution.buffers import attribute_events
 from engine.attribution.run_attribution import WHOLE_RUN, Attribution
 from engine.challenges.sparse_parity import SparseParityData
+from engine.metrics.clock import floats_read
 from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
 from engine.sandbox.launch import run_submission
@@ -45,6 +47,8 @@ HIDDEN_INSTANCES = "hidden_instances"
 """The result parameter listing the judged instances' seeds (hex): revealed only after they were used."""
 PER_REQUEST_ALLOWANCE_S = 0.001  # an honest request costs the parent ~0.1-0.2 ms; numpy work beyond 1 ms is charged
 SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over hidden instances"
+FLOATS_READ = "floats_read"
+"""The count of floats the counted reads read over all instances (0: the clock metrics had nothing to measure)."""
 
 
 def hidden_instance(n_bits: int, k_sparse: int, n_train: int, n_test: int, seed: int | None = None) -> dict[str, Any]:
@@ -201,8 +205,14 @@ def judge_solve(
     dev_override: bool = False,
     label: str = "submission",
     check_imports: bool = True,
+    suite: Sequence[tuple[str, int]] | None = None,
 ) -> RunResult:
     """Run ``solve()`` on ``instances`` fresh hidden instances; metrics measured in the parent.
+
+    ``suite``: the hidden instances to use instead of fresh draws, as (name, seed) pairs — a fixed secret suite, so
+    the same code gives the same figure (the judge epochs of bot/core/epochs.py). The result then records the
+    names in ``hidden_instances``, never the seeds (they stay secret for the suite's lifetime); without a suite it
+    records the fresh seeds (hex), revealed once used.
 
     Raises SubmissionRefused (before running) on a lint refusal or at tier D without ``dev_override``.
     ``check_imports=False`` skips the lint and the import guard (the exploit suite's way to test
@@ -224,14 +234,20 @@ def judge_solve(
     }
     accs: list[float] = []
     per_instance: list[dict[str, float]] = []
-    ops = events = 0
+    ops = events = read = 0
     failed: tuple[str, FailureKind] | None = None
     attribution: Attribution | None = None
     element_note: str | None = None  # why bytedmd@2 was not computed, if it was not
     drawn: list[str] = []  # the instances' seeds, recorded once judged (a baseline is rebuilt on them)
-    for _ in range(instances):
-        seed = secrets.randbits(128)
-        drawn.append(f"{seed:032x}")
+    if suite is not None and len(suite) != instances:
+        raise ValueError(f"a suite of {len(suite)} instances for {instances} to judge")
+    for i in range(instances):
+        if suite is None:
+            seed = secrets.randbits(128)
+            drawn.append(f"{seed:032x}")
+        else:
+            name, seed = suite[i]
+            drawn.append(name)
         inst = hidden_instance(n_bits, k_sparse, n_train, n_test, seed)
         acc, failed, session = _one_instance(
             code,
@@ -253,6 +269,7 @@ def judge_solve(
             break
         accs.append(acc if acc is not None else 0.0)
         per_instance.append(session.metrics())
+        read += floats_read(session.is_write, session.buffers, session.sizes)
         if attribution is None:
             attribution = session_attribution(session)
     mean_acc = float(np.mean(accs)) if accs and failed is None else None
@@ -283,7 +300,7 @@ def judge_solve(
         metrics=metrics,
         metric_scopes={name: SCOPE for name in metrics},
         wall_s=time.monotonic() - start,
-        counts={"numpy_ops": ops, "events": events, "instances": len(accs)},
+        counts={"numpy_ops": ops, "events": events, "instances": len(accs), FLOATS_READ: read},
         code_hash=hashlib.sha256(code.encode()).hexdigest(),
         note=element_note if metrics else None,
         per_instance_metrics=per_instance,

@@ -104,7 +104,7 @@ async def test_bot_down_over_the_digest_time_posts_exactly_one_catch_up(fake: Fa
         pass
     [message] = digests(fake)
     assert message.params["chat_id"] == str(GROUP) and message.params["message_thread_id"] == str(TOPIC)
-    assert "Weekly digest 2026-W48: 1 run(s)" in message.params["text"]
+    assert "Weekly digest 2026-W48: 1 result(s)" in message.params["text"]
     photos = fake.delivered("sendPhoto")  # the week's activity, then matmul_4x4's record progression (its one run)
     assert [p.files["photo"][0] for p in photos] == [
         "digest-2026-W48.png",

@@ -156,3 +156,25 @@ def test_the_terminal_takes_page_too(ctx: AppContext) -> None:
     assert inv.args == ["mine"] and inv.options == {"page": "1"}
     inv = parse_tokens(command, ["--page", "2"])
     assert inv.options == {"page": "2"}
+
+
+def test_a_page_mixing_metrics_names_each_with_its_instance(ctx: AppContext) -> None:
+    # the 45 matmul_1x1 runs (dally@1) and one sparse_parity run at n=30 k=4 (dmc@1) on the same page: the value
+    # column names each metric@version with its instance and the runs it holds
+    result = RunResult(
+        challenge="sparse_parity",
+        subject="gf2",
+        kind="method",
+        ok=True,
+        metrics={"dmc@1": 7.0},
+        params={"n": 30, "k": 4},
+    )
+    request = NormalisedRequest("sparse_parity", "method", "gf2", {"n": 30, "k": 4}, None, ("dmc@1",))
+    store_result(ctx, result, request=request, member="ann")
+    reply, _ = call(ctx, "runs", page="3")
+    assert reply.tables[0].headers[-1] == "dally@1"  # page 3: runs #1–#6, all dally@1 on matmul_1x1
+    reply, _ = call(ctx, "runs")
+    table = reply.tables[0]
+    ids = ", ".join(f"#{i}" for i in range(45, 26, -1))
+    assert table.headers[-1] == "value"
+    assert table.title == f"value: dmc@1 on sparse_parity n=30 k=4 (#46); dally@1 on matmul_1x1 ({ids})"

@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
-from bot.commands.result_card import standing_line
-from bot.core.comparison import Standing
+from bot.core.judgement import Judgement
+from bot.core.judgement_words import record_words
+from bot.core.verdict import judge
 from engine.scoring.ir import score_ir
 from tests.reference_data import REFERENCE
-from tools.board import Board
 from tools.published.records import shipped_snapshot
 from tools.run_request import code_hash
 
@@ -89,13 +89,26 @@ def test_the_shipped_snapshot_retires_the_old_sparse_parity_tiers_and_holds_the_
     assert [r.cost for r in records if r] == [86753, 141218, 149665, 182744, 382794]
 
 
+def _against_published(value: float) -> str | None:
+    """The record line of a judged program run against the published 66,707 (as compare() builds it)."""
+    judgement = Judgement(
+        "dally@1",
+        "matmul_16x16 · program · dally@1",
+        True,
+        value,
+        record=66707.0,
+        record_label="@sjbaebae (published)",
+        versus_record=judge([value], [66707.0]),
+    )
+    return record_words(judgement)
+
+
 def test_beating_a_published_record_says_so() -> None:
-    board = Board("matmul_16x16", (), "program", "dally@1")
     # 66,000 against the published 66,707: −707 = −1.06 %, beyond the 1 % minimum → WIN
-    line = standing_line(Standing("matmul_16x16", "dally@1", 66000.0, 66707.0, board, "@sjbaebae (published)"))
+    line = _against_published(66000.0)
     assert line is not None and line.startswith("WIN — ")
     assert "new record on matmul_16x16 · program · dally@1" in line
-    assert "vs the group's published record (@sjbaebae (published))" in line
+    assert "−1.1 % vs the group's published record (@sjbaebae (published))" in line
     # 66,500: −207 = −0.31 % → INCONCLUSIVE, no record announced
-    line = standing_line(Standing("matmul_16x16", "dally@1", 66500.0, 66707.0, board, "@sjbaebae (published)"))
+    line = _against_published(66500.0)
     assert line is not None and line.startswith("INCONCLUSIVE — ") and "new record" not in line

@@ -129,7 +129,10 @@ def test_entries_go_under_the_sprint_with_its_tldr_replaced_in_place(ctx: AppCon
     assert tldrs == [f"**TLDR:** {' '.join(expected)}"]  # one line in the log, short sentences
     assert reply.text == "sprint “Technical Sprint 2” ended\nTLDR: " + "\n".join(expected)  # lines in the reply
     inside = text[text.index(sections[1]) : text.rindex(sections[2])]
-    assert "Finished reading the slides" in inside and "tiled vs baseline program, matmul_4x4: dally@1" in inside
+    assert (
+        "Finished reading the slides" in inside
+        and "tiled vs baseline program, matmul_4x4: WIN vs baseline program: dally@1" in inside
+    )
     assert "before the sprint" not in inside and "after the sprint" not in inside
     with ctx.sessions()() as session:
         saved = {e.title: e.sprint_id for e in entries(session, limit=50)}

@@ -83,15 +83,17 @@ def test_log_result_writes_entry_with_changes_vs_record_and_baseline(ctx: AppCon
     assert stored is not None and stored.id == second
     with ctx.sessions()() as session:
         run = get_run(session, run_id=stored.id)
-        comparison = compare(session, run, primary=None)
+        comparison = compare(session, run, primary="dally@1")
     assert log_run(ctx, run, comparison) == ""  # nothing waiting: the Markdown sink is always reachable
     text = (ctx.settings.data_dir / "sprint-log.md").read_text()
     # baseline: matmul_4x4's built-in baseline program, 1,316 (docs/challenges.md#published-figures); 150 − 1316 = −1166
-    # = −88.6% of it, far past the 1 % minimum change of the verdict rule: a WIN.
-    # record before it: alice's 200; 150 − 200 = −50 = −25.0%
-    assert "tiled vs baseline program, matmul_4x4: dally@1 −88.6 % (WIN), correct" in text
+    # = −88.6% of it, far past the 1 % minimum change of the verdict rule: a WIN; beyond a factor 2 it reads as a
+    # ratio, 1,316 / 150 = 8.77 → "8.8× cheaper". Record before it: alice's 200 (#1); 150 − 200 = −50 = −25.0 %, a
+    # WIN and not a LOSS against the baseline: a new record.
+    headline = "tiled vs baseline program, matmul_4x4: WIN vs baseline program: dally@1 8.8× cheaper; new record"
+    assert f"{headline} (−25.0 % vs #1), correct" in text
     assert "| metric | tiled | vs baseline program | vs record |" in text
-    assert "| dally@1 | 150 | −88.6 % | −25.0 % |" in text
+    assert "| dally@1 | 150 | 8.8× cheaper | −25.0 % |" in text
     assert "/show 2 · code " in text  # the link to the run and the code's hash
 
 

@@ -85,10 +85,13 @@ def test_ir_card_shows_metric_version_and_change_against_the_record(tmp_path: Pa
     assert code == 0
     assert "dally@1" in out and "133,783" in out
     # the record of the board is the group's published 63,290 (sutro-problems, @jurajselep): 133,783 − 63,290 =
-    # +70,493, +111.4% of 63,290 — far beyond the 1 % margin, a LOSS; the stored baseline 340,704 is not the record
+    # +70,493, +111.4% of 63,290 — far beyond the 1 % margin, a LOSS; the stored baseline 340,704 is not the record.
+    # Beyond +100 % the change is a ratio: 133,783 / 63,290 = 2.114 → "2.1× costlier"
     flat = " ".join(out.split())  # the terminal wraps long lines
     board = "matmul_16x16 · program · dally@1"
-    assert f"LOSS — dally@1 133,783: +70,493 (+111.4%) vs the record on {board} (@jurajselep (published))" in flat
+    assert f"LOSS — dally@1 133,783: 2.1× costlier vs the record on {board} (@jurajselep (published))" in flat
+    # against the built-in baseline program 340,704: 340,704 / 133,783 = 2.55 → a WIN, "2.5× cheaper"
+    assert "WIN vs baseline program, the baseline: dally@1 2.5× cheaper" in flat
     assert "new record" not in flat
     assert "run #2, logged to the sprint log" in flat
 

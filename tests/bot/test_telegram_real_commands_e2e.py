@@ -54,7 +54,9 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
     assert runs.params["message_thread_id"] == str(TOPIC)
     log = _sprint_log()
     assert "sparse_parity / sgd" not in log  # the system's baseline has no entry of its own …
-    assert "local_update vs sgd (#1), n=20 k=3, 3 seeds: dmc@1 " in log and "/show 2 · " in log  # … the run's names it
+    assert (
+        "local_update vs sgd (#1), n=20 k=3, 3 seeds: INCONCLUSIVE vs sgd (#1): dmc@1 " in log and "/show 2 · " in log
+    )  # … the run's names it
     # the entry links to the member's /run message in its forum topic (t.me/c/<chat without -100>/<topic>/<id>)
     assert f"[message](https://t.me/c/{str(GROUP).removeprefix('-100')}/{TOPIC}/" in log
 

@@ -27,6 +27,7 @@ from storage.runs import NewRun, record_run
 from storage.sprints import start_sprint
 from storage.table_checksum import table_digest
 from storage.tables import JOB_DONE, Member, PublishedSync, SprintLogEntry, ToolConfigChange, ToolConfigValue
+from storage.verdicts import put_verdict, start_epoch
 
 WHEN = datetime(2026, 11, 16, 9, 30, 15, 123456, tzinfo=UTC)
 
@@ -66,6 +67,8 @@ def _populate(engine: Engine) -> None:
                 charts=[("reuse", "reuse distances", b"\x89PNG\r\n\x1a\n\x00\xff")] if i == 0 else (),
             )
         put_attribution(s, run_id=1, metric="dally@2", body={"scopes": [], "elements": []})
+        put_verdict(s, run_id=1, body={"metric": "dally@2", "outcome": "WIN", "new_record": True})
+        start_epoch(s, key="0f" * 16, started_by="admin")
         idea = create_idea(s, member="carol", text="try a smaller batch")
         assert idea.id is not None
         propose(s, idea_id=idea.id, spec={"title": "smaller batch", "params": {"batch": 8}}, code="x = 1", tokens=42)

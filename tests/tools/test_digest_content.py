@@ -10,7 +10,8 @@ Week: [Mon 16 Nov 09:00, Mon 23 Nov 09:00) UTC.
   #7 carol  sparse_parity_small tiled  failed "line 3: unknown op"   Nov 21 11:00  (same failure: ×2)
   #8 alice  matmul_4x4          naive  failed "wall time limit"      Nov 22
   #9 dave   sparse_parity_small naive   900  Nov 24  (after the week: left out)
-Runs in the week: #2–#8 = 7; most active: carol 4, bob 2, alice 1.
+Runs in the week: #2–#8 = 7, of which #6–#8 failed: 4 results (a failed run is not a result); most active by
+results: bob 2 (#2, #5), carol 2 (#3, #4); alice's only run failed.
 """
 
 from __future__ import annotations
@@ -95,8 +96,11 @@ def test_records_of_the_week_name_who_was_beaten_and_by_how_much(week: Any) -> N
 def test_standings_activity_failures_and_link(week: Any) -> None:
     digest = render_digest(week)
     first_line = digest.text.splitlines()[0]
-    assert first_line.startswith("Weekly digest 2026-W48: 7 run(s), 3 new record(s)")
-    assert "Most active: carol 4 runs, bob 2 runs, alice 1 run" in digest.text
+    assert first_line.startswith("Weekly digest 2026-W48: 4 result(s), 3 new record(s)")
+    assert (
+        "Most active: bob 2 results, carol 2 results" in digest.text
+        and "alice" not in digest.text.split("Most active:")[1].split("\n")[0]
+    )
     failures = digest.text.split("Failures worth a look (3 failed run(s)):\n")[1].split("\n\n")[0].splitlines()
     assert failures == [
         "• #8 alice matmul_4x4/naive: wall time limit",
@@ -127,7 +131,7 @@ def test_an_empty_week_says_so(db_sessions: Any) -> None:
     text = render_digest(week).text
     assert (
         "New records: none this week" in text
-        and "nobody ran anything" in text
+        and "no results this week" in text
         and "Failures worth a look: none" in text
     )
 
@@ -183,7 +187,7 @@ def test_each_board_has_its_own_section_and_records(db_sessions: Any) -> None:
     assert sections == {
         "sparse_parity n=6 k=2 · solver": [("bob", 90.0)],
         "sparse_parity n=20 k=3 · solver": [("alice", 500.0)],
-        "sparse_parity n=20 k=3 · training": [("carol", 700.0)],
+        "sparse_parity n=20 k=3 · training (energy to reach the target accuracy)": [("carol", 700.0)],
     }
 
 

@@ -101,7 +101,8 @@ def test_compare_metric_deltas_and_cost_shifts() -> None:
     assert [(x.label, x.delta) for x in comparison.shifts] == [("A", -80), ("C", 20), ("B", 10)]
     assert sum(x.delta for x in comparison.shifts) == -50
     assert metric_cells(comparison)[2] == ["dally@1", "200", "150", "−50 (−25.0%)"]
-    assert shift_cells(comparison)[0] == ["buffer", "A", "120", "40", "−80 (−66.7%)"]
+    # 120 → 40 is a 3-fold cut: beyond the ratio threshold (one side ≥ 2× the other) it reads as a ratio
+    assert shift_cells(comparison)[0] == ["buffer", "A", "120", "40", "−80 (3.0× cheaper)"]
     assert compare_runs(a, make_run(3, {"dally@1": 1}, None)).shifts == []
 
 

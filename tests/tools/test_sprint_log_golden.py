@@ -7,9 +7,12 @@ sprint's end, and the TLDR replaced in place. Clocks are pinned: every entry has
 in November). Regenerate after a deliberate change with ``SUTRO_UPDATE_GOLDEN=1`` and read the diff.
 
 Independent oracles beside the golden files (hand arithmetic on the run's figures, from ``sutro run local_update
-n=20`` on seed 0): one-step dmc@1 3,336,857.56 against sgd's 3,435,197.12 is −98,339.56 = −2.86 % → "−2.9 %", past
-the verdict rule's 1 % minimum → WIN; ard@1 one step 13,252.99 / 13,940.49 − 1 = −4.93 % → "−4.9 %"; the
-submission 133,783 against the built-in baseline 340,704 is −60.73 % → "−60.7 %".
+n=20`` on seed 0): the headline states the run's one verdict, on the whole run's dmc@1 (the board's primary metric):
+58,659,867,413 against sgd's 58,932,701,991 is −0.463 %, inside the rule's 1 % minimum → INCONCLUSIVE ("−0.5 %");
+the one-step figures are diagnostics with no verdict of their own (one-step dmc@1 3,336,857.56 / 3,435,197.12 − 1 =
+−2.86 % → "−2.9 %" in the table only). The submission 133,783 against the built-in baseline 340,704 is
+340,704 / 133,783 = 2.55 → "2.5× cheaper" (a WIN), and against the record 150,000 −10.81 % → "−10.8 %", a WIN and
+not a LOSS against the baseline → a new record.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.comparison import Comparison, MetricComparison, Standing
+from bot.core.judgement import Judgement
 from bot.core.run_entry import RunFacts, detail_lines, entry_table, headline
+from bot.core.verdict import judge
 from engine.attribution.diff import AttributionDiff, BufferChange
 from tests.fakes.docs_discovery import batch_update_problems
 from tests.fakes.docs_model import Document
@@ -76,7 +81,17 @@ def method_run_facts() -> RunFacts:
         accuracy=1.0,
         wall_s=0.93,
         primary="dmc@1",
-        comparison=Comparison(rows=rows),
+        comparison=Comparison(
+            rows=rows,
+            judgement=Judgement(
+                "dmc@1",
+                "sparse_parity n=20 k=3 · training · dmc@1",
+                True,
+                58659867413.26,
+                baseline="sgd",
+                versus_baseline=judge([58659867413.26], [58932701991.0]),
+            ),
+        ),
         baseline="sgd",
         baseline_metrics={r.metric: r.baseline for r in rows if r.baseline is not None},
         per_step=MINE_STEP,
@@ -101,7 +116,21 @@ def submission_facts() -> RunFacts:
         accuracy=None,
         wall_s=0.41,
         primary="dally@1",
-        comparison=Comparison(rows=rows, standing=standing),
+        comparison=Comparison(
+            rows=rows,
+            standing=standing,
+            judgement=Judgement(
+                "dally@1",
+                "matmul_16x16 · program · dally@1",
+                True,
+                133783.0,
+                baseline="baseline program",
+                versus_baseline=judge([133783.0], [340704.0]),
+                record=150000.0,
+                record_label="#1",
+                versus_record=judge([133783.0], [150000.0]),
+            ),
+        ),
         baseline="baseline",
         baseline_metrics={"dally@1": 340704.0},
     )
@@ -121,7 +150,7 @@ def _run_entry(uid: str, when: datetime, author: str, kind: str, facts: RunFacts
             lines=detail_lines(facts),
             links=(*links, EntryLink(code)),
             table=entry_table(facts),
-            verdict=verdict.outcome.value if verdict else "",
+            verdict=verdict.value if verdict else "",
         ),
         charts=(EntryChart("reuse", "reuse distances of one step: local_update vs sgd", PNG),) if kind == "run" else (),
     )
@@ -181,9 +210,11 @@ def test_the_markdown_rendering_of_a_sprint_matches_the_golden_file(tmp_path: Pa
     text = (tmp_path / "sprint-log.md").read_text(encoding="utf-8")
     assert text == _golden("sprint-log.md", text)
     # the figures of the oracles above, and the chart as a file beside the log
-    assert "local_update vs sgd, n=20 k=3, seed 0: dmc@1 −2.9 % one step (WIN), accuracy 100 %, 0.9 s" in text
-    assert "| ard@1 (one step) | 13,253 | −4.9 % |  |" in text
-    assert "tiled vs baseline, matmul_16x16: dally@1 −60.7 % (WIN)" in text
+    assert "local_update vs sgd, n=20 k=3, seed 0: INCONCLUSIVE vs sgd: dmc@1 −0.5 %; first on its board" in text
+    assert "one step (WIN)" not in text  # a diagnostic carries no verdict of its own
+    assert "| dmc@1 (one step), diagnostic | 3,336,858 | −2.9 % |  |" in text
+    assert "| ard@1 (one step), diagnostic | 13,253 | −4.9 % |  |" in text
+    assert "tiled vs baseline, matmul_16x16: WIN vs baseline program: dally@1 2.5× cheaper; new record (−10.8 %" in text
     assert "parameters not at their defaults: lr=0.05" in text
     assert (tmp_path / "sprint-log-charts" / "r1-reuse.png").read_bytes() == PNG
     assert text.count("**TLDR:**") == 1 and "**TLDR:** 1 run, 1 submission" in text  # replaced, not added
