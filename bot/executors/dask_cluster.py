@@ -7,6 +7,11 @@ ledger row, and awaits it without blocking the event loop. A worker that dies mi
 sets the ledger's cancel flag; the worker running the job sees it within ``CANCEL_POLL_S`` and kills the job's
 process group.
 
+A lost scheduler heals without a restart: the jobs in flight have their ledger rows closed and are submitted once
+more when the scheduler answers again (a closed client is replaced; attempts back off, bot/executors/reconnect.py),
+else run on the bot's own workers (``dask_fallback_local``) or answered in one line; after each new connection the
+rows without a live owner are closed (docs/integrations.md#dask).
+
 Progress lines come back as Dask events (``PROGRESS_TOPIC``, one subscription per client) and are handed to the
 job's progress sink on the bot's event loop, so a member sees the same progress as with local workers.
 """

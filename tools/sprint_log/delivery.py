@@ -10,6 +10,8 @@ reason for the back-off may be gone.
 Nothing jams: an entry the service refuses for good (``DeliveryFailed.rejected``) is parked with its reason and
 the round goes on with the next entry. A round may have a time budget (a command waiting for its reply): no
 back-off sleep or new entry is started past it, so a hung service costs one request timeout, not a round.
+One writer: a round holds the sink's lease in the database (storage/leases.py) while it delivers, so processes
+delivering at once take turns instead of reading and writing the same document together.
 """
 
 from __future__ import annotations
