@@ -99,9 +99,13 @@ def test_an_outage_shows_the_backlog_with_its_reason_and_a_parked_entry_shows(
             waiting = backlog_size(session)
         assert waiting >= 1  # the note (and any entry saved with it) waits
         assert backlog[1] and backlog[0].startswith(f"{waiting} waiting; oldest failed: Google Docs answered 403")
-        docs.scripted_errors.clear()
-        docs.reject_text = "POISON"
-        run(ctx, "log", "POISON note")  # the outage is over: the first note lands, this one is refused for good
+    finally:
+        ctx.close()
+    docs.scripted_errors.clear()
+    docs.reject_text = "POISON"
+    ctx = context(**docs_settings(tmp_path, docs))  # the bot restarted after the outage: waiting entries go at once
+    try:
+        run(ctx, "log", "POISON note")  # the earlier entries land, this one is refused for good
         value, broken = parts(ctx)["sprint-log backlog"]
     finally:
         ctx.close()
