@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,9 +115,20 @@ def _execute_with_progress(
         ctx.close()
 
 
+LOG_LEVEL_VARIABLE = "SUTRO_LOG_LEVEL"
+"""Environment variable naming the operator log's level (DEBUG, INFO, WARNING …; default WARNING). INFO shows, for
+example, the details behind a one-sentence start-up failure of ``sutro serve`` (logger ``sutro.startup``)."""
+
+
 def _setup_logging() -> None:
-    """Operator log on stderr at WARNING (tracebacks of incidents); httpx kept quiet so no token leaks."""
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """Operator log on stderr at WARNING, or $SUTRO_LOG_LEVEL (tracebacks of incidents); httpx kept quiet so no
+    token leaks."""
+    chosen = os.environ.get(LOG_LEVEL_VARIABLE, "").strip().upper()
+    level = logging.getLevelName(chosen) if chosen else logging.WARNING
+    logging.basicConfig(
+        level=level if isinstance(level, int) else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     logging.getLogger("httpx").setLevel(logging.WARNING)
 
 

@@ -178,6 +178,15 @@ class Settings(BaseSettings):
         default="",
         description="Dask scheduler address (tcp://host:8786) to run queued jobs on a cluster; empty = local workers.",
     )
+    dask_fallback_local: bool = Field(
+        default=False,
+        description="Run jobs on the bot's own worker processes while the Dask scheduler stays unreachable.",
+    )
+    dask_requeue_wait_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="How long a job whose Dask cluster was lost waits for the scheduler to come back (seconds).",
+    )
 
     @classmethod
     def settings_customise_sources(

@@ -66,8 +66,25 @@ def _configure_sqlite(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+POSTGRES_DRIVER = "postgresql+psycopg"
+"""The PostgreSQL dialect and driver the project installs (psycopg 3, the ``postgres`` extra)."""
+
+
+def with_driver(url: str) -> str:
+    """``url`` with PostgreSQL's short schemes spelled out: ``postgres://`` (Heroku's, libpq's and many hosting
+    panels' spelling) and a bare ``postgresql://`` (which SQLAlchemy would hand to psycopg2, not installed) become
+    ``postgresql+psycopg://``; any other URL is returned unchanged."""
+    for scheme in ("postgres://", "postgresql://"):
+        if url.startswith(scheme):
+            return POSTGRES_DRIVER + "://" + url[len(scheme) :]
+    return url
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a malformed URL or a missing driver is a :class:`DatabaseUnavailable` with a hint."""
+    """An engine for ``url``; a malformed URL or a missing driver is a :class:`DatabaseUnavailable` with a hint.
+
+    ``postgres://`` and ``postgresql://`` URLs are PostgreSQL through psycopg 3 (:func:`with_driver`)."""
+    url = with_driver(url)
     try:
         parsed = make_url(url)
         if parsed.get_backend_name() == "sqlite":

@@ -9,7 +9,7 @@ enqueueing a finished key starts it again (a new attempt of the same row).
 from __future__ import annotations
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from storage.tables import (
     JOB_CANCELLED,
@@ -107,3 +107,9 @@ def _set_final(row: JobRecord, state: str, reason: str | None) -> None:
     if row.reason:
         row.reason = row.reason.splitlines()[0][:2000] if row.reason.strip() else None
     row.finished_at = utcnow()
+
+
+def active_jobs(session: Session) -> list[JobRecord]:
+    """Every ledger row still ``queued`` or ``running`` (oldest first): each should have a live owner."""
+    rows = session.exec(select(JobRecord).where(col(JobRecord.state).in_([JOB_QUEUED, JOB_RUNNING]))).all()
+    return sorted(rows, key=lambda row: row.id or 0)

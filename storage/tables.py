@@ -409,3 +409,17 @@ class JudgeEpoch(SQLModel, table=True):
     key: str = Field(max_length=64)
     started_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     started_by: str = Field(max_length=200)
+
+
+class DeliveryLease(SQLModel, table=True):
+    """Who may write to one shared destination now (the sprint-log sink), across processes: one holder at a time,
+    until ``expires_at`` (renewed while it writes; a holder that died is replaced once it expires).
+
+    name: the destination (``sprint-log:gdocs``); holder: host, process and deliverer of the writer.
+    """
+
+    __tablename__ = "delivery_leases"
+
+    name: str = Field(primary_key=True, max_length=200)
+    holder: str = Field(max_length=200)
+    expires_at: datetime = Field(sa_type=UTCDateTime)

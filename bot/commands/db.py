@@ -31,6 +31,12 @@ def database(ctx: AppContext, inv: Invocation) -> Reply:
         report = move_database(
             source, target, replace="force" in inv.flags, resume="resume" in inv.flags, progress=inv.progress
         )
+    except KeyboardInterrupt:  # Ctrl-C: the batches copied so far are committed, the rest can follow
+        text = (
+            f"db move to {redact(to)} was interrupted; the rows copied so far are kept — "
+            f"run `sutro db move --to URL --resume` with the same URL to copy the rest"
+        )
+        return Reply(text=text, ok=False, data={"ok": False, "interrupted": True, "target": redact(to)})
     finally:
         source.dispose()
         target.dispose()

@@ -1,4 +1,6 @@
-"""``status``: versions, sandbox tier, job queue depth, Docs outbox backlog, and the next weekly digest.
+"""``status``: versions, then one row per part of the deployment for operators (database, sprint-log sink and
+backlog, executor, sandbox tier, last records sync, next digest; each marked BROKEN when it is — status_parts.py),
+the job queue depth and the digest's schedule.
 
 Inside the bot it also says whether Telegram hands the bot every group message or, with BotFather's privacy mode
 on, only commands and replies to it (``ctx.reads_group_messages``, from getMe).
@@ -11,26 +13,42 @@ enabled).
 from __future__ import annotations
 
 import platform
+from datetime import timedelta
 from importlib.metadata import version
 
 import numpy
 
 from bot.commands.base import Invocation, Reply, Table
 from bot.commands.digest_content import schedule_of
+from bot.commands.status_parts import (
+    PartStatus,
+    database_part,
+    executor_part,
+    records_sync_part,
+    sandbox_part,
+    sink_parts,
+)
 from bot.context import AppContext
 from engine.sandbox import probe_tier
 from engine.version import __version__
 from storage.digests import latest_digest
 from storage.outbox import backlog_size, parked_count, parked_entries
+from storage.tables import DIGEST_CLAIMED
 from storage.timestamps import utcnow
 
 
-def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
+def _digest_rows(ctx: AppContext, data: dict[str, object]) -> tuple[list[list[str]], PartStatus]:
+    """The digest rows, and the "next digest" part: broken when the bot runs with the digest switched on but
+    nothing scheduled, or when the last digest failed."""
     config = ctx.tool_config()
     schedule = schedule_of(config)
+    unscheduled = False
     if ctx.digest_next is not None:
         upcoming = ctx.digest_next()
         when = f"{upcoming:%a %Y-%m-%d %H:%M %Z}" if upcoming else "not scheduled (see digest.enabled, digest.chat_id)"
+        unscheduled = (
+            upcoming is None and bool(config.get("digest.enabled")) and config.get("digest.chat_id") is not None
+        )
         data["next_digest"] = upcoming.isoformat() if upcoming else None
     elif not config.get("digest.enabled") or config.get("digest.chat_id") is None:
         when = "off (digest.enabled is false or digest.chat_id is none)"
@@ -39,22 +57,27 @@ def _digest_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
         upcoming = schedule.next_slot(utcnow())
         when = f"{upcoming:%a %Y-%m-%d %H:%M %Z} (when the bot runs)"
         data["next_digest"] = upcoming.isoformat()
-    rows = [["next digest", when], ["digest schedule", schedule.describe()]]
+    rows = [["digest schedule", schedule.describe()]]
     with ctx.sessions()() as session:
         last = latest_digest(session)
         backlog = backlog_size(session)
         parked = parked_count(session)
         shown = [(e.id, e.title, e.last_error or "") for e in parked_entries(session, limit=5)]
+    failed = False
     if last is not None:
         rows.append(["last digest", f"{last.week} {last.state} ({last.reason})"])
         data["last_digest"] = {"week": last.week, "state": last.state}
-    rows.append(["Docs outbox backlog", str(backlog)])
-    data["outbox_backlog"] = backlog
+        # claimed but never posted an hour on: its sender died mid-send (or the send failed without a release)
+        failed = last.state == DIGEST_CLAIMED and utcnow() - last.claimed_at > STUCK_CLAIM
+    data["outbox_backlog"] = backlog  # the row is the "sprint-log backlog" part (status_parts.py)
     rows.append(["sprint-log entries parked", f"{parked} (admins: /log retry ID or /log drop ID)" if parked else "0"])
     rows += [[f"parked #{i}", f"{title[:40]}: {reason[:160]}"] for i, title, reason in shown]
     data["outbox_parked"] = [{"entry": i, "title": title, "reason": reason} for i, title, reason in shown]
-    return rows
+    return rows, PartStatus("next digest", when, unscheduled or failed)
 
+
+STUCK_CLAIM = timedelta(hours=1)
+"""A digest claimed this long ago and not posted is reported broken (sending one takes seconds)."""
 
 PRIVACY_ON = (
     "commands and replies only: privacy mode is on, so pasted code and uncaptioned files reach the bot only where "
@@ -75,12 +98,19 @@ def _privacy_rows(ctx: AppContext, data: dict[str, object]) -> list[list[str]]:
 
 def show_status(ctx: AppContext, inv: Invocation) -> Reply:
     tier = probe_tier()
+    parts = [
+        database_part(ctx),
+        *sink_parts(ctx),
+        executor_part(ctx),
+        sandbox_part(tier),
+        records_sync_part(ctx),
+    ]
     rows = [
         ["sutro", __version__],
         ["python", platform.python_version()],
         ["numpy", numpy.__version__],
         ["python-telegram-bot", version("python-telegram-bot")],  # read from metadata: commands never import telegram
-        ["sandbox tier", tier.description],
+        *(part.row() for part in parts),
     ]
     data: dict[str, object] = {
         "version": __version__,
@@ -96,5 +126,9 @@ def show_status(ctx: AppContext, inv: Invocation) -> Reply:
     else:
         rows.append(["job queue", "none (commands run directly)"])
     rows += _privacy_rows(ctx, data)
-    rows += _digest_rows(ctx, data)
+    digest_rows, digest_part = _digest_rows(ctx, data)
+    rows += [digest_part.row(), *digest_rows]
+    parts.append(digest_part)
+    data["parts"] = [part.as_json() for part in parts]
+    data["broken"] = [part.name for part in parts if part.broken]
     return Reply(text=f"sutro {__version__}", tables=[Table(headers=["what", "value"], rows=rows)], data=data)

@@ -19,6 +19,7 @@ Dask worker processes must not be daemonic (a daemonic process may not start chi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
 import os
@@ -67,10 +68,26 @@ class DaemonicWorker(RuntimeError):
 
 
 def run_job_tied_to_worker(
-    worker_pid: int, conn: Connection, settings: Settings, command: Command, inv: Invocation, job: WorkerJob
+    worker_pid: int,
+    conn: Connection,
+    settings: Settings,
+    command: Command,
+    inv: Invocation,
+    job: WorkerJob,
+    *,
+    at_step: Callable[[str], None] | None = None,
 ) -> None:
-    """:func:`run_job`, plus a watcher thread that kills the job's whole process group when the Dask worker
-    process ``worker_pid`` dies (a killed worker must leave no orphan running the job a second time).
+    """:func:`run_job`, plus a watcher thread that kills the job's own process group when the Dask worker process
+    ``worker_pid`` dies (a killed worker must leave no orphan running the job a second time).
+
+    The order matters: the job process first leaves its parent's group (``os.setsid``), and only then starts the
+    watcher, which signals the group the job leads and nothing else. Were the watcher started first, a worker
+    already gone at that moment would make it signal the group the job still shared with the Dask worker, its
+    nanny and whatever started the cluster. When no session of its own can be had, the watcher kills only the
+    job's process.
+
+    ``at_step``: called with ``"forked"``, ``"own-session"`` and ``"watching"`` as the start goes by (the fault
+    tests kill the worker at each of these points; None in production).
 
     The job's parent is the forkserver, which outlives the worker while any job holds its "alive" pipe, so
     ``PR_SET_PDEATHSIG`` would not fire: the worker is watched directly (a pidfd, else polling).
@@ -78,11 +95,30 @@ def run_job_tied_to_worker(
     Sprint-log entries are only saved: the worker has neither the bot's data directory (Markdown sink) nor the
     Google key (Docs sink); the bot process delivers the outbox.
     """
-    threading.Thread(target=_die_with, args=(worker_pid,), name="watch-worker", daemon=True).start()
+    step = at_step or _no_step
+    step("forked")
+    own_group = _own_session()
+    step("own-session")
+    threading.Thread(target=_die_with, args=(worker_pid, own_group), name="watch-worker", daemon=True).start()
+    step("watching")
     run_job(conn, settings, command, inv, job, deliver_sprint_log=False)  # the bot process delivers the outbox
 
 
-def _die_with(pid: int) -> None:
+def _no_step(_name: str) -> None:
+    """The production ``at_step``: nothing."""
+
+
+def _own_session() -> bool:
+    """Make this process the leader of a new session and process group; True when it leads its group now."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+    return os.getpgid(0) == os.getpid()
+
+
+def _die_with(pid: int, own_group: bool) -> None:
+    """Wait for process ``pid`` to exit, then kill this job: its group when it leads one, else this process only.
+
+    Never ``killpg(0)``: the group is named by this process's id, so a signal can reach no other group."""
     try:
         fd = os.pidfd_open(pid)
     except (OSError, AttributeError):
@@ -96,7 +132,11 @@ def _die_with(pid: int) -> None:
             except ProcessLookupError:
                 break
             time.sleep(WATCH_POLL_S)
-    os.killpg(0, signal.SIGKILL)  # our group (run_job made us its leader): the job and everything it started
+    me = os.getpid()
+    if own_group and os.getpgid(0) == me:
+        os.killpg(me, signal.SIGKILL)  # the job and everything it started (the sandboxed child)
+    else:
+        os.kill(me, signal.SIGKILL)
 
 
 def _worker_name() -> str:

@@ -366,6 +366,9 @@ class JobBoard:
                 return Reply(text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False), 1
             incident = report_incident(exc, where=f"worker of {job.command.name}")  # died, not cancelled
             return Reply(text=incident_line(incident), ok=False), 3
+        except Exception as exc:  # noqa: BLE001 - an executor's bug must cost one answer, never a board worker
+            incident = report_incident(exc, where=f"executor of {job.command.name}")
+            return Reply(text=incident_line(incident), ok=False), 3
         finally:
             if timer is not None:
                 timer.cancel()

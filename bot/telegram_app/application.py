@@ -11,6 +11,7 @@ handlers to deliver those answers. (``run_polling`` would wait for every running
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -48,6 +49,7 @@ from bot.telegram_app.redaction import protect_secret
 from bot.telegram_app.request_buttons import PATTERN as REQUEST_BUTTON_PATTERN
 from bot.telegram_app.send_rate import Limits, Pace, SendRate
 from bot.telegram_app.tldr_job import schedule_tldr_refresh
+from bot.telegram_app.start_failures import refused_start
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 
@@ -100,6 +102,7 @@ class TelegramBot:
     outbox: ChatOutbox
 
     webhook: Webhook | None = None
+    started: bool = False
 
     def start_line(self) -> str:
         """One line for the operator when the bot starts: who it is, how it takes updates, where it answers."""
@@ -144,6 +147,7 @@ class TelegramBot:
             )
         else:
             await self._start_webhook()
+        self.started = True
         self._announce(await asyncio.to_thread(self.start_line))
         warning = self.privacy_warning()
         if warning is not None:
@@ -184,7 +188,12 @@ class TelegramBot:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stopping.set)
-        await self.start()
+        try:
+            await self.start()
+        except BaseException:
+            with contextlib.suppress(Exception):  # undo what started; the start's own failure is the one to report
+                await self.stop()
+            raise
         try:
             await stopping.wait()
         finally:
@@ -282,6 +291,13 @@ def build_bot(
 
 
 def serve(ctx: AppContext) -> None:
-    """Run the bot for ``ctx`` until SIGINT/SIGTERM (``sutro serve``)."""
+    """Run the bot for ``ctx`` until SIGINT/SIGTERM (``sutro serve``); a start that fails on the network or the
+    token raises :class:`~bot.startup.StartupRefused` (one sentence, bot/telegram_app/start_failures.py)."""
     bot = build_bot(ctx)
-    asyncio.run(bot.run_until_signalled())
+    try:
+        asyncio.run(bot.run_until_signalled())
+    except Exception as exc:
+        refused = refused_start(exc, ctx.settings) if not bot.started else None
+        if refused is None:
+            raise
+        raise refused from exc

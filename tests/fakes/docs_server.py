@@ -9,6 +9,9 @@ call is carried out but answered only after ``slow_s``), a hung mode (connection
 answered), token refusal (``refuse_tokens``: a deleted key), a poison rule (a batchUpdate whose text contains
 ``reject_text`` gets a 400, as for an entry the service refuses), a "write then drop the connection" mode (the
 write lands but the client never hears back), and stop/start on the same port (Docs down, then back).
+A stale ``requiredRevisionId`` is answered 400 with ``conflict_message`` and ``conflict_status`` (settable, so a
+test can word the conflict otherwise); ``edit_before_next_write`` makes the document move on (another editor)
+between a client's read and its next write.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ class FakeDocsServer:
         self.reject_text: str | None = None
         self.refuse_tokens = False
         self.drop_after_next_write = False
+        self.edit_before_next_write = False
+        self.conflict_message = "The required revision ID does not match the latest revision."
+        self.conflict_status = "FAILED_PRECONDITION"
         self._released = threading.Event()
         self.tokens_issued = 0
         self.lock = threading.Lock()
@@ -185,10 +191,11 @@ def _make_handler(fake: FakeDocsServer) -> type[BaseHTTPRequestHandler]:
 
         def _batch_update(self, document: Document, body: dict[str, Any]) -> None:
             required = body.get("writeControl", {}).get("requiredRevisionId")
+            if fake.edit_before_next_write:  # someone else edits the document between the client's read and write
+                fake.edit_before_next_write = False
+                document.revision += 1
             if required and required != f"rev-{document.revision}":
-                return self._error(
-                    400, "The required revision ID does not match the latest revision.", "FAILED_PRECONDITION"
-                )
+                return self._error(400, fake.conflict_message, fake.conflict_status)
             invalid = batch_update_problems(body)  # what the real service would refuse as an unknown or wrong field
             if invalid:
                 return self._error(400, "Invalid JSON payload received. " + "; ".join(invalid[:3]), "INVALID_ARGUMENT")

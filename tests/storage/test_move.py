@@ -5,7 +5,7 @@ nothing written."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from storage.digests import claim_week, mark_posted
 from storage.errors import DatabaseUnavailable
 from storage.ideas import add_usage, create_idea, propose
 from storage.jobs import enqueue, finish, start_attempt
+from storage.leases import take_lease
 from storage.migrate import upgrade_to_head
 from storage.move import MoveRefused, move_database, tables_in_dependency_order
 from storage.outbox import save_entry
@@ -86,6 +87,7 @@ def _populate(engine: Engine) -> None:
         s.add(ToolConfigChange(key="limits.queue_per_member", old_value=2, new_value=3, changed_by="admin"))
         s.add(PublishedSync(source="https://example.org/g.git", commit="ab" * 20, snapshot={"records": []}))
         s.commit()
+        take_lease(s, name="sprint-log:gdocs", holder="host:123:abc", ttl=timedelta(minutes=5))  # a delivery under way
 
 
 def _digests(engine: Engine) -> dict[str, tuple[int, str]]:

@@ -220,6 +220,7 @@ def test_a_key_google_refuses_holds_the_queue_with_the_fix(
         assert first.state == "pending" and first.report.needs_fix
         assert "refused the service-account credentials" in (first.problem or "")
         assert "SUTRO_GOOGLE_SERVICE_ACCOUNT_FILE" in (first.problem or "")
+        assert "invalid_grant" in (first.problem or "") and "('" not in (first.problem or "")  # not a Python tuple
         docs.refuse_tokens = False  # a new key is issued
         log.append_entry(author="al", kind="note", title="entry 2")
         report = log.deliver_pending()

@@ -10,16 +10,21 @@ reason for the back-off may be gone.
 Nothing jams: an entry the service refuses for good (``DeliveryFailed.rejected``) is parked with its reason and
 the round goes on with the next entry. A round may have a time budget (a command waiting for its reply): no
 back-off sleep or new entry is started past it, so a hung service costs one request timeout, not a round.
+One writer: a round holds the sink's lease in the database (storage/leases.py) while it delivers, so processes
+delivering at once take turns instead of reading and writing the same document together.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
 from storage.database import SessionFactory
+from storage.leases import release_lease, take_lease
 from storage.outbox import (
     backlog_size,
     entry_charts,
@@ -32,6 +37,16 @@ from storage.outbox import (
 from storage.tables import SprintLogChart, SprintLogEntry
 from tools.sprint_log.entry import EntryChart, EntryDetail, LogEntry
 from tools.sprint_log.sink import DeliveryFailed, SprintLogSink
+
+LEASE_TTL = timedelta(seconds=30)
+"""How long a deliverer's hold on the sink lasts without renewal (renewed after every entry); a deliverer that
+died is replaced after this."""
+
+LEASE_WAIT_S = 30.0
+"""Longest a round waits for another process's delivery to finish before leaving the entries to it (seconds)."""
+
+LEASE_POLL_S = 0.05
+"""How often a waiting round looks at the lease again (seconds)."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +104,12 @@ class OutboxDelivery:
         tries_per_round: int = 3,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        one_writer: bool = True,
     ) -> None:
         self.sessions = sessions
         self.sink = sink
+        self.one_writer = one_writer
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         self.backoff = backoff
         self.tries_per_round = tries_per_round
         self.sleep = sleep
@@ -100,7 +118,34 @@ class OutboxDelivery:
 
     def deliver_pending(self, *, limit: int = 100, budget_s: float | None = None) -> DeliveryReport:
         """Deliver due entries in order until none is left, one fails for a passing reason, ``limit`` entries were
-        tried, or ``budget_s`` seconds are used up (None: no budget). Refused entries are parked on the way."""
+        tried, or ``budget_s`` seconds are used up (None: no budget). Refused entries are parked on the way.
+
+        With ``one_writer`` (the default) the round first takes the sink's lease (storage/leases.py), waiting while
+        another process delivers — that one delivers this process's entries too, in order — so concurrent
+        deliverers no longer read and write the same document at once and refuse each other's writes. A lease not
+        had within the budget (or :data:`LEASE_WAIT_S`) ends the round with nothing tried: the holder delivers."""
+        if not self.one_writer:
+            return self._round(limit, budget_s)
+        name = f"sprint-log:{self.sink.name}"
+        wait_until = time.monotonic() + (LEASE_WAIT_S if budget_s is None else min(budget_s, LEASE_WAIT_S))
+        while not self._take(name):
+            if time.monotonic() >= wait_until:
+                with self.sessions() as session:
+                    return DeliveryReport(
+                        delivered=0, already_present=0, pending=backlog_size(session), parked=parked_count(session)
+                    )
+            time.sleep(LEASE_POLL_S)
+        try:
+            return self._round(limit, budget_s, renew=lambda: self._take(name))
+        finally:
+            with self.sessions() as session:
+                release_lease(session, name=name, holder=self.holder)
+
+    def _take(self, name: str) -> bool:
+        with self.sessions() as session:
+            return take_lease(session, name=name, holder=self.holder, ttl=LEASE_TTL)
+
+    def _round(self, limit: int, budget_s: float | None, renew: Callable[[], bool] | None = None) -> DeliveryReport:
         deadline = None if budget_s is None else self.clock() + budget_s
         delivered = present = 0
         error: str | None = None
@@ -127,6 +172,8 @@ class OutboxDelivery:
                 mark_delivered(session, entry_id=row.id)
                 delivered += outcome
                 present += not outcome
+                if renew is not None and not renew():  # the lease expired and was taken: let its holder go on
+                    break
             pending = backlog_size(session)
             parked = parked_count(session)
         return DeliveryReport(

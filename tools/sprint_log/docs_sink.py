@@ -6,6 +6,9 @@ and runs every Docs call there; this also serialises writes to the shared docume
 ``batchUpdate``. The ``get`` also answers "is this entry already there?" (its ``sutro#uid`` marker), which makes a
 retry after a crash between the write and the outbox update harmless. ``requiredRevisionId`` makes a write based
 on a stale read fail instead of landing twice when two deliverers race; the retry re-reads and sees the marker.
+Such a conflict is recognised by what the API says, not how: the error body's ``status`` field
+(FAILED_PRECONDITION or ABORTED), or, for any other 4xx refusal of a write that carried the lock, a fresh read
+showing that the document's revision moved on. The words of the message are never matched.
 
 Every HTTP call has a timeout (``timeout_s`` on the authorized httplib2 connection, which also carries the token
 request), and a caller waits for the worker at most a few of those. Failures are sorted for the outbox: 408, 429,
@@ -16,9 +19,11 @@ is that entry's problem, and it is parked.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +44,50 @@ _FIXES = {
     403: " — share the document with the service account's client_email as Editor",
     404: " — check SUTRO_GOOGLE_DOCS_DOCUMENT_ID and that the document is shared with the service account",
 }
+
+
+_CONFLICT_STATUS = frozenset({"FAILED_PRECONDITION", "ABORTED"})
+"""The ``error.status`` values of a write refused because the document moved on since it was read (a stale
+``requiredRevisionId``): Google's API design guide names FAILED_PRECONDITION for a request whose precondition no
+longer holds and ABORTED for a concurrency conflict. The message's wording is never looked at."""
+_RATE_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "RATE_LIMIT_EXCEEDED"})
+"""``error.errors[].reason`` / ``ErrorInfo.reason`` values of a 403 that is a rate limit (retried), not a refusal."""
+
+
+@dataclass(frozen=True)
+class ErrorFields:
+    """The machine-readable fields of a Google API error body: ``error.status`` (a google.rpc code name such as
+    ``FAILED_PRECONDITION``, "" when absent) and every ``reason`` given (``error.errors[].reason``, the older
+    JSON API form, and ``error.details[].reason`` of ErrorInfo details)."""
+
+    status: str
+    reasons: frozenset[str]
+
+
+def error_fields(exc: Any) -> ErrorFields:
+    """:class:`ErrorFields` of a googleapiclient ``HttpError``, read from its JSON body (never from its message)."""
+    try:
+        body = json.loads(exc.content.decode("utf-8") if isinstance(exc.content, bytes) else exc.content)
+    except (ValueError, AttributeError, TypeError):
+        return ErrorFields(status="", reasons=frozenset())
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        return ErrorFields(status="", reasons=frozenset())
+    reasons = {
+        str(item["reason"])
+        for key in ("errors", "details")
+        for item in error.get(key) or []
+        if isinstance(item, dict) and item.get("reason")
+    }
+    status = error.get("status")
+    return ErrorFields(status=status if isinstance(status, str) else "", reasons=frozenset(reasons))
+
+
+def refresh_message(exc: Exception) -> str:
+    """What the token endpoint said, as text: google-auth's RefreshError carries ``(message, response body)``,
+    whose ``str`` is a Python tuple."""
+    first = exc.args[0] if exc.args else ""
+    return first if isinstance(first, str) and first else type(exc).__name__
 
 
 def validate_document_id(document_id: str) -> str:
@@ -141,10 +190,26 @@ class GoogleDocsSink:
                 return False
             images, problem = self._images(entry)
             body = {"requests": entry_requests(document, entry, images=images, image_problem=problem)}
-        if document.get("revisionId"):
-            body["writeControl"] = {"requiredRevisionId": document["revisionId"]}
-        self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body), writes_entry=True)
+        required = document.get("revisionId")
+        if required:
+            body["writeControl"] = {"requiredRevisionId": required}
+        try:
+            self._call(lambda d: d.batchUpdate(documentId=self.document_id, body=body), writes_entry=True)
+        except DeliveryFailed as failure:
+            if required and failure.rejected and self._moved_on(required):
+                moved = f"the document changed while this entry was written ({failure})"
+                raise DeliveryFailed(moved, retryable=True) from failure
+            raise
         return True
+
+    def _moved_on(self, required: str) -> bool:
+        """Whether the document's revision is no longer ``required``: a refused write that carried that lock is then
+        a conflict with another writer, whatever status or words the refusal came with (one more ``get``, paid only
+        on a refusal)."""
+        try:
+            return bool(self._call(lambda d: d.get(documentId=self.document_id)).get("revisionId") != required)
+        except DeliveryFailed:
+            return False
 
     def _images(self, entry: LogEntry) -> tuple[dict[str, str], str]:
         """Chart name -> public URL for each chart the image host could place, and why the others could not."""
@@ -173,8 +238,9 @@ class GoogleDocsSink:
         except HttpError as exc:
             status = int(exc.resp.status)
             reason = exc.reason if isinstance(exc.reason, str) else str(exc)
-            stale_revision = status == 400 and "revision" in reason.lower()
-            rate_limited = status == 403 and "rate" in reason.lower()
+            fields = error_fields(exc)
+            stale_revision = status in (400, 409) and fields.status in _CONFLICT_STATUS
+            rate_limited = status == 403 and bool(fields.reasons & _RATE_REASONS)
             retryable = status in _RETRYABLE_STATUS or stale_revision or rate_limited
             rejected = writes_entry and not retryable and 400 <= status < 500 and status not in _SINK_STATUS
             raise DeliveryFailed(
@@ -183,10 +249,11 @@ class GoogleDocsSink:
                 rejected=rejected,
             ) from exc
         except RefreshError as exc:  # the token endpoint refused the service account, or failed for a while
+            said = refresh_message(exc)
             if getattr(exc, "retryable", False):
-                raise DeliveryFailed(f"Google's token endpoint failed: {exc}", retryable=True) from exc
+                raise DeliveryFailed(f"Google's token endpoint failed: {said}", retryable=True) from exc
             raise DeliveryFailed(
-                f"Google refused the service-account credentials: {exc}{_FIXES[401]}", retryable=False
+                f"Google refused the service-account credentials: {said}{_FIXES[401]}", retryable=False
             ) from exc
         except TimeoutError as exc:
             raise DeliveryFailed(f"Google Docs did not answer within {self._timeout_s:g} s", retryable=True) from exc
