@@ -6,7 +6,6 @@ retired tier stays scoreable, its board frozen, and is listed after the current 
 that this product does not score yet (a challenge not installed here) are listed after the registry, as published.
 """
 
-
 from __future__ import annotations
 
 from bot.commands.base import Invocation, Reply, Table

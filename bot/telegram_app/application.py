@@ -48,8 +48,8 @@ from bot.telegram_app.records_sync_job import schedule_records_sync
 from bot.telegram_app.redaction import protect_secret
 from bot.telegram_app.request_buttons import PATTERN as REQUEST_BUTTON_PATTERN
 from bot.telegram_app.send_rate import Limits, Pace, SendRate
-from bot.telegram_app.tldr_job import schedule_tldr_refresh
 from bot.telegram_app.start_failures import refused_start
+from bot.telegram_app.tldr_job import schedule_tldr_refresh
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 

@@ -1,7 +1,7 @@
 """run verdicts and judge epochs (issue 28: one verdict per result, a fixed secret suite per epoch)
 
 Revision ID: 0012_verdicts
-Revises: 0009_sprints
+Revises: 0011_published_syncs
 Create Date: 2026-11-28 18:10:00
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 import storage.timestamps
 
 revision: str = "0012_verdicts"
-down_revision: str | None = "0009_sprints"
+down_revision: str | None = "0011_published_syncs"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -2,7 +2,7 @@
 scheduled job, once per change, not inside a member's run)
 
 Revision ID: 0013_sprint_tldr_through
-Revises: 0009_sprints
+Revises: 0012_verdicts
 Create Date: 2026-11-28 18:10:00
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013_sprint_tldr_through"
-down_revision: str | None = "0009_sprints"
+down_revision: str | None = "0012_verdicts"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,7 +1,7 @@
 """delivery leases: one writer per sprint-log sink at a time across processes (issue 33)
 
 Revision ID: 0015_delivery_leases
-Revises: 0009_sprints
+Revises: 0013_sprint_tldr_through
 Create Date: 2026-11-28 18:40:00
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 import storage.timestamps
 
 revision: str = "0015_delivery_leases"
-down_revision: str | None = "0009_sprints"
+down_revision: str | None = "0013_sprint_tldr_through"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
