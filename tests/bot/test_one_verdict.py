@@ -21,7 +21,7 @@ from bot.commands import command_named
 from bot.commands.base import Caller, Invocation
 from bot.context import AppContext
 from bot.core.judgement import judgement_from
-from bot.core.judgement_words import judgement_lines, judgement_summary
+from bot.core.judgement_words import baseline_words, judgement_lines, judgement_summary
 from bot.dispatch import execute
 from bot.settings import Settings
 from engine.sandbox.tier import probe_tier
@@ -64,7 +64,11 @@ def assert_one_verdict(data_dir: Path, card: str, answer: dict[str, Any], again:
     shown = cli_json("show", str(run_id))
     assert shown["verdict"] == stored  # /show --json: the same stored value, not recomputed
     _, show_text = cli("show", str(run_id))
-    for line in judgement_lines(judgement):
+    lines = judgement_lines(judgement)
+    if answer.get("published_as"):  # the group's own program: credited to its authors, no record claimed for the member
+        lines = [line for line in [baseline_words(judgement)] if line]
+        assert not any("vs the record" in flat(line) for line in [card, again])
+    for line in lines:
         assert flat(line) in flat(card), (line, card)  # the card when it was judged
         assert flat(line) in flat(again), (line, again)  # the stored answer's card later
         assert flat(line) in flat(show_text), (line, show_text)  # /show
@@ -87,7 +91,7 @@ def test_each_kind_of_result_has_one_verdict_in_every_rendering(_isolated_data_d
         ("run", "local_update", "seed=3"),  # a training method against sgd on the same seed
         ("run", "gf2", "seed=3"),  # a solver
         ("run", "matmul_16x16", "generator=tiled"),  # generated IR (a built-in generator)
-        ("submit", str(IR / "matmul__tiled_16x16.ir")),  # IR text
+        ("submit", str(IR / "matmul__tiled_16x16.ir")),  # IR text (the group's published program: credited to it)
     ]
     if probe_tier().runs_submissions:
         cases.append(("submit", str(SUBMISSIONS / "gf2_solve.py")))  # a judged solve()
@@ -140,12 +144,14 @@ def test_a_researchers_week(_isolated_data_dir: Path) -> None:
     for verdict in stored.values():
         versus = verdict["versus_baseline"]
         assert not (verdict["new_record"] and versus is not None and versus["outcome"] == "LOSS")
-    # the tiled IR program loses to the group's published 66,707: not a record, said as a ratio (2.0× costlier)
+    # the tiled IR program loses to the group's published 63,290: not a record, said as a ratio (2.1× costlier)
     tiled = answers[1]["verdict"]
     assert tiled["new_record"] is False and tiled["versus_record"]["outcome"] == "LOSS"
     # the digest's tally is the stored outcomes of the logged runs (the system's baseline and the failure: none)
     digest = cli_json("digest")
-    logged = [v["outcome"] for a, v in ((a, a["verdict"]) for a in answers if a.get("verdict")) if v["outcome"]]
+    # (a program identical to the group's published one is credited to its authors and not logged as the member's)
+    mine = [a for a in answers if a.get("verdict") and not a.get("published_as")]
+    logged = [a["verdict"]["outcome"] for a in mine if a["verdict"]["outcome"]]
     assert digest["verdicts"] == dict(Counter(logged))
     # no board mixes instances or tracks: every row of a board has the board's instance and track
     boards = cli_json("leaderboard", "sparse_parity")["boards"]

@@ -26,7 +26,7 @@ TOP_LEVEL = ("engine", "bot", "tools", "storage", "deploy", "tests", "docs", "be
 PATH = re.compile(r"(?<![\w/.:@-])((?:" + "|".join(TOP_LEVEL) + r")/[\w./-]*[\w/])")
 DOTTED = re.compile(r"`((?:engine|bot|tools|storage)(?:\.\w+)+)(?:\(\))?`")
 EXCEPTION = re.compile(r"(?<![\w.])([A-Z][A-Za-z]*(?:Error|Exception))\b")
-CLASS = re.compile(r"^\s*class (\w+)", re.M)
+CLASS = re.compile(r"^\s*class (\w+)|^\s*from [\w.]+ import \(?([\w, ]+)", re.M)
 LEADING_EXCEPTION = re.compile(r"^(?:Raises? )?(?::class:`~?)?([A-Z]\w*(?:Error|Exhausted|Refused|Exception))\b")
 
 
@@ -106,10 +106,11 @@ def parsed(path: Path) -> ast.Module:
 
 @cache
 def defined_names() -> frozenset[str]:
-    """Every class the project defines, and the builtins."""
+    """Every class the project defines or imports by name (a library's ``HttpError``), and the builtins."""
     names = set(dir(builtins))
     for path in tracked("*.py"):
-        names.update(CLASS.findall(path.read_text(encoding="utf-8")))
+        for defined, imported in CLASS.findall(path.read_text(encoding="utf-8")):
+            names.update([defined] if defined else [n.strip().split(" as ")[-1] for n in imported.split(",")])
     return frozenset(names)
 
 
