@@ -19,8 +19,8 @@ from bot.dispatch import execute
 from bot.invocation import Invocation, UsageError
 from bot.reply import Reply
 from bot.settings import Settings
-from engine.metrics.registry import metrics_for
-from engine.scoring.ir import METRIC as IR_METRIC
+from engine.metrics import metrics_for
+from engine.scoring import METRIC as IR_METRIC
 
 
 def build_context(settings: Settings | None = None, *, deliver_sprint_log: bool = True) -> AppContext:

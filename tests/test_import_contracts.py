@@ -3,9 +3,13 @@ imports itself through others."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,3 +76,21 @@ def test_no_module_imports_itself_through_others() -> None:
         for m in graph.modules
     }
     assert _strongly_connected(edges) == []
+
+
+@pytest.mark.slow  # copies the packages and runs import-linter on the copy
+def test_a_deep_engine_import_from_bot_breaks_the_front_door_contract(tmp_path: Path) -> None:
+    """The front-door contract is not vacuous: the same tree with one planted ``from engine.sandbox.lint import …``
+    in a command module fails it (and only it)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.c")
+    for package in ("bot", "tools", "storage", "engine"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=ignore)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    status = tmp_path / "bot" / "commands" / "status.py"
+    status.write_text(status.read_text() + "\nfrom engine.sandbox.lint import LintReport  # planted\n")
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = subprocess.run([str(lint_imports), "--no-cache"], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert result.returncode != 0
+    assert "1 broken" in result.stdout, result.stdout
+    assert "bot.commands.status -> engine.sandbox.lint" in result.stdout

@@ -24,8 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.challenges import instance_params
-from engine.challenges.ir_track import BAND_PARAM
+from engine.challenges import BAND_PARAM, instance_params
 from engine.errors import UnknownName
 from engine.methods import METHODS
 from storage.scores import ScoredRun

@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from engine.attribution.histogram import ReuseHistogram, bin_label
+from engine.attribution import ReuseHistogram, bin_label
 from tools.user_text import chart, one_line
 
 CHART_SIZE_IN = (8.0, 4.5)

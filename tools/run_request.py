@@ -27,7 +27,7 @@ def normalise_text(code: str) -> str:
 
 def normalise_code(code: str) -> str:
     """A canonical form of ``code``: the AST dump for Python, whitespace-trimmed text otherwise."""
-    from engine.sandbox.lint import python_normal_form  # large sources are parsed in a limited child
+    from engine.sandbox import python_normal_form  # large sources are parsed in a limited child
 
     dump = python_normal_form(code)
     return normalise_text(code) if dump is None else dump

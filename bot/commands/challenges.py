@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from bot.commands.base import Invocation, Reply, Table
 from bot.context import AppContext
-from engine.challenges import CHALLENGES
-from engine.challenges.ir_track import IRChallenge
+from engine.challenges import CHALLENGES, IRChallenge
 from storage.errors import StorageError
 from tools.published.records import current_snapshot, shipped_snapshot
 from tools.published.snapshot import Snapshot

@@ -15,7 +15,7 @@ from bot.context import AppContext
 from bot.core.attribution_diff import compare_stored
 from bot.core.comparison import seed_values
 from bot.core.verdict import configured_rule, judge
-from engine.attribution.diff import ONLY_A, ONLY_B, UNCHANGED, AttributionDiff, BufferChange, explain
+from engine.attribution import ONLY_A, ONLY_B, UNCHANGED, AttributionDiff, BufferChange, explain
 from tools.board import setting_of, what_differs
 from tools.compare import metric_cells, shift_cells
 from tools.metric_format import format_value

@@ -14,7 +14,7 @@ from bot.core.comparison import Comparison, Standing
 from bot.core.judgement import judgement_data
 from bot.core.judgement_words import baseline_words, judgement_lines
 from bot.core.recording import RecordedRun
-from engine.attribution.diff import AttributionDiff
+from engine.attribution import AttributionDiff
 from tools.metric_format import format_change, format_value
 
 

@@ -25,8 +25,9 @@ from bot.context import AppContext
 from bot.core.run_generator import GeneratorRequest, is_ir_challenge
 from bot.core.run_method import MethodOutcome, MethodRequest, run_method
 from bot.core.verdict import spread_of
-from engine.challenges.sparse_tasks import TASKS
-from engine.compat import spc
+from engine.challenges import TASKS
+from engine.compat import evaluate as spc_evaluate
+from engine.compat import load_solve as spc_load_solve
 from engine.methods import METHODS
 from engine.result import RunResult
 from engine.version import __version__
@@ -194,9 +195,9 @@ def run_compat_reply(inv: Invocation, board: SpcBoard | None = None) -> Reply:
     if extra or inv.args:
         raise UsageError("solve= takes no other parameters", hint=f"usage: run {USAGE}")
     source, name = _solve_source(inv, inv.options["solve"])
-    solve = spc.load_solve(source, name)
+    solve = spc_load_solve(source, name)
     inv.progress("evaluating on seeds 42, 123, 456 (sparse-parity-challenge protocol)", None)
-    results, summary = spc.evaluate(solve)
+    results, summary = spc_evaluate(solve)
     rows = [
         [
             str(r.seed),

@@ -13,7 +13,7 @@ from bot.context import AppContext
 from bot.core.recording import RecordedRun
 from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
 from engine.errors import UnknownName
-from engine.scoring.ir import METRIC, ir_names
+from engine.scoring import METRIC, ir_names
 from tools.metric_format import format_value
 from tools.recovery_text import recovery_data, recovery_lines
 

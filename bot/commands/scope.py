@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from bot.invocation import UsageError
 from engine.challenges import CHALLENGES
-from engine.scoring.ir import METRIC as DALLY
+from engine.scoring import METRIC as DALLY
 from storage.runs import stored_challenges, stored_metrics
 from tools.choices import choose
 from tools.published.records import published_challenges

@@ -17,7 +17,7 @@ from bot.commands.submission_card import submission_data, unjudged_data
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
 from engine.errors import EngineError
-from engine.scoring.ir import METRIC
+from engine.scoring import METRIC
 from tools.metric_format import format_value
 from tools.program_text import program_text
 from tools.recovery_text import recovery_lines

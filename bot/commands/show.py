@@ -15,8 +15,7 @@ from bot.core.judgement import judgement_data
 from bot.core.judgement_words import judgement_lines
 from bot.core.stored_result import result_of
 from bot.core.verdict import configured_rule
-from engine.attribution.histogram import ReuseHistogram, bin_label
-from engine.attribution.rings import WHOLE_PROGRAM
+from engine.attribution import WHOLE_PROGRAM, ReuseHistogram, bin_label
 from storage.runs import get_run
 from storage.tables import Run
 from tools.metric_format import format_value

@@ -12,10 +12,10 @@ from typing import Any
 from bot.commands.base import Reply, Table
 from bot.commands.result_card import card_footer, details, verdict_data
 from bot.core.recording import RecordedRun
-from engine.metrics.clock import ARD, ARD_PER_READ, DMC
+from engine.metrics import ARD, ARD_PER_READ, DMC
 from engine.result import RunResult
-from engine.sandbox.judge import FLOATS_READ
-from engine.scoring.ir import METRIC
+from engine.sandbox import FLOATS_READ
+from engine.scoring import METRIC
 from tools.metric_format import format_value
 from tools.recovery_text import recovery_data, recovery_lines
 

@@ -14,7 +14,7 @@ from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.core.sweep import SweepOutcome, SweepPoint, SweepRequest, run_sweep
-from engine.metrics.clock import DMC
+from engine.metrics import DMC
 from tools.metric_format import format_value
 
 USAGE = usage_of("sweep")

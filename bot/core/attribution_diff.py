@@ -22,11 +22,9 @@ from sqlmodel import Session
 from bot.core.services import Services
 from bot.core.stored_result import result_of
 from bot.invocation import UsageError
-from engine.attribution.diff import AttributionDiff, diff_attribution
-from engine.attribution.rings import WHOLE_PROGRAM
-from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution
+from engine.attribution import ONE_STEP, WHOLE_PROGRAM, WHOLE_RUN, Attribution, AttributionDiff, diff_attribution
 from engine.challenges import CHALLENGES
-from engine.metrics.clock import DMC
+from engine.metrics import DMC
 from engine.result import RunResult
 from storage.attributions import attribution_body
 from storage.runs import get_run

@@ -15,11 +15,10 @@ from __future__ import annotations
 from bot.core.scorer_limits import scorer_limits
 from bot.core.services import Services
 from engine.errors import EngineError
-from engine.metrics.registry import DALLY
+from engine.metrics import DALLY
 from engine.result import RunResult
-from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
-from engine.scoring.ir import ir_challenge
-from engine.scoring.recovery import adjudicate
+from engine.sandbox import LimitExceeded, run_trusted_limited
+from engine.scoring import adjudicate, ir_challenge
 from storage.scores import scored_runs
 from tools.board import BAND_KEY
 from tools.published.records import published_scores

@@ -27,14 +27,12 @@ from typing import Any
 from sqlmodel import Session
 
 from bot.core.method_request import MethodRequest
-from engine.challenges import instance_params
-from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, TASKS
+from engine.challenges import SPARSE_PARITY_TASK, TASKS, instance_params
 from engine.errors import EngineError
-from engine.methods import METHODS
-from engine.methods.params import COMMON_DEFAULTS
-from engine.metrics.registry import metrics_for
+from engine.methods import COMMON_DEFAULTS, METHODS
+from engine.metrics import metrics_for
 from engine.result import RunResult
-from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
+from engine.scoring import ir_challenge, is_ir_name, score_ir
 from storage.runs import find_by_request_key, latest_passing_run
 from storage.tables import ROLE_BASELINE, Run
 from tools.board import track_of
@@ -62,7 +60,7 @@ def ranking_metric(primary: str | None) -> str:
 def solve_baseline_request(params: Mapping[str, Any], primary: str | None) -> NormalisedRequest | None:
     """The system's request for the baseline of a solve() judged with ``params`` (None: no recorded instances,
     e.g. a result stored before they were recorded)."""
-    from engine.sandbox.judge import HIDDEN_INSTANCES
+    from engine.sandbox import HIDDEN_INSTANCES
 
     instances = params.get(HIDDEN_INSTANCES)
     if not isinstance(instances, list) or not instances:

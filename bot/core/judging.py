@@ -30,17 +30,23 @@ from bot.core.services import Services
 from bot.core.solve_baseline import ensure_solve_baseline
 from bot.invocation import UsageError
 from engine.errors import EngineError, UnknownName
-from engine.ir.parser import statement_ends
-from engine.metrics.registry import metrics_for
+from engine.ir import statement_ends
+from engine.metrics import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
-from engine.sandbox.generate import run_generate
-from engine.sandbox.judge import judge_solve
-from engine.sandbox.limits import Limits
-from engine.sandbox.lint import SubmissionRefused, detect_kind, lint
-from engine.sandbox.tier import TierReport, probe_tier
-from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
-from engine.scoring.ir import current_ir_names, infer_challenges, ir_challenge
+from engine.sandbox import (
+    LimitExceeded,
+    Limits,
+    SubmissionRefused,
+    TierReport,
+    detect_kind,
+    judge_solve,
+    lint_submission,
+    probe_tier,
+    run_generate,
+    run_trusted_limited,
+)
+from engine.scoring import current_ir_names, infer_challenges, ir_challenge
 from storage.tables import ROLE_MEMBER, ROLE_PUBLISHED
 from tools.config.schema import PRIMARY_METRIC_PREFIX
 from tools.published.records import current_snapshot
@@ -210,7 +216,7 @@ def _published_credit(services: Services, challenge: str, code: str) -> Publishe
 
 def _judge_generate(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
     code, label = sub.code, sub.label
-    flags = lint(code, "generate").flags
+    flags = lint_submission(code, "generate").flags
     tier = _checked_tier(services)
     dev = services.settings.dev_allow_unsandboxed
     policy = services.run_policy()
@@ -273,7 +279,7 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
             f"a solve() submission is judged on {SOLVE_CHALLENGE}, not {sub.challenge}",
             hint="leave out the challenge, or send IR / a generate() for IR challenges",
         )
-    lint(sub.code, "solve")
+    lint_submission(sub.code, "solve")
     tier = _checked_tier(services)
     policy = services.run_policy()
     policy.check_challenge(SOLVE_CHALLENGE)

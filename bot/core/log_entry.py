@@ -18,8 +18,8 @@ from bot.core.run_entry import RunFacts, detail_lines, entry_table, headline
 from bot.core.services import Services
 from bot.core.stored_result import result_of
 from bot.core.verdict import configured_rule
-from engine.attribution.diff import AttributionDiff
-from engine.attribution.run_attribution import ONE_STEP as ONE_STEP_SCOPE
+from engine.attribution import ONE_STEP as ONE_STEP_SCOPE
+from engine.attribution import AttributionDiff
 from engine.result import RunResult
 from storage.runs import get_run
 from storage.sprints import running_sprint

@@ -16,7 +16,7 @@ from typing import Any
 from bot.core.seed_task import SeedTask
 from engine.errors import BadParameter
 from engine.methods import method_values
-from engine.metrics.registry import metrics_for
+from engine.metrics import metrics_for
 from storage.tables import ROLE_MEMBER
 from tools.config.values import seed_list
 from tools.errors import ToolError

@@ -30,7 +30,7 @@ from bot.core.log_entry import log_run
 from bot.core.services import Services
 from bot.core.stored_result import detail_of, result_of
 from bot.core.verdict import configured_rule
-from engine.attribution.diff import AttributionDiff
+from engine.attribution import AttributionDiff
 from engine.result import FailureKind, RunResult
 from storage.runs import Credit, NewRun, credit_of, find_by_request_key, get_run, record_submission, submit_run
 from storage.tables import ROLE_MEMBER, Run

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sqlmodel import col, select
 
 from bot.core.judging import score_ir_limited
-from engine.scoring.ir import METRIC, ir_challenge
+from engine.scoring import METRIC, ir_challenge
 from storage.database import SessionFactory
 from storage.scores import scored_runs
 from storage.tables import RUN_ACTIVE, Run

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.attribution.run_attribution import Attribution
+from engine.attribution import Attribution
 from engine.errors import EngineError
-from engine.scoring.ir import METRIC
+from engine.scoring import METRIC
 from storage.attributions import put_attribution
 from storage.database import SessionFactory
 from storage.scores import add_metric_value, runs_with_metric_named, scored_runs
@@ -115,8 +115,7 @@ def ir_rescorer(*, dev_override: bool = False) -> Rescorer:
 
     def rescore_run(run: Run) -> Rescored | None:
         from bot.core.judging import score_ir_limited  # the sandbox is loaded only when re-scoring
-        from engine.sandbox.generate import run_generate
-        from engine.sandbox.lint import detect_kind
+        from engine.sandbox import detect_kind, run_generate
 
         if run.kind not in IR_KINDS or not run.code:
             return None

@@ -18,7 +18,7 @@ from typing import Any
 from bot.core.comparison import Comparison
 from bot.core.judgement_words import judgement_summary
 from bot.core.verdict import DEFAULT_RULE, Outcome, VerdictRule
-from engine.attribution.diff import AttributionDiff
+from engine.attribution import AttributionDiff
 from tools.board import instance_label, instance_of
 from tools.metric_format import format_compact, format_percent, format_relative_change
 from tools.sprint_log.entry import EntryTable

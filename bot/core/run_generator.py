@@ -14,10 +14,10 @@ from bot.core.band_adjudication import adjudicated
 from bot.core.recording import RecordedRun, record_once
 from bot.core.services import Services
 from engine.errors import EngineError, UnknownName
-from engine.metrics.registry import metrics_for
+from engine.metrics import metrics_for
 from engine.progress import Progress, no_progress
 from engine.result import FailureKind, Provenance, RunResult
-from engine.scoring.ir import ir_challenge, is_ir_name, score_ir
+from engine.scoring import ir_challenge, is_ir_name, score_ir
 from tools.run_request import NormalisedRequest
 
 DEFAULT_GENERATOR = "baseline"

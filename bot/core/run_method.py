@@ -20,7 +20,7 @@ from bot.core.recording import RecordedRun, lookup, record_once, result_of, supe
 from bot.core.seed_set import SeedTask, combine, run_tasks, seed_label
 from bot.core.services import Services
 from bot.core.verdict import DEFAULT_RULE, Verdict, VerdictRule, configured_rule, judge
-from engine.attribution.diff import AttributionDiff
+from engine.attribution import AttributionDiff
 from engine.progress import Progress, no_progress
 from engine.result import Provenance, RunResult
 from storage.tables import SYSTEM_MEMBER

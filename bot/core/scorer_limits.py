@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.errors import EngineError
-from engine.sandbox.limits import DEFAULT_LIMITS, GIB, Limits
-from engine.scoring.ir import ir_challenge
+from engine.sandbox import DEFAULT_LIMITS, GIB, Limits
+from engine.scoring import ir_challenge
 
 CLASSIC_LINE_CAP = 100_000
 """The line cap the default scorer limits were sized for (the v3 tiers, matmul)."""

@@ -48,9 +48,8 @@ def best_solver_result(request: NormalisedRequest, seed_of: SeedOf = lambda name
     """The stored form of the rule's outcome for ``request`` (a failed result when no solver solves them).
     ``seed_of``: the hex seed of a recorded hidden instance (an epoch's instance is recorded by name,
     :func:`bot.core.epochs.seed_hex`); by default the recorded value is the seed."""
-    from engine.methods import METHODS
-    from engine.methods.on_instances import best_solver
-    from engine.sandbox.judge import HIDDEN_INSTANCES, instance_data
+    from engine.methods import METHODS, best_solver
+    from engine.sandbox import HIDDEN_INSTANCES, instance_data
 
     p = request.params
     n, k = int(p.get("n_bits", 20)), int(p.get("k_sparse", 3))

@@ -20,8 +20,8 @@ from bot.core.run_method import MethodRequest, run_registered_methods
 from bot.core.seed_set import SeedTask
 from bot.core.services import Services
 from engine.errors import BadParameter
-from engine.methods.sweep import Grid, SweepRow, first_point_checked, largest_solved
-from engine.metrics.clock import DMC
+from engine.methods import Grid, SweepRow, first_point_checked, largest_solved
+from engine.metrics import DMC
 from engine.progress import Progress, no_progress
 
 

@@ -40,7 +40,7 @@ from bot.telegram_app.requests import (
     split_tokens,
 )
 from engine.errors import EngineError
-from engine.sandbox.limits import DEFAULT_LIMITS
+from engine.sandbox import DEFAULT_LIMITS
 from storage.errors import StorageError
 from storage.timestamps import utcnow
 from tools.config.policy import RunPolicy

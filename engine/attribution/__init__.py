@@ -8,6 +8,10 @@
 - :mod:`engine.attribution.diff` — two runs side by side: which buffers moved, and how much of the change they explain.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from engine.attribution.buffers import BufferAttribution, ScopeAttribution, attribute_events
 from engine.attribution.elements import ElementAttribution, ElementScope, bytedmd_by_argument
 from engine.attribution.histogram import ReuseHistogram
@@ -28,3 +32,61 @@ __all__ = [
     "attribute_log",
     "bytedmd_by_argument",
 ]
+
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.attribution.diff import ONLY_A as ONLY_A
+    from engine.attribution.diff import ONLY_B as ONLY_B
+    from engine.attribution.diff import UNCHANGED as UNCHANGED
+    from engine.attribution.diff import AttributionDiff as AttributionDiff
+    from engine.attribution.diff import BufferChange as BufferChange
+    from engine.attribution.diff import diff_attribution as diff_attribution
+    from engine.attribution.diff import explain as explain
+    from engine.attribution.histogram import bin_label as bin_label
+    from engine.attribution.rings import WHOLE_PROGRAM as WHOLE_PROGRAM
+
+_PUBLIC: dict[str, str] = {
+    "AttributionDiff": "engine.attribution.diff",
+    "BufferChange": "engine.attribution.diff",
+    "ONLY_A": "engine.attribution.diff",
+    "ONLY_B": "engine.attribution.diff",
+    "UNCHANGED": "engine.attribution.diff",
+    "WHOLE_PROGRAM": "engine.attribution.rings",
+    "bin_label": "engine.attribution.histogram",
+    "diff_attribution": "engine.attribution.diff",
+    "explain": "engine.attribution.diff",
+}
+"""Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
+
+__all__ = sorted(
+    {
+        *__all__,
+        *[
+            "Attribution",
+            "AttributionDiff",
+            "BufferChange",
+            "ONE_STEP",
+            "ONLY_A",
+            "ONLY_B",
+            "ReuseHistogram",
+            "UNCHANGED",
+            "WHOLE_PROGRAM",
+            "WHOLE_RUN",
+            "bin_label",
+            "diff_attribution",
+            "explain",
+        ],
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'engine.attribution' has no attribute {name!r}")
+
+
+# --- end of the public API ---

@@ -9,7 +9,7 @@ current).
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.errors import EngineError
 from engine.registry import Registry
@@ -91,3 +91,43 @@ def instance_params(challenge: str) -> dict[str, int | float]:
     """The instance parameters of ``challenge`` with their standard values (:attr:`Challenge.instance_params`); empty
     for a challenge that is not registered (a stored run of a retired name keeps the instance in its name)."""
     return CHALLENGES.get(challenge).instance_params if challenge in CHALLENGES else {}
+
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.challenges.ir_track import BAND_PARAM as BAND_PARAM
+    from engine.challenges.ir_track import IRChallenge as IRChallenge
+    from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK as SPARSE_PARITY_TASK
+    from engine.challenges.sparse_tasks import TASKS as TASKS
+
+_PUBLIC: dict[str, str] = {
+    "BAND_PARAM": "engine.challenges.ir_track",
+    "IRChallenge": "engine.challenges.ir_track",
+    "SPARSE_PARITY_TASK": "engine.challenges.sparse_tasks",
+    "TASKS": "engine.challenges.sparse_tasks",
+}
+"""Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
+
+__all__ = [
+    "BAND_PARAM",
+    "CHALLENGES",
+    "Challenge",
+    "IRChallenge",
+    "SPARSE_PARITY_TASK",
+    "TASKS",
+    "current",
+    "current_names",
+    "instance_params",
+    "retired_name",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'engine.challenges' has no attribute {name!r}")
+
+
+# --- end of the public API ---

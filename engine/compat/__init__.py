@@ -1,1 +1,31 @@
 """Compatibility with the group's public evaluators (their exact protocols, for comparable numbers)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.compat.spc import SEEDS as SEEDS
+    from engine.compat.spc import evaluate as evaluate
+    from engine.compat.spc import load_solve as load_solve
+
+_PUBLIC: dict[str, str] = {
+    "SEEDS": "engine.compat.spc",
+    "evaluate": "engine.compat.spc",
+    "load_solve": "engine.compat.spc",
+}
+"""Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
+
+__all__ = ["SEEDS", "evaluate", "load_solve"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'engine.compat' has no attribute {name!r}")
+
+
+# --- end of the public API ---

@@ -6,6 +6,7 @@ Public API: :func:`run_method` and the :data:`METHODS` registry.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine.methods import (
     curriculum,
@@ -88,3 +89,57 @@ def method_defaults(name: str, params: Mapping[str, str | int | float]) -> dict[
 
 
 __all__ = ["METHODS", "Method", "method_defaults", "method_values", "run_method"]
+
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.methods.on_instances import best_solver as best_solver
+    from engine.methods.params import COMMON_DEFAULTS as COMMON_DEFAULTS
+    from engine.methods.params import SPECS as SPECS
+    from engine.methods.params import parse_params as parse_params
+    from engine.methods.sweep import MAX_POINTS as MAX_POINTS
+    from engine.methods.sweep import Grid as Grid
+    from engine.methods.sweep import SweepRow as SweepRow
+    from engine.methods.sweep import first_point_checked as first_point_checked
+    from engine.methods.sweep import largest_solved as largest_solved
+
+_PUBLIC: dict[str, str] = {
+    "COMMON_DEFAULTS": "engine.methods.params",
+    "Grid": "engine.methods.sweep",
+    "MAX_POINTS": "engine.methods.sweep",
+    "SPECS": "engine.methods.params",
+    "SweepRow": "engine.methods.sweep",
+    "best_solver": "engine.methods.on_instances",
+    "first_point_checked": "engine.methods.sweep",
+    "largest_solved": "engine.methods.sweep",
+    "parse_params": "engine.methods.params",
+}
+"""Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
+
+__all__ = sorted(
+    {
+        *__all__,
+        *[
+            "COMMON_DEFAULTS",
+            "Grid",
+            "MAX_POINTS",
+            "SPECS",
+            "SweepRow",
+            "best_solver",
+            "first_point_checked",
+            "largest_solved",
+            "parse_params",
+        ],
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'engine.methods' has no attribute {name!r}")
+
+
+# --- end of the public API ---

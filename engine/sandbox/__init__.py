@@ -3,7 +3,7 @@
 Public API (imported lazily so that the sandboxed child, which imports a few of these modules, stays light):
 - ``probe_tier() -> TierReport`` — the tier this machine offers (A/B/C/D), probed once, with a one-line
   description.
-- ``detect_kind(text) -> str`` and ``lint(code, kind) -> LintReport`` — what a submission is; the L0 checks.
+- ``detect_kind(text) -> str`` and ``lint_submission(code, kind) -> LintReport`` — what a submission is; the L0 checks.
 - ``run_generate(code, limits) -> GeneratedIR`` — run a ``generate()`` in the sandbox; only its IR text
   returns.
 - ``run_trusted_limited(fn_qualified_name, args, limits) -> object`` — a trusted function in an rlimited
@@ -15,7 +15,7 @@ Design: docs/sandbox.md; metering convention: docs/metrics.md#trackedarray-conve
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "probe_tier": "engine.sandbox.tier",
@@ -23,7 +23,7 @@ _EXPORTS = {
     "Limits": "engine.sandbox.limits",
     "DEFAULT_LIMITS": "engine.sandbox.limits",
     "detect_kind": "engine.sandbox.lint",
-    "lint": "engine.sandbox.lint",
+    "lint_submission": "engine.sandbox.lint",
     "LintReport": "engine.sandbox.lint",
     "SubmissionRefused": "engine.sandbox.lint",
     "run_generate": "engine.sandbox.generate",
@@ -40,3 +40,67 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'engine.sandbox' has no attribute {name!r}")
+
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.sandbox.generate import GeneratedIR as GeneratedIR
+    from engine.sandbox.generate import run_generate as run_generate
+    from engine.sandbox.judge import FLOATS_READ as FLOATS_READ
+    from engine.sandbox.judge import HIDDEN_INSTANCES as HIDDEN_INSTANCES
+    from engine.sandbox.judge import instance_data as instance_data
+    from engine.sandbox.judge import judge_solve as judge_solve
+    from engine.sandbox.limits import DEFAULT_LIMITS as DEFAULT_LIMITS
+    from engine.sandbox.limits import GIB as GIB
+    from engine.sandbox.limits import KIB as KIB
+    from engine.sandbox.limits import MIB as MIB
+    from engine.sandbox.limits import Limits as Limits
+    from engine.sandbox.lint import LintReport as LintReport
+    from engine.sandbox.lint import SubmissionRefused as SubmissionRefused
+    from engine.sandbox.lint import detect_kind as detect_kind
+    from engine.sandbox.lint import lint_submission as lint_submission
+    from engine.sandbox.lint import python_normal_form as python_normal_form
+    from engine.sandbox.tier import TierReport as TierReport
+    from engine.sandbox.tier import probe_tier as probe_tier
+    from engine.sandbox.trusted import LimitExceeded as LimitExceeded
+    from engine.sandbox.trusted import run_trusted_limited as run_trusted_limited
+
+_EXPORTS.update(
+    {
+        "FLOATS_READ": "engine.sandbox.judge",
+        "GIB": "engine.sandbox.limits",
+        "HIDDEN_INSTANCES": "engine.sandbox.judge",
+        "KIB": "engine.sandbox.limits",
+        "LimitExceeded": "engine.sandbox.trusted",
+        "MIB": "engine.sandbox.limits",
+        "instance_data": "engine.sandbox.judge",
+        "python_normal_form": "engine.sandbox.lint",
+    }
+)
+
+__all__ = sorted(
+    {
+        *__all__,
+        *[
+            "DEFAULT_LIMITS",
+            "FLOATS_READ",
+            "GIB",
+            "HIDDEN_INSTANCES",
+            "KIB",
+            "LimitExceeded",
+            "Limits",
+            "MIB",
+            "SubmissionRefused",
+            "TierReport",
+            "detect_kind",
+            "instance_data",
+            "judge_solve",
+            "lint_submission",
+            "probe_tier",
+            "python_normal_form",
+            "run_generate",
+            "run_trusted_limited",
+        ],
+    }
+)
+# --- end of the public API ---

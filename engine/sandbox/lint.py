@@ -228,3 +228,8 @@ def _lint(code: str, kind: str) -> LintReport:
         elif isinstance(node, ast.Name) and (node.id in _REVIEW_NAMES or node.id.startswith("__")):
             flags.append(f"line {node.lineno}: {node.id}")
     return LintReport(kind, flags, frozenset(imports))
+
+
+lint_submission = lint
+"""The name the package exports :func:`lint` under (``engine.sandbox.lint`` is also this module's name, which an
+attribute of the package named ``lint`` would shadow once the module is imported)."""

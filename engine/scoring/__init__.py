@@ -3,3 +3,52 @@
 Sits above both what it combines — ``engine.ir`` (parse, check, simulate, cost) and ``engine.challenges`` (the
 instances and correctness rules) — so neither of those imports the other's user.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.scoring.ir import METRIC as METRIC
+    from engine.scoring.ir import current_ir_names as current_ir_names
+    from engine.scoring.ir import infer_challenges as infer_challenges
+    from engine.scoring.ir import ir_challenge as ir_challenge
+    from engine.scoring.ir import ir_names as ir_names
+    from engine.scoring.ir import is_ir_name as is_ir_name
+    from engine.scoring.ir import score_ir as score_ir
+    from engine.scoring.recovery import adjudicate as adjudicate
+
+_PUBLIC: dict[str, str] = {
+    "METRIC": "engine.scoring.ir",
+    "adjudicate": "engine.scoring.recovery",
+    "current_ir_names": "engine.scoring.ir",
+    "infer_challenges": "engine.scoring.ir",
+    "ir_challenge": "engine.scoring.ir",
+    "ir_names": "engine.scoring.ir",
+    "is_ir_name": "engine.scoring.ir",
+    "score_ir": "engine.scoring.ir",
+}
+"""Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
+
+__all__ = [
+    "METRIC",
+    "adjudicate",
+    "current_ir_names",
+    "infer_challenges",
+    "ir_challenge",
+    "ir_names",
+    "is_ir_name",
+    "score_ir",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'engine.scoring' has no attribute {name!r}")
+
+
+# --- end of the public API ---

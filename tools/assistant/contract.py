@@ -12,14 +12,10 @@ from dataclasses import dataclass
 
 from engine.challenges import CHALLENGES
 from engine.errors import EngineError
-from engine.methods import METHODS
-from engine.methods.params import parse_params
+from engine.methods import METHODS, parse_params
 from engine.result import RunResult
-from engine.sandbox.generate import run_generate
-from engine.sandbox.judge import judge_solve
-from engine.sandbox.lint import detect_kind, lint
-from engine.sandbox.trusted import LimitExceeded, run_trusted_limited
-from engine.scoring.ir import ir_names
+from engine.sandbox import LimitExceeded, detect_kind, judge_solve, lint_submission, run_generate, run_trusted_limited
+from engine.scoring import ir_names
 from tools.assistant.spec import Submission
 
 NUMPY_CHALLENGE = "sparse_parity"
@@ -106,7 +102,7 @@ def check_submission(sub: Submission, *, dev_override: bool = False) -> Contract
         kind = detect_kind(sub.code or "")
         if kind != sub.form:
             return _bad(f"the code is a {kind} submission but the form says {sub.form}")
-        lint(sub.code or "", kind)
+        lint_submission(sub.code or "", kind)
         if kind == "solve":
             return _check_solve(sub, dev_override)
         return _check_generate(sub, dev_override)

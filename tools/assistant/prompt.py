@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.challenges import CHALLENGES, current_names
-from engine.challenges.ir_track import IRChallenge
-from engine.methods import METHODS
-from engine.methods.params import SPECS
+from engine.challenges import CHALLENGES, IRChallenge, current_names
+from engine.methods import METHODS, SPECS
 
 SYSTEM_PROMPT = """\
 You are the research assistant of the Sutro group, who compete to solve small learning and arithmetic problems \

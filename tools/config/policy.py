@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.challenges import CHALLENGES
-from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB, Limits
+from engine.sandbox import DEFAULT_LIMITS, KIB, MIB, Limits
 from tools.config import defaults
 from tools.config.store import ToolConfig
 from tools.errors import ToolError

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.challenges import CHALLENGES
-from engine.compat.spc import SEEDS as DEFAULT_SEEDS
-from engine.methods import METHODS
-from engine.methods.sweep import MAX_POINTS
-from engine.metrics.registry import track_metrics
-from engine.sandbox.limits import DEFAULT_LIMITS, KIB, MIB
+from engine.compat import SEEDS as DEFAULT_SEEDS
+from engine.methods import MAX_POINTS, METHODS
+from engine.metrics import track_metrics
+from engine.sandbox import DEFAULT_LIMITS, KIB, MIB
 from tools.config import defaults
 from tools.config import values as v
 from tools.published.source import DEFAULT_SOURCE

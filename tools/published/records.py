@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from engine.metrics.registry import DALLY
+from engine.metrics import DALLY
 from storage.published import KEEP_SYNCS, latest_syncs
 from storage.scores import ScoredRun
 from tools.published.snapshot import MISMATCH, Snapshot, SyncedRecord, from_json

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import EngineError
-from engine.metrics.registry import DALLY
-from engine.scoring.ir import is_ir_name, score_ir
+from engine.metrics import DALLY
+from engine.scoring import is_ir_name, score_ir
 
 
 @dataclass(frozen=True)
