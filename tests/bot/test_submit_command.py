@@ -215,6 +215,8 @@ def test_the_admins_sandbox_limits_apply_to_the_next_submission(sandboxed: TierR
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=SPIN_GENERATE.encode())
     assert code == 1 and one_json(out)["failure"] == "your generate() failed: CPU time limit (1 s) exceeded"
     assert one_json(out)["failure_kind"] == "limit"
+    # back to the default CPU allowance: under a loaded machine the 1 GiB allocation below can itself take a second
+    assert CliRunner().invoke(main, ["config", "reset", "limits.cpu_s"]).exit_code == 0
     assert CliRunner().invoke(main, ["config", "set", "limits.memory_mib", "256"]).exit_code == 0
     code, out = submit("-", "--challenge", "matmul_4x4", "--json", stdin=HOG_GENERATE.encode())
     starved = one_json(out)
