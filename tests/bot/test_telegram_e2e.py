@@ -280,8 +280,10 @@ async def test_the_per_member_queue_limit_answers_in_the_chat(fake: FakeBotApi) 
         # first are fixed: wait until the held acknowledgement and a finished job have both been sent
         calls = await until(
             fake,
-            lambda cs: any("slept 1 steps" in t for t in texts(cs))
-            and any("starts after others'" in c.params.get("text", "") for c in cs),
+            lambda cs: (
+                any("slept 1 steps" in t for t in texts(cs))
+                and any("starts after others'" in c.params.get("text", "") for c in cs)
+            ),
         )
     # over the member's share of 1: held, not refused — it waits behind other members' jobs and says so once
     sent = [c.params.get("text", "") for c in calls]  # every send and edit, the acknowledgement included
