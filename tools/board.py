@@ -149,13 +149,13 @@ def _is_number(text: str) -> bool:
 
 def on_board(challenge: str, scores: Iterable[ScoredRun], board: Board) -> list[ScoredRun]:
     """The entries of ``scores`` (all of ``challenge``) that lie on ``board``; published entries lie on the
-    program board of their challenge. Order is kept."""
+    program board of their challenge at their instance. Order is kept."""
     return [s for s in scores if board_of_score(challenge, s) == board]
 
 
 def board_of_score(challenge: str, score: ScoredRun) -> Board:
-    if score.published:
-        return Board(challenge, instance_of(challenge, {}), "program", score.metric)
+    if score.published:  # the program board of its instance (the standard one unless its board is joined to one)
+        return Board(challenge, instance_of(challenge, score.params), "program", score.metric)
     return board_of(challenge, score.kind, score.subject, score.params, score.metric)
 
 

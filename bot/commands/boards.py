@@ -30,8 +30,8 @@ def board_entries(
     if retired is not None:
         stored = [s for s in stored if s.created_at.date() <= retired.since]
     options = {k: v for k, v in options.items() if k != "page"}
-    instance = requested_instance(challenge, options, (instance_of(challenge, s.params) for s in stored))
     entries = [*published_scores(challenge, metric, session), *stored] if published else stored
+    instance = requested_instance(challenge, options, (instance_of(challenge, s.params) for s in entries))
     boards: dict[Board, list[ScoredRun]] = {}
     for score in entries:
         board = board_of_score(challenge, score)

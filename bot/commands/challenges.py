@@ -12,6 +12,7 @@ from bot.commands.base import Invocation, Reply, Table
 from bot.context import AppContext
 from engine.challenges import CHALLENGES, IRChallenge
 from storage.errors import StorageError
+from tools.published.joins import challenge_of
 from tools.published.records import current_snapshot, shipped_snapshot
 from tools.published.snapshot import Snapshot
 
@@ -47,7 +48,7 @@ def list_challenges(ctx: AppContext, inv: Invocation) -> Reply:
         [c.name, c.track, primary[c.name], "yes" if c.name in enabled else "no", _status(snapshot, c.name), c.summary]
         for c in listed
     ]
-    elsewhere = [b for b in snapshot.boards if b not in CHALLENGES and snapshot.of(b)]
+    elsewhere = [b for b in snapshot.boards if challenge_of(b) not in CHALLENGES and snapshot.of(b)]
     rows += [
         [b, "—", "—", "no", _status(snapshot, b), "published by the group; not scored here yet"] for b in elsewhere
     ]

@@ -29,9 +29,11 @@ ADJUDICATOR = "engine.scoring.verdict:adjudicate_or_reject"
 def band_record(services: Services, challenge: str, band: int) -> float | None:
     """The lowest dally@1 cost on ``challenge``'s board for ``band`` (stored valid runs and published entries),
     or None when the board is empty."""
-    with services.sessions()() as session:
-        stored = scored_runs(session, challenge=challenge, metric=DALLY)
-    entries = [*published_scores(challenge, DALLY), *stored]
+    with services.sessions()() as session:  # the newest sync's published rows, not the shipped ones
+        entries = [
+            *published_scores(challenge, DALLY, session),
+            *scored_runs(session, challenge=challenge, metric=DALLY),
+        ]
     costs = [s.value for s in entries if s.params.get(BAND_KEY) == band]
     return min(costs) if costs else None
 

@@ -49,7 +49,7 @@ from engine.sandbox import (
 from engine.scoring import current_ir_names, infer_challenges, ir_challenge
 from storage.tables import ROLE_MEMBER, ROLE_PUBLISHED
 from tools.config.schema import PRIMARY_METRIC_PREFIX
-from tools.published.records import current_snapshot
+from tools.published.records import current_snapshot, find_copy
 from tools.run_request import NormalisedRequest, code_hash
 
 SCORER = "engine.scoring.verdict:score_or_reject"
@@ -206,7 +206,7 @@ def _published_credit(services: Services, challenge: str, code: str) -> Publishe
     """The group's published record whose program is identical to ``code`` (content hash), if any."""
     with services.sessions()() as session:
         snapshot = current_snapshot(session)
-    record = snapshot.by_hash(challenge, code_hash(code, python=False))
+    record = find_copy(snapshot, challenge, code_hash(code, python=False))
     if record is None:
         return None
     return PublishedCredit(

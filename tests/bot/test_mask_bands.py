@@ -8,12 +8,14 @@ scan_1023: 49 %, band 40), and the band rule (the highest of 20/40/60/80/100 % r
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
 from engine.challenges import CHALLENGES
+from tests.tools.test_band_joins import band_repo
 from tools.assistant.prompt import challenge_lines
 from tools.published.records import shipped_snapshot
 
@@ -28,11 +30,21 @@ def cli(*args: str) -> dict:  # type: ignore[type-arg]
 
 
 @pytest.mark.slow
-def test_a_band_record_is_adjudicated_and_a_pricier_result_is_not() -> None:
+def test_a_result_far_from_the_groups_band_record_is_not_adjudicated() -> None:
+    # the group's 40 % table (shipped snapshot) stands at 141,218: a Gray scan is far above it, no record at stake
+    shipped = cli("run", "mask_sparse_parity", "generator=scan_1023")
+    assert shipped["ok"] and shipped["recovery"]["band"] == 40 and shipped["recovery"]["adjudication"] is None
+
+
+@pytest.mark.slow
+def test_a_band_record_is_adjudicated_and_a_pricier_result_is_not(tmp_path: Path) -> None:
+    # a repository whose 40 % table holds one row at 20,000,000 (made up, unlinked): a Gray scan would beat it
+    repo = band_repo(tmp_path, {"40% target": "| 2026-08-20 | 20,000,000 | (none) | @someone | hand-made |\n"})
+    assert cli("records", "sync", str(repo))["statuses"]["unlinked"] == 1
     first = cli("run", "mask_sparse_parity", "generator=scan_1023")
     recovery = first["recovery"]
     assert first["ok"] and recovery["band"] == 40 and recovery["dev"]["suite_key"] == "mask-dev"
-    audit = recovery["adjudication"]  # the first result on the 40 % board opens it: adjudicated
+    audit = recovery["adjudication"]  # it would take the 40 % record: adjudicated
     assert audit is not None and audit["instances"] == 2048 and audit["suite_key"].startswith("fresh-")
     assert len(audit["suite_digest"]) == 64 and 0.40 <= audit["recovery"] <= 0.60
     second = cli("run", "mask_sparse_parity", "generator=scan_1100")  # same band, costs more: no record at stake

@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlmodel import Session
 
 from storage.published import KEEP_SYNCS, latest_syncs, store_sync
+from tools.published.joins import challenge_of
 from tools.published.records import current_snapshot, is_records, shipped_snapshot
 from tools.published.rescore import rescore_program
 from tools.published.snapshot import STATUSES, Snapshot, dumps, from_json, to_json
@@ -66,7 +67,8 @@ def sync_published(
     falls = tuple(fallen(before, snapshot))
     moved = 0
     if session is not None:
-        programs = [(r.challenge, r.content_hash) for r in snapshot.records if r.content_hash]
+        # a joined board's programs (mask32's bands) are credited on the challenge its runs are stored under
+        programs = [(challenge_of(r.challenge), r.content_hash) for r in snapshot.records if r.content_hash]
         _, moved = store_sync(
             session, source=source, commit=snapshot.commit, snapshot=to_json(snapshot), published_programs=programs
         )

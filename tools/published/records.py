@@ -23,7 +23,8 @@ from sqlmodel import Session
 from engine.metrics import DALLY
 from storage.published import KEEP_SYNCS, latest_syncs
 from storage.scores import ScoredRun
-from tools.published.snapshot import MISMATCH, Snapshot, SyncedRecord, from_json
+from tools.published.joins import challenge_of, joined_boards
+from tools.published.snapshot import MISMATCH, REJECTED, Snapshot, SyncedRecord, from_json
 from tools.published.spc import KIND as SPC_KIND
 from tools.published.spc import SpcBoard, shipped_spc_board
 from tools.published.spc import from_json as spc_from_json
@@ -74,9 +75,11 @@ def current_spc_board(session: Session | None) -> SpcBoard:
 
 
 def published_challenges(session: Session | None) -> list[str]:
-    """The boards with published records, in the repository's order."""
+    """The challenges with published records, in the repository's order (a board joined to an instance of a
+    challenge, :mod:`tools.published.joins`, counts as that challenge)."""
     snapshot = current_snapshot(session)
-    return [b for b in snapshot.boards if snapshot.of(b)]
+    names = [challenge_of(b) for b in snapshot.boards if snapshot.of(b)]
+    return list(dict.fromkeys(names))
 
 
 def _subject(record: SyncedRecord, shown: date) -> str:
@@ -85,37 +88,53 @@ def _subject(record: SyncedRecord, shown: date) -> str:
         text += f" (dated {record.date.isoformat()})"
     if record.status == MISMATCH and record.our_cost is not None:
         text += f" [our cost {record.our_cost:,}]"
+    elif record.status == REJECTED:  # published, kept as published, but it fails this board's rules as we judge them
+        text += f" [fails here: {record.note}]" if record.note else " [fails here]"
     return text
 
 
 def published_scores(challenge: str, metric: str, session: Session | None = None) -> list[ScoredRun]:
-    """The published entries of ``challenge`` as scored entries in the group's order (their times never decrease);
-    none unless ``metric`` is the engine's Dally metric."""
+    """The published entries of ``challenge`` as scored entries, each board in the group's order (their times never
+    decrease along a board); none unless ``metric`` is the engine's Dally metric. Boards joined to one instance of
+    ``challenge`` (:mod:`tools.published.joins`, e.g. mask32's bands) come with that instance as their ``params``,
+    so they stand on the instance's board beside members' runs."""
     if metric != DALLY:
         return []
     snapshot = current_snapshot(session)
+    boards: list[tuple[str, dict[str, Any]]] = [(challenge, {})]
+    boards += [(join.board, dict(join.instance)) for join in joined_boards(challenge)]
     scores: list[ScoredRun] = []
-    shown: date | None = None
-    for record in snapshot.of(challenge):
-        shown = record.date if shown is None else max(shown, record.date)
-        scores.append(
-            ScoredRun(
-                run_id=0,
-                member=record.author + PUBLISHED_MEMBER_SUFFIX,
-                subject=_subject(record, shown),
-                metric=metric,
-                value=float(record.cost),
-                created_at=datetime(shown.year, shown.month, shown.day, tzinfo=UTC),
-                kind="published",
-                source=snapshot.url(record),
+    for board, params in boards:
+        shown: date | None = None
+        for record in snapshot.of(board):
+            shown = record.date if shown is None else max(shown, record.date)
+            scores.append(
+                ScoredRun(
+                    run_id=0,
+                    member=record.author + PUBLISHED_MEMBER_SUFFIX,
+                    subject=_subject(record, shown),
+                    metric=metric,
+                    value=float(record.cost),
+                    created_at=datetime(shown.year, shown.month, shown.day, tzinfo=UTC),
+                    kind="published",
+                    params=dict(params),
+                    source=snapshot.url(record),
+                )
             )
-        )
     return scores
 
 
 def published_copy(session: Session | None, challenge: str, content_hash: str | None) -> SyncedRecord | None:
-    """The published record of ``challenge`` whose program is identical (same content hash after normalisation) to
-    a member's; None when there is none."""
-    if not content_hash:
-        return None
-    return current_snapshot(session).by_hash(challenge, content_hash)
+    """The published record of ``challenge`` (or of a board joined to one of its instances) whose program is
+    identical (same content hash after normalisation) to a member's; None when there is none."""
+    return None if not content_hash else find_copy(current_snapshot(session), challenge, content_hash)
+
+
+def find_copy(snapshot: Snapshot, challenge: str, content_hash: str) -> SyncedRecord | None:
+    """The first row of ``snapshot`` on ``challenge``'s boards (its own, then the joined ones) with this content
+    hash."""
+    for board in (challenge, *(join.board for join in joined_boards(challenge))):
+        found = snapshot.by_hash(board, content_hash)
+        if found is not None:
+            return found
+    return None

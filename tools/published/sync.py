@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
 
+from tools.published.joins import board_label
 from tools.published.rescore import Rescore
 from tools.published.snapshot import (
     MISMATCH,
@@ -194,9 +195,10 @@ class Fall:
     after: SyncedRecord
 
     def line(self) -> str:
-        """One line, e.g. ``matmul_16x16: 63,350 → 63,290, @jurajselep, 2026-09-18``."""
+        """One line, e.g. ``matmul_16x16: 63,350 → 63,290, @jurajselep, 2026-09-18`` (a joined board by its
+        challenge and instance: ``mask_sparse_parity band=40: …``)."""
         a = self.after
-        return f"{self.challenge}: {self.before.cost:,} → {a.cost:,}, {a.author}, {a.date.isoformat()}"
+        return f"{board_label(self.challenge)}: {self.before.cost:,} → {a.cost:,}, {a.author}, {a.date.isoformat()}"
 
 
 def current_record(snapshot: Snapshot, challenge: str) -> SyncedRecord | None:
