@@ -11,8 +11,9 @@ in a fresh data directory with the embedded defaults, and writes under ``docs/sh
   carrying the SHA-256 of the text it shows (PNG ``Description``), so a test can tell a picture drawn from stale
   text.
 
-The entry's clock (``H:MM``), date lines and entry marker change with every run; :func:`mask_clock` hides them so
-that ``tests/docs/test_showcase.py`` can regenerate the texts and compare them with the committed ones.
+The entry's clock (``H:MM``), its run time (``N.N s``: 0.0 or 0.1 s, as the machine goes) and its entry marker change
+with every run; :func:`mask_clock` hides them so that ``tests/docs/test_showcase.py`` can regenerate the texts and
+compare them with the committed ones.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ CARD_PICTURE, ENTRY_PICTURE = "card.png", "sprint-log-entry.png"
 
 _CLOCK = re.compile(r"^\d{1,2}:\d{2} ", re.M)
 _MARKER = re.compile(r" ?<!-- sutro#\w+ -->")
+_DURATION = re.compile(r"\b\d+\.\d s\b")
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,8 @@ class Showcase:
 
 
 def mask_clock(text: str) -> str:
-    """``text`` with the entry's time of day and its marker comment replaced by fixed placeholders."""
-    return _MARKER.sub("", _CLOCK.sub("H:MM ", text))
+    """``text`` with the entry's time of day, run times and marker comment replaced by fixed placeholders."""
+    return _DURATION.sub("N.N s", _MARKER.sub("", _CLOCK.sub("H:MM ", text)))
 
 
 def _last_entry(sprint_log: str) -> str:

@@ -38,9 +38,10 @@ def test_the_readme_shows_both_pictures() -> None:
         assert f"({showcase.OUT_DIR.as_posix()}/{picture})" in block
 
 
-def test_the_clock_mask_hides_only_the_time_of_day_and_the_marker() -> None:
-    entry = "17:56 **tiled, matmul_16x16: dally@1 133,783** — local <!-- sutro#bd6680a66281 -->\n/show 1 · 10:30 ok"
-    assert showcase.mask_clock(entry) == "H:MM **tiled, matmul_16x16: dally@1 133,783** — local\n/show 1 · 10:30 ok"
+def test_the_clock_mask_hides_only_the_time_of_day_the_run_time_and_the_marker() -> None:
+    entry = "17:56 **tiled, correct, 0.1 s** — local <!-- sutro#bd6680a66281 -->\n/show 1 · 10:30 ok, 133,783.5 sat"
+    expected = "H:MM **tiled, correct, N.N s** — local\n/show 1 · 10:30 ok, 133,783.5 sat"
+    assert showcase.mask_clock(entry) == expected
 
 
 def test_a_phone_wraps_long_lines_and_keeps_short_ones() -> None:
