@@ -18,10 +18,13 @@ T = TypeVar("T")
 class Registry(Generic[T]):
     """Ordered mapping of unique names to entries; ``get`` raises :class:`UnknownName` with suggestions."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, *, offered: Callable[[T], bool] | None = None) -> None:
+        """``offered``: which entries "did you mean" may suggest (all when None); the others stay reachable by
+        their exact name (a retired challenge: scoreable, never offered as current)."""
         self.kind = kind
         self._entries: dict[str, T] = {}
         self._families: list[Callable[[str], T | None]] = []
+        self._offered = offered
 
     def register(self, name: str, entry: T) -> T:
         if name in self._entries:
@@ -42,7 +45,7 @@ class Registry(Generic[T]):
             entry = build(name)
             if entry is not None:
                 return entry
-        raise UnknownName(self.kind, name, self.suggest(name), self.names())
+        raise UnknownName(self.kind, name, self.suggest(name), self.offered_names())
 
     def relatives(self, name: str) -> list[str]:
         """For an unlisted family member, the listed names of the same family (its policy follows theirs);
@@ -59,11 +62,15 @@ class Registry(Generic[T]):
         return []
 
     def suggest(self, name: str) -> list[str]:
-        """Up to three registered names close to ``name`` (difflib ratio ≥ 0.6)."""
-        return difflib.get_close_matches(name, self.names(), n=3, cutoff=0.6)
+        """Up to three offered registered names close to ``name`` (difflib ratio ≥ 0.6)."""
+        return difflib.get_close_matches(name, self.offered_names(), n=3, cutoff=0.6)
 
     def names(self) -> list[str]:
         return list(self._entries)
+
+    def offered_names(self) -> list[str]:
+        """The names a hint may list: the registered ones ``offered`` lets through, in order."""
+        return [n for n, e in self._entries.items() if self._offered is None or self._offered(e)]
 
     def __contains__(self, name: object) -> bool:
         """Listed, or a valid member of a family (an out-of-range family name is not contained)."""

@@ -13,14 +13,14 @@ from bot.context import AppContext
 from bot.core.recording import RecordedRun
 from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
 from engine.errors import UnknownName
-from engine.scoring import METRIC, ir_names
+from engine.scoring import METRIC, current_ir_names
 from tools.metric_format import format_value
 from tools.recovery_text import recovery_data, recovery_lines
 
 
 def unknown_subject(name: str, methods: list[str]) -> UnknownName:
     """ "unknown method or challenge 'x' — did you mean …" over methods and IR challenges."""
-    known = [*methods, *ir_names()]
+    known = [*methods, *current_ir_names()]  # retired tiers stay runnable by exact name, never suggested
     return UnknownName("method or challenge", name, difflib.get_close_matches(name, known, n=3), known)
 
 

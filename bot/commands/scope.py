@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from sqlmodel import Session
 
 from bot.invocation import UsageError
-from engine.challenges import CHALLENGES
+from engine.challenges import CHALLENGES, retired_name
 from engine.scoring import METRIC as DALLY
 from storage.runs import stored_challenges, stored_metrics
 from tools.choices import choose
-from tools.published.records import published_challenges
+from tools.published.records import current_snapshot, published_challenges
 
 
 def challenge_names(session: Session) -> list[str]:
@@ -43,7 +43,13 @@ def resolve_scope(
     """(challenge, metric) pairs: the named challenge, or every challenge with stored runs (with ``metric``, only
     those that have it; none having it is an unknown-metric error)."""
     if challenge:
-        name = choose("challenge", challenge, challenge_names(session))
+        snapshot = current_snapshot(session)  # retired by the group's legacy page as synced, or by the registry
+        name = choose(
+            "challenge",
+            challenge,
+            challenge_names(session),
+            retired=lambda n: retired_name(n) or snapshot.retirement(n) is not None,
+        )
         return [(name, resolve_metric(session, name, metric, primary))]
     names = sorted(set(stored_challenges(session)) | set(published_challenges(session)))
     if metric:

@@ -58,7 +58,7 @@ def current_names() -> list[str]:
     return [c.name for c in CHALLENGES if current(c)]
 
 
-CHALLENGES: Registry[Challenge] = Registry("challenge")
+CHALLENGES: Registry[Challenge] = Registry("challenge", offered=current)  # retired tiers: by exact name only
 
 
 def _register_builtin() -> None:

@@ -72,3 +72,14 @@ def test_the_idea_assistant_is_offered_current_challenges_only() -> None:
     offered = "\n".join(challenge_lines())
     assert "mask_sparse_parity" in offered
     assert not any(f"{name} (" in offered for name in RETIRED)
+
+
+def test_a_near_miss_never_suggests_a_retired_tier_as_current() -> None:
+    runner = CliRunner(env={"COLUMNS": "500"})
+    typo = runner.invoke(main, ["run", "sparse_parity_smal"])
+    assert typo.exit_code != 0 and "did you mean" in typo.output
+    assert not any(name in typo.output for name in RETIRED)  # run offers what the group works on today
+    assert "sparse_parity_small" in runner.invoke(main, ["run", "sparse_parity_small"]).output  # exact: still runs
+    board = runner.invoke(main, ["leaderboard", "sparse_parity_mediun"]).output  # frozen boards: marked
+    assert "'sparse_parity' or 'sparse_parity_medium' (retired)" in board
+    assert "'sparse_parity_medium_approx50' (retired)" in board
