@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from engine.challenges import rules_version
+
 IR_KIND = "ir"
 """The request kind whose code is IR text (never Python)."""
 
@@ -39,6 +41,10 @@ def code_hash(code: str, *, python: bool = True) -> str:
     return hashlib.sha256(normal.encode()).hexdigest()
 
 
+RULED_KINDS = ("ir", "generate")
+"""Kinds whose result is a verdict under the challenge's correctness rules (IR programs, built or submitted)."""
+
+
 @dataclass(frozen=True)
 class NormalisedRequest:
     """What was asked: challenge, kind (method/ir/solve/generate), subject, parameters, code, metric versions, and
@@ -60,8 +66,9 @@ class NormalisedRequest:
 
     @cached_property
     def key(self) -> str:
-        """SHA-256 hex over challenge, kind, sorted params, the code hash, sorted metric versions and the role when
-        it is not ``member`` — and the subject only when there is no code (a method's name is what runs; a
+        """SHA-256 hex over challenge, kind, sorted params, the code hash, sorted metric versions, the challenge's
+        rules version where it has one (:func:`engine.challenges.rules_version`), and the role when it is not
+        ``member`` — and the subject only when there is no code (a method's name is what runs; a
         submission's label changes nothing that is computed, so identical code under two labels is one stored
         result, credited to its first submitter)."""
         return self._digest(with_subject=self.code is None)
@@ -81,6 +88,9 @@ class NormalisedRequest:
             "code": self.code_hash,
             "metrics": sorted(self.metric_versions),
         }
+        rules = rules_version(self.challenge) if self.kind in RULED_KINDS else ""
+        if rules:  # only where the rules have a version: keys of challenges that never changed stay as they were
+            fields["rules"] = rules
         if with_subject:
             fields["subject"] = self.subject
         if self.role != "member":  # a baseline the system runs; members' keys are those of before roles existed

@@ -93,6 +93,15 @@ def instance_params(challenge: str) -> dict[str, int | float]:
     return CHALLENGES.get(challenge).instance_params if challenge in CHALLENGES else {}
 
 
+def rules_version(challenge: str) -> str:
+    """The correctness rules results on ``challenge`` are judged under today (``matmul rules@2``); "" for a
+    challenge whose rules never changed or that is not registered. Part of a stored request's key, so a result
+    judged under older rules is never served for today's."""
+    if challenge not in CHALLENGES:
+        return ""
+    return str(getattr(CHALLENGES.get(challenge), "rules", "") or "")
+
+
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
     from engine.challenges.ir_track import BAND_PARAM as BAND_PARAM
@@ -119,6 +128,7 @@ __all__ = [
     "current_names",
     "instance_params",
     "retired_name",
+    "rules_version",
 ]
 
 
