@@ -33,7 +33,7 @@ from tools.errors import ToolError
 BAND_KEY = BAND_PARAM
 """The parameter naming a recovery band's board (mask sparse parity; :data:`engine.challenges.ir_track.BAND_PARAM`)."""
 
-TRACKS = ("training", "solver", "submission", "program")
+TRACKS = ("training", "solver", "oracle solver", "submission", "program")
 
 Instance = tuple[tuple[str, int | float], ...]
 """``(("n", 20), ("k", 3))``: each instance parameter of the challenge and its value, in the registry's order."""
@@ -95,7 +95,10 @@ def track_of(kind: str, subject: str) -> str:
     """The track of a stored run of ``kind`` (method, solve, ir, generate) named ``subject``."""
     if kind == "method":
         try:
-            return "solver" if METHODS.get(subject).kind == "solver" else "training"
+            method = METHODS.get(subject)
+            if method.kind != "solver":
+                return "training"
+            return "oracle solver" if method.oracle else "solver"  # membership queries: a board of their own
         except UnknownName:
             return "training"
     if kind == "solve":

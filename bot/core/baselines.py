@@ -6,8 +6,14 @@ board: the same instance, the same seeds, the track's reference.
   reproduce the published baselines (matmul 4×4 1,316, 16×16 340,704; sparse parity small 6,918, medium 816,251).
 - **training** methods: ``sgd`` with the *same* parameters (every parameter sgd takes, at the method run's values)
   and the same seed set.
-- **solver** methods: the board's reference method (the admins' ``baseline.reference``, default ``sgd``) on the same
-  instance (n, k, task) and seed set, at its own defaults otherwise.
+- **solver** methods: the best *other* built-in solver on the same instance (n, k) and seed set
+  (:func:`engine.methods.best_reference_solver`: every solver traced on the seeds' instances from their training rows
+  alone, membership queries refused — so ``km`` and ``km_min``, which need an oracle, are never the reference — the
+  lowest mean dmc@1, the solver board's primary metric, wins), run at its own defaults on those seeds and named by
+  its method (``vs gf2``). The admins' ``baseline.reference`` may name one method instead; with the default
+  ``best``, where no other solver solves the instances (or for a task of the family with no solver ranking yet) the
+  reference is ``sgd``. Solvers that ask membership queries stand on a board of their own (track
+  ``oracle solver``), never ranked with those that learn from the training rows.
 - **submission** (a judged ``solve()``): the best built-in solver on the same hidden instances
   (:mod:`bot.core.solve_baseline`; the rule in :mod:`engine.methods.on_instances`), found by the instances'
   seeds and the metric that ranked the solvers; named ``best built-in solver gf2 (#12)``.
@@ -40,7 +46,9 @@ from tools.run_request import NormalisedRequest
 
 TRAINING_BASELINE = "sgd"
 """The method every training method is compared with (the group's baseline training method)."""
-DEFAULT_REFERENCE = "sgd"
+BEST_REFERENCE = "best"
+"""``baseline.reference`` value meaning: the best other built-in solver on the run's instance and seeds."""
+DEFAULT_REFERENCE = BEST_REFERENCE
 """The default reference of the solver board (``baseline.reference``)."""
 SOLVE_BASELINE = "best built-in solver"
 """How the baseline of a solve() is named on cards and in the log (with the winning solver's name)."""
@@ -129,13 +137,42 @@ def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
     return {k: float(v) for k, v in result.metrics.items()} if result.ok else {}
 
 
-def baseline_method(challenge: str, kind: str, subject: str, reference: str = DEFAULT_REFERENCE) -> str | None:
-    """The built-in method a run of ``subject`` is compared with, or None (not a method run, or the baseline
-    itself)."""
+def baseline_method(
+    challenge: str, kind: str, subject: str, reference: str = DEFAULT_REFERENCE, params: Mapping[str, Any] | None = None
+) -> str | None:
+    """The built-in method a run of ``subject`` with ``params`` is compared with, or None (not a method run, the
+    baseline itself, or no other solver solves its instances)."""
     if kind != "method" or challenge not in TASKS:
         return None
-    method = TRAINING_BASELINE if track_of(kind, subject) == "training" else reference
+    if track_of(kind, subject) == "training":
+        method: str | None = TRAINING_BASELINE
+    elif reference == BEST_REFERENCE:  # no other solver solves it, or a task with no solver ranking yet: sgd
+        method = _best_other_solver(challenge, subject, params or {}) or TRAINING_BASELINE
+    else:
+        method = reference
     return None if subject == method else method
+
+
+def _best_other_solver(challenge: str, subject: str, params: Mapping[str, Any]) -> str | None:
+    """The best built-in solver other than ``subject`` on the run's instance and seeds (sparse parity; other tasks
+    of the family have no solver ranking yet, so they keep no reference)."""
+    if challenge != SPARSE_PARITY_TASK.name or str(params.get("task", challenge)) != SPARSE_PARITY_TASK.name:
+        return None
+    standard = instance_params(challenge)
+    n, k = int(params.get("n", standard.get("n", 20))), int(params.get("k", standard.get("k", 3)))
+    seeds = tuple(int(s) for s in (params.get("seeds") or [params.get("seed", COMMON_DEFAULTS["seed"])]))
+    return _best_reference(n, k, seeds, subject)
+
+
+@functools.lru_cache(maxsize=64)
+def _best_reference(n: int, k: int, seeds: tuple[int, ...], subject: str) -> str | None:
+    """Cached per process: the ranking runs every solver once (about 2 s at n=20) and depends only on its inputs."""
+    from engine.methods import best_reference_solver
+
+    try:
+        return best_reference_solver(n, k, seeds, DEFAULT_RANKING, exclude=(subject,))
+    except EngineError:
+        return None
 
 
 def baseline_request(
@@ -144,7 +181,7 @@ def baseline_request(
     """The baseline run that a method run with the validated ``params`` is compared with (see the module
     docstring), as the system would ask for it, on the same task and instance; None when it has none or the
     baseline cannot run there (e.g. sgd above its n limit)."""
-    method = baseline_method(challenge, kind, subject, reference)
+    method = baseline_method(challenge, kind, subject, reference, params)
     if method is None or method not in METHODS:
         return None
     if "task" not in params and challenge in TASKS.names() and challenge != SPARSE_PARITY_TASK.name:

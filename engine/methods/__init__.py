@@ -93,6 +93,7 @@ __all__ = ["METHODS", "Method", "method_defaults", "method_values", "run_method"
 
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
+    from engine.methods.on_instances import best_reference_solver as best_reference_solver
     from engine.methods.on_instances import best_solver as best_solver
     from engine.methods.params import COMMON_DEFAULTS as COMMON_DEFAULTS
     from engine.methods.params import SPECS as SPECS
@@ -109,6 +110,7 @@ _PUBLIC: dict[str, str] = {
     "MAX_POINTS": "engine.methods.sweep",
     "SPECS": "engine.methods.params",
     "SweepRow": "engine.methods.sweep",
+    "best_reference_solver": "engine.methods.on_instances",
     "best_solver": "engine.methods.on_instances",
     "first_point_checked": "engine.methods.sweep",
     "largest_solved": "engine.methods.sweep",
@@ -125,6 +127,7 @@ __all__ = sorted(
             "MAX_POINTS",
             "SPECS",
             "SweepRow",
+            "best_reference_solver",
             "best_solver",
             "first_point_checked",
             "largest_solved",

@@ -45,6 +45,7 @@ METHOD = Method(
     summary="Bit-flip influence via membership queries, 5 samples per bit",
     kind="solver",
     run=run,
+    oracle=True,
     defaults={},
     tasks=CLEAN_TASKS,
 )

@@ -37,5 +37,6 @@ METHOD = Method(
     summary="Bit-flip influence via membership queries, 1 sample per bit",
     kind="solver",
     run=run,
+    oracle=True,
     defaults={},
 )

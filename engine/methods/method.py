@@ -105,6 +105,7 @@ class Method:
     for solvers). instance: builds the instance from the validated parameters when the method needs a special
     one (``None``: the task's own draw). tasks: the tasks of the family it solves
     (:mod:`engine.challenges.sparse_tasks`); other pairs are refused with the list of methods that solve the task.
+    oracle: it asks membership queries (see the field).
     """
 
     name: str
@@ -115,6 +116,9 @@ class Method:
     max_n: int | None = None
     instance: Callable[[Mapping[str, int | float]], SparseParityData] | None = None
     tasks: tuple[str, ...] = (SPARSE_PARITY_TASK.name,)
+    oracle: bool = False
+    """Whether it asks membership queries (labels of rows it makes up): such a solver learns from more than the
+    training rows, so it stands on a board of its own and is never the baseline of a solver that does not."""
 
     @property
     def n_limit(self) -> int:

@@ -24,7 +24,7 @@ from engine.challenges.sparse_parity import SparseParityData
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK
 from engine.errors import EngineError
 from engine.methods.method import Method
-from engine.methods.runner import resolve, run_traced
+from engine.methods.runner import DEFAULT_ROWS, resolve, run_traced
 from engine.metrics.clock import clock_metrics
 from engine.registry import Registry
 from engine.tracing import EventLog
@@ -83,16 +83,25 @@ def solver_on_instances(
 
 
 def best_solver(
-    methods: Registry[Method], instances: Sequence[SparseParityData], n: int, k: int, metric: str
+    methods: Registry[Method],
+    instances: Sequence[SparseParityData],
+    n: int,
+    k: int,
+    metric: str,
+    *,
+    exclude: Sequence[str] = (),
 ) -> BestSolver:
     """The best built-in solver on ``instances`` by the mean of ``metric`` (see the module docstring).
 
     Every solver runs on the first instance; then, cheapest first, each goes on to the others only while its sum
     so far does not exceed the best complete sum (metrics are never negative, so a solver past it cannot win:
     the answer is the one running them all would give, at a fraction of the time — genetic_prog alone takes
-    ~2.5 s an instance). ``tried`` lists each solver as far as it ran.
+    ~2.5 s an instance). ``tried`` lists each solver as far as it ran. ``exclude``: solvers left out (a solver is
+    not its own baseline).
     """
-    order = [m.name for m in methods if m.kind == "solver" and SPARSE_PARITY_TASK.name in m.tasks]
+    order = [
+        m.name for m in methods if m.kind == "solver" and SPARSE_PARITY_TASK.name in m.tasks and m.name not in exclude
+    ]
     tried = {name: solver_on_instances(methods, name, instances[:1], n, k) for name in order}
     best: SolverOnInstances | None = None
     contenders = [name for name in order if tried[name].solves and metric in tried[name].metrics[0]]
@@ -112,3 +121,21 @@ def best_solver(
         ):
             best = run
     return BestSolver(metric, best, tuple(tried[name] for name in order))
+
+
+def seeded_instances(n: int, k: int, seeds: Sequence[int], rows: int = DEFAULT_ROWS) -> list[SparseParityData]:
+    """The sparse-parity instances a method run with ``seeds`` trains and is tested on (n, k, ``rows`` training
+    rows; the draw :func:`engine.methods.runner.run_traced` makes for each seed)."""
+    return [SPARSE_PARITY_TASK.instance({"n": n, "k": k, "m": rows, "seed": int(seed)}) for seed in seeds]
+
+
+def best_reference_solver(
+    n: int, k: int, seeds: Sequence[int], metric: str, *, exclude: Sequence[str] = ()
+) -> str | None:
+    """The best built-in solver (membership queries refused, so oracle solvers never win) on the instances of
+    ``seeds`` at n, k, by the mean of ``metric``, ``exclude`` left out; None when none solves them. The reference a
+    solver method run is compared with (docs/verdicts.md#baselines)."""
+    from engine.methods import METHODS
+
+    outcome = best_solver(METHODS, seeded_instances(n, k, seeds), n, k, metric, exclude=exclude)
+    return None if outcome.best is None else outcome.best.method

@@ -113,7 +113,7 @@ def test_a_researchers_week(_isolated_data_dir: Path) -> None:
     answers.append(cli_json("submit", str(IR / "matmul__tiled_16x16.ir")))  # cheaper than the baseline program
     answers.append(cli_json("submit", str(IR / "matmul__weighted_lifetime_copyelim_66707.ir")))  # = the record
     answers.append(cli_json("run", "gf2", "seed=3"))  # solver, n=20 k=3
-    answers.append(cli_json("run", "km", "n=6", "k=2", "seed=3"))  # solver, another instance: its own board
+    answers.append(cli_json("run", "km", "n=6", "k=2", "seed=3"))  # oracle solver, another instance: its own board
     answers.append(cli_json("run", "sgd", "seed=3"))  # training, n=20 k=3
     if probe_tier().runs_submissions:
         brute = cli_json("submit", str(SUBMISSIONS / "brute_force_solve.py"))
@@ -161,7 +161,7 @@ def test_a_researchers_week(_isolated_data_dir: Path) -> None:
     assert len(runs) == len(set(runs))  # each run on exactly one board
     for b in boards:
         assert b["instance"] == {"n": 20, "k": 3}
-    assert [b["track"] for b in small] == ["solver"] and small[0]["instance"] == {"n": 6, "k": 2}
+    assert [b["track"] for b in small] == ["oracle solver"] and small[0]["instance"] == {"n": 6, "k": 2}
     assert instance_label(((k, v) for k, v in small[0]["instance"].items())) == "n=6 k=2"  # type: ignore[arg-type]
 
 

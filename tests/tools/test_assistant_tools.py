@@ -49,8 +49,8 @@ def test_read_only_tools_answer_from_storage(box: Toolbox) -> None:
     ok, text = box.call("leaderboard", {"challenge": "sparse_parity"})
     board = json.loads(text)
     assert ok and board["metric"] == "dmc@1"
-    (only,) = board["boards"]  # km is a solver on the standard instance: one board
-    assert only["board"] == "sparse_parity n=20 k=3 · solver · dmc@1" and only["rows"][0][1:3] == ["ada", "km"]
+    (only,) = board["boards"]  # km asks membership queries: the oracle solvers' board of the standard instance
+    assert only["board"] == "sparse_parity n=20 k=3 · oracle solver · dmc@1" and only["rows"][0][1:3] == ["ada", "km"]
     ok, text = box.call("read_run", {"run_id": 1})
     assert ok and json.loads(text)["summary"].startswith("#1 sparse_parity / km by ada")
     ok, text = box.call("records", {"challenge": "sparse_parity"})

@@ -142,9 +142,10 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
         ),
         ConfigKey(
             "baseline.reference",
-            "Method that solvers (gf2, km …) are compared with on their instance and seeds (docs/verdicts.md).",
-            "sgd",
-            v.one_of(methods),
+            "What solvers (gf2, km …) are compared with on their instance and seeds: best (the best other built-in "
+            "solver there, oracle solvers never) or one method's name (docs/verdicts.md).",
+            "best",
+            v.one_of(["best", *methods]),
             "method",
         ),
         ConfigKey(
