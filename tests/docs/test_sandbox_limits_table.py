@@ -12,7 +12,7 @@ import pytest
 
 from engine.sandbox import limits as limits_module
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "sandbox.md"
+DOC = Path(__file__).resolve().parents[2] / "docs/sandbox.md"
 KIB, MIB, GIB = 1024, 1024**2, 1024**3
 
 
