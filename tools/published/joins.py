@@ -35,20 +35,22 @@ class BoardJoin:
         return " ".join([self.challenge, *(f"{k}={v}" for k, v in self.instance.items())])
 
 
-def _read(text: str) -> tuple[BoardJoin, ...]:
-    joins = []
-    for entry in tomllib.loads(text).get("board", []):
-        if "scores_on" not in entry:
-            continue
-        instance: dict[str, Any] = dict(entry.get("instance", {}))
-        joins.append(BoardJoin(str(entry["challenge"]), str(entry["scores_on"]), MappingProxyType(instance)))
-    return tuple(joins)
+@functools.cache
+def board_entries() -> tuple[dict[str, Any], ...]:
+    """The ``[[board]]`` entries of ``boards.toml`` in file order (read and parsed once per process): the one reader
+    of that file, for the sync's heading aliases and for the joins here."""
+    text = resources.files(__package__).joinpath("boards.toml").read_text(encoding="utf-8")
+    return tuple(tomllib.loads(text).get("board", []))
 
 
 @functools.cache
 def board_joins() -> tuple[BoardJoin, ...]:
-    """Every join of ``boards.toml`` in file order (read once per process)."""
-    return _read(resources.files(__package__).joinpath("boards.toml").read_text(encoding="utf-8"))
+    """Every join of ``boards.toml`` in file order."""
+    return tuple(
+        BoardJoin(str(e["challenge"]), str(e["scores_on"]), MappingProxyType(dict(e.get("instance", {}))))
+        for e in board_entries()
+        if "scores_on" in e
+    )
 
 
 def join_of(board: str) -> BoardJoin | None:

@@ -15,12 +15,10 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from importlib import resources
 
-from tools.published.joins import board_label
+from tools.published.joins import board_entries, board_label
 from tools.published.rescore import Rescore
 from tools.published.snapshot import (
     MISMATCH,
@@ -46,8 +44,7 @@ Rescorer = Callable[[str, str], Rescore | None]
 
 @functools.cache
 def _aliases() -> dict[tuple[str, str], str]:
-    text = resources.files(__package__).joinpath("boards.toml").read_text(encoding="utf-8")
-    return {(b["problem"], b["heading"]): b["challenge"] for b in tomllib.loads(text).get("board", [])}
+    return {(b["problem"], b["heading"]): b["challenge"] for b in board_entries()}
 
 
 def board_name(page: str, heading: str) -> str:
