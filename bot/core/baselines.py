@@ -41,7 +41,7 @@ from engine.result import RunResult
 from engine.scoring import ir_challenge, is_ir_name, score_ir
 from storage.runs import find_by_request_key, latest_passing_run
 from storage.tables import ROLE_BASELINE, Run
-from tools.board import track_of
+from tools.board import instance_of, seeds_of, track_of
 from tools.run_request import NormalisedRequest
 
 TRAINING_BASELINE = "sgd"
@@ -158,10 +158,9 @@ def _best_other_solver(challenge: str, subject: str, params: Mapping[str, Any]) 
     of the family have no solver ranking yet, so they keep no reference)."""
     if challenge != SPARSE_PARITY_TASK.name or str(params.get("task", challenge)) != SPARSE_PARITY_TASK.name:
         return None
-    standard = instance_params(challenge)
-    n, k = int(params.get("n", standard.get("n", 20))), int(params.get("k", standard.get("k", 3)))
-    seeds = tuple(int(s) for s in (params.get("seeds") or [params.get("seed", COMMON_DEFAULTS["seed"])]))
-    return _best_reference(n, k, seeds, subject)
+    instance = dict(instance_of(challenge, params))  # the board's n and k (the standard's where not named)
+    seeds = seeds_of(params) or (int(COMMON_DEFAULTS["seed"]),)
+    return _best_reference(int(instance["n"]), int(instance["k"]), seeds, subject)
 
 
 @functools.lru_cache(maxsize=64)
