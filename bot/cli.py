@@ -155,6 +155,10 @@ def _make_click_command(command: Command) -> click.Command:
                 if not inv.args:
                     raise UsageError("missing file argument", hint=f"usage: sutro {command.name} {command.usage}")
                 inv.attachments.append(_read_input(inv.args[0]))
+            named = inv.options.get(command.file_option) if command.file_option else None
+            if named is not None and (named == "-" or Path(named).is_file()):
+                inv.attachments.append(_read_input(named))
+                del inv.options[command.file_option]
             show = not as_json and err_console.is_terminal
             reply, status, saved = _execute_with_progress(command, inv, err_console, show=show)
         except UsageError as err:

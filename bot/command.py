@@ -30,6 +30,8 @@ class Command:
     value_options: options that take a value (``--challenge NAME`` or ``challenge=NAME``), name -> help.
     flag_options: boolean flags (``--force``), name -> help.
     file_arg: the first positional argument names a file (``-`` = stdin) that the CLI reads into an attachment.
+    file_option: a value option that may name a file instead (``from=PATH``): the CLI reads an existing path into an
+        attachment and drops the option; in the chat the code or document sent with the command is the attachment.
     admin_only: refused for non-admin callers.
     cli / telegram: whether the command exists on that transport.
     background: in the chat, run as a job in a worker process (acknowledged with its queue position, progress
@@ -56,6 +58,7 @@ class Command:
     value_options: dict[str, str] = field(default_factory=dict)
     flag_options: dict[str, str] = field(default_factory=dict)
     file_arg: bool = False
+    file_option: str = ""
     admin_only: bool = False
     cli: bool = True
     telegram: bool = True

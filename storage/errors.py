@@ -22,3 +22,7 @@ class DatabaseUnavailable(StorageError):
 
 class UnknownRun(StorageError):
     """A run id that is not stored."""
+
+
+class UnknownLoop(StorageError):
+    """An /explore loop id that is not stored."""

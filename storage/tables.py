@@ -423,3 +423,67 @@ class DeliveryLease(SQLModel, table=True):
     name: str = Field(primary_key=True, max_length=200)
     holder: str = Field(max_length=200)
     expires_at: datetime = Field(sa_type=UTCDateTime)
+
+
+EXPLORE_RUNNING = "running"
+EXPLORE_FINISHED = "finished"
+EXPLORE_CANCELLED = "cancelled"
+EXPLORE_INTERRUPTED = "interrupted"
+"""The loop's process ended without finishing it (a restart, a killed worker): its journal and best are kept."""
+
+
+class ExploreLoop(SQLModel, table=True):
+    """One ``/explore`` search on one board (docs/explore.md): who started it, from what, its budget, and where it
+    stands. ``best_code`` always holds the best program judged so far (the start when nothing beat it), so a loop
+    that was cancelled or interrupted still has its best; ``run_id`` is the stored run the best became (None until
+    the loop ends with an improvement).
+
+    params: the board's instance (``{"band": 40}``); budget: ``{"steps", "seconds", "spend_usd"}`` as granted;
+    record_cost: the board's record (dally@1) when the loop started, None when the board had none."""
+
+    __tablename__ = "explore_loops"
+
+    id: int | None = Field(default=None, primary_key=True)
+    member_id: int = Field(foreign_key="members.id", index=True)
+    board: str = Field(max_length=100)
+    params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    goal: str = Field(default="", sa_column=Column(Text, nullable=False))
+    start_label: str = Field(max_length=200)
+    start_cost: int = Field(sa_type=BigInteger)
+    record_cost: float | None = None
+    budget: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=EXPLORE_RUNNING, max_length=20, index=True)
+    stop_reason: str = Field(default="", sa_column=Column(Text, nullable=False))
+    steps_done: int = 0
+    cpu_s: float = 0.0
+    spend_usd: float = 0.0
+    best_cost: int = Field(sa_type=BigInteger)
+    best_step: int | None = None
+    best_code: str = Field(sa_column=Column(Text, nullable=False))
+    run_id: int | None = Field(default=None, foreign_key="runs.id")
+    started_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    member: Member = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+
+
+class ExploreStep(SQLModel, table=True):
+    """One candidate of a loop, as judged: the operator that made it, its one-line hypothesis, its cost and what
+    became of it (``kept``: verified and cheaper than the loop's best; ``discarded``: verified, not cheaper;
+    ``invalid``: refused by the board's rules, ``reason`` says why). delta_pct: the cost against the loop's best
+    before this step, in percent (negative = cheaper); None when not priced."""
+
+    __tablename__ = "explore_steps"
+    __table_args__ = (UniqueConstraint("loop_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    loop_id: int = Field(foreign_key="explore_loops.id", index=True)
+    number: int
+    operator: str = Field(max_length=100)
+    hypothesis: str = Field(sa_column=Column(Text, nullable=False))
+    outcome: str = Field(max_length=20)
+    cost: int | None = Field(default=None, sa_type=BigInteger)
+    delta_pct: float | None = None
+    reason: str = Field(default="", sa_column=Column(Text, nullable=False))
+    wall_s: float = 0.0
+    code_hash: str = Field(default="", max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

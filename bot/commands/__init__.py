@@ -72,6 +72,8 @@ USAGES = {
     "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
     "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
     "epoch": "[rotate]",
+    "explore": 'BOARD [from=published NAME | from=RUN | from=FILE] [band=N] [budget=60s,200,$0.20] [goal="…"] '
+    "| show ID | list | resume ID",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
 
@@ -175,6 +177,32 @@ COMMANDS: tuple[Command, ...] = (
         },
         flag_options={"force": "score again even if this exact program was scored before"},
         file_arg=True,
+    ),
+    Command(
+        name="explore",
+        summary="Search a board for a cheaper program: built-in rewrites propose, the board's scorer judges, "
+        "every step journalled; the best becomes your result",
+        usage=USAGES["explore"],
+        handler=_in("explore", "explore"),
+        details=(
+            "IR boards (matmul, mask_sparse_parity …). Each step proposes one candidate with a one-line hypothesis "
+            "(move values to cheaper cells, swap cells, drop dead code, re-place every value, forward copies, sink "
+            "instructions), judges it with the board's own rules and keeps it only when it passes and costs less. "
+            "It stops on its budget (steps, CPU seconds), the circuit breaker (explore.stale_steps candidates in a "
+            "row not kept, explore.invalid_in_a_row refused), or when no operator gains; /cancel keeps the best so "
+            "far. The best, when it beats the start, is judged again and stored as your result (found by /explore). "
+            "Start: from=published NAME, from=RUN, a file (from=PATH; in the chat attach it), else the board's "
+            "baseline. show ID reads a loop's journal back, list the newest loops, resume ID carries on from a "
+            "loop's best. Admins set the boards (explore.boards) and the caps (explore.max_*)."
+        ),
+        value_options={
+            "from": "where to start: published NAME, a run id, or a file path (terminal)",
+            "band": "mask_sparse_parity: the recovery band's board (default: the start's band)",
+            "budget": "steps, CPU time and/or USD, e.g. 60s, 200, $0.20 or 60s,200 (default: the admins' caps)",
+            "goal": "what you are after, in words (kept in the journal and the log)",
+        },
+        file_option="from",
+        on_stopped=Deferred("bot.commands.explore", "explore_stopped"),
     ),
     Command(
         name="challenges",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bot.commands.base import Invocation, Reply, UsageError
 from bot.context import AppContext
+from bot.core.explore_journal import close_interrupted
 from bot.startup import Part, StartupRefused
 from storage.errors import StorageError
 
@@ -25,6 +26,7 @@ def serve(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError("this process cannot start the bot", hint="run `sutro serve`")
     check_data_dir(ctx.settings.data_dir)
     check_database(ctx)
+    close_interrupted(ctx)  # /explore loops a previous process left running
     ctx.serve_telegram(ctx)
     return Reply(text="bot stopped", data={"stopped": True})
 

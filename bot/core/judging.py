@@ -81,6 +81,9 @@ class Submission:
     kinds: tuple[str, ...] = KINDS
     origin: str = ""
     """A link to the Telegram message that sent it ("" when none): the sprint-log entry links to it."""
+    logged: bool = True
+    """Whether its result gets its own sprint-log entry; False when the caller logs it inside its own entry (an
+    /explore loop's best is told in the loop's entry)."""
 
 
 def judge(
@@ -198,7 +201,7 @@ def _judge_ir(services: Services, sub: Submission, member: str, force: bool, pro
         result.provenance = Provenance(judged_by="ir", sandbox=TRUSTED_NOTE)
         return adjudicated(services, result, sub.code)
 
-    recorded = record_once(services, request, compute, member=member, force=force, origin=sub.origin)
+    recorded = record_once(services, request, compute, member=member, force=force, origin=sub.origin, log=sub.logged)
     return recorded if credit is None else replace(recorded, published_as=credit)
 
 
@@ -270,7 +273,7 @@ def _judge_generate(services: Services, sub: Submission, member: str, force: boo
         )
         return result
 
-    return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
+    return record_once(services, request, compute, member=member, force=force, origin=sub.origin, log=sub.logged)
 
 
 def _judge_solve(services: Services, sub: Submission, member: str, force: bool, progress: Progress) -> RecordedRun:
@@ -320,4 +323,4 @@ def _judge_solve(services: Services, sub: Submission, member: str, force: bool, 
         ensure_solve_baseline(services, result, primary, progress)
         return result
 
-    return record_once(services, request, compute, member=member, force=force, origin=sub.origin)
+    return record_once(services, request, compute, member=member, force=force, origin=sub.origin, log=sub.logged)

@@ -150,6 +150,7 @@ def record_once(
     force: bool = False,
     origin: str = "",
     baseline: BaselineRun | None = None,
+    log: bool = True,
 ) -> RecordedRun:
     """Answer ``request`` once (see the module docstring): the stored answer, or ``compute()`` stored, compared
     and logged (the entry is saved before this returns and delivered when the sink is reachable).
@@ -157,7 +158,8 @@ def record_once(
     The caller has checked the admins' policy (once per request); this only records. ``origin``: a link to the
     Telegram message that asked (the sprint-log entry links to it), "" when there is none. ``baseline``: the
     stored baseline run the caller holds, whose per-buffer diff to the result (``RecordedRun.movers``) is computed
-    here once, for the caller's card and the log entry.
+    here once, for the caller's card and the log entry. ``log``: False when the caller tells the result in an
+    entry of its own (no entry is written here).
     """
     previous = None if force else lookup(services, request)
     if previous is not None and not superseded_on_sight(previous.run):
@@ -182,7 +184,9 @@ def record_once(
     final = result if not stored.reused else result_of(run)
     movers = None if baseline is None else results_diff(services, baseline.result, final)
     note = ""
-    if not stored.reused and request.role == ROLE_MEMBER:  # a system baseline is named in its member run's entry
+    if (
+        log and not stored.reused and request.role == ROLE_MEMBER
+    ):  # a system baseline is named in its member run's entry
         note = log_run(services, run, comparison, origin=origin, baseline=baseline, movers=movers)
     return RecordedRun(
         stored=stored,

@@ -105,7 +105,7 @@ class ChatFrontDoor:
         attachments: list[Attachment] = []
         document_of: Message | None = None
         command = self.commands.get(name)
-        if command is not None and command.file_arg:  # /submit or /score with the code in the same message
+        if command is not None and (command.file_arg or command.file_option):  # code in the same message
             rest, attachments = code_after_command(message, rest)
             replied = replied_to(message, context.bot.id)
             if not attachments and replied is not None:  # or as a reply to the message holding it (privacy mode)

@@ -33,3 +33,16 @@ judged or stored. 8 MiB is the IR a chat document or a ``generate()`` may alread
 (``engine.sandbox.generate.MAX_IR_BYTES``) and holds a 600,000-instruction program (5.2 MiB); the published
 16x16 matmul programs are 96-122 KiB. Before this cap one ``sutro submit`` of IR text grew the database by 39 MiB
 (issue 29)."""
+
+EXPLORE_MAX_STEPS: Final = 200
+"""Most candidates one ``/explore`` loop may judge (``explore.max_steps``)."""
+EXPLORE_MAX_SECONDS: Final = 300.0
+"""Most CPU seconds one ``/explore`` loop may spend proposing and judging (``explore.max_seconds``); below the job
+time limit, so a loop in the chat ends by its budget, not by being stopped."""
+EXPLORE_MAX_SPEND_USD: Final = 0.5
+"""Most one ``/explore`` loop may spend on Claude's proposals (``explore.max_spend_usd``), inside the assistant's
+monthly budget."""
+EXPLORE_STALE_STEPS: Final = 12
+"""The circuit breaker: a loop ends after this many candidates in a row that were not kept."""
+EXPLORE_INVALID_IN_A_ROW: Final = 4
+"""The circuit breaker: a loop ends after this many candidates in a row that the board's rules refused."""

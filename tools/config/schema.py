@@ -17,6 +17,7 @@ from engine.compat import SEEDS as DEFAULT_SEEDS
 from engine.methods import MAX_POINTS, METHODS
 from engine.metrics import track_metrics
 from engine.sandbox import DEFAULT_LIMITS, KIB, MIB
+from engine.scoring import current_ir_names, ir_names
 from tools.config import defaults
 from tools.config import values as v
 from tools.published.source import DEFAULT_SOURCE
@@ -49,6 +50,8 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
     """Every key in display order; ``seeds`` (key -> value, e.g. from settings) replace built-in defaults."""
     challenges = CHALLENGES.names()
     methods = METHODS.names()
+    ir_boards = ir_names()
+    explore_boards = current_ir_names()
     keys = [
         ConfigKey(
             "sprint_log.document_id",
@@ -231,6 +234,48 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "Most points (runs) one /sweep grid may have.",
             defaults.SWEEP_POINTS,
             v.number(minimum=1, maximum=MAX_POINTS, integer=True),
+            "count",
+        ),
+        ConfigKey(
+            "explore.boards",
+            "Boards /explore may search (comma-separated IR challenges, or all).",
+            list(explore_boards),
+            v.name_list(ir_boards, what="IR board"),
+            "names|all",
+        ),
+        ConfigKey(
+            "explore.max_steps",
+            "Most candidates one /explore loop may judge (a member's budget= may ask for less).",
+            defaults.EXPLORE_MAX_STEPS,
+            v.number(minimum=1, maximum=100_000, integer=True),
+            "count",
+        ),
+        ConfigKey(
+            "explore.max_seconds",
+            "Most CPU seconds one /explore loop may spend (a member's budget= may ask for less).",
+            defaults.EXPLORE_MAX_SECONDS,
+            v.number(minimum=1, maximum=86400, integer=False),
+            "seconds",
+        ),
+        ConfigKey(
+            "explore.max_spend_usd",
+            "Most one /explore loop may spend on Claude's proposals (USD; within assistant.monthly_budget_usd).",
+            defaults.EXPLORE_MAX_SPEND_USD,
+            v.number(minimum=0, integer=False),
+            "USD",
+        ),
+        ConfigKey(
+            "explore.stale_steps",
+            "Circuit breaker: an /explore loop ends after this many candidates in a row not kept.",
+            defaults.EXPLORE_STALE_STEPS,
+            v.number(minimum=1, maximum=10_000, integer=True),
+            "count",
+        ),
+        ConfigKey(
+            "explore.invalid_in_a_row",
+            "Circuit breaker: an /explore loop ends after this many candidates in a row refused by the board's rules.",
+            defaults.EXPLORE_INVALID_IN_A_ROW,
+            v.number(minimum=1, maximum=10_000, integer=True),
             "count",
         ),
         ConfigKey(

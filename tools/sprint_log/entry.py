@@ -22,8 +22,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tools.user_text import one_line, plain_body
 
-KINDS = ("run", "score", "note", "idea", "sprint", "tldr")
-"""``sprint``: a sprint started or ended; ``tldr``: the new summary of a section, replacing the old one in place."""
+KINDS = ("run", "score", "note", "idea", "sprint", "tldr", "explore")
+"""``sprint``: a sprint started or ended; ``tldr``: the new summary of a section, replacing the old one in place;
+``explore``: an /explore loop's summary (what was tried, what was kept, the best and its verdict)."""
 TLDR_LABEL = "TLDR:"
 _MARKER_LIKE = re.compile(r"sutro#", re.IGNORECASE)
 RESULT_HEADERS = ("metric", "value", "vs baseline", "vs record")

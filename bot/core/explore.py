@@ -1,0 +1,448 @@
+"""The /explore loop: search one board for a cheaper program, judged and journalled like a member's work
+(docs/explore.md).
+
+One loop: the start program (:mod:`bot.core.explore_start`) is judged on the board; then, step by step, the search
+proposes a candidate with a one-line hypothesis (:class:`engine.explore.IRSearch`: built-in rewrites, no key), the
+board's own scorer judges it (:func:`engine.explore.judge_candidate`), and the step is journalled — kept when it
+passes and costs less than the loop's best, else discarded or refused with its reason (``storage.explore``). The
+loop stops on its budget (steps, CPU seconds), on the circuit breaker (too many steps in a row not kept, or refused),
+when every operator has been tried on the best without a gain, or when its owner cancels it; whatever stops it,
+the journal and the best so far stay.
+
+At the end the best, when it beats the start, is judged once more through the normal path
+(:func:`bot.core.judging.judge`: the trusted scorer in a limited process, band adjudication, stored once) and
+becomes the member's result — its verdict against the board's record is the one every card and log shows.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.baselines import builtin_baseline_metrics
+from bot.core.explore_start import StartPoint
+from bot.core.judging import Submission, judge
+from bot.core.recording import RecordedRun
+from bot.core.services import Services
+from engine.errors import BadParameter
+from engine.explore import IRSearch, judge_candidate
+from engine.metrics import DALLY
+from engine.progress import Progress, no_progress
+from engine.scoring import ir_challenge
+from storage.explore import (
+    DISCARDED,
+    INVALID,
+    KEPT,
+    StepRecord,
+    add_step,
+    close_loop,
+    loop_steps,
+    open_loop,
+    running_loops,
+)
+from storage.scores import scored_runs
+from storage.tables import EXPLORE_CANCELLED, EXPLORE_FINISHED, ExploreLoop, ExploreStep
+from tools.board import BAND_KEY
+from tools.errors import ToolError
+from tools.published.records import published_scores
+from tools.run_request import code_hash
+
+FOUND_BY = "found by /explore"
+
+STOP_STEPS = "its step budget is spent"
+STOP_SECONDS = "its CPU-time budget is spent"
+STOP_STALE = "circuit breaker: {n} candidates in a row were not kept"
+STOP_INVALID = "circuit breaker: {n} candidates in a row broke the board's rules"
+STOP_CONVERGED = "every operator was tried on the best without a gain"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one loop may spend: candidates judged, CPU seconds (proposing and judging), USD on Claude."""
+
+    steps: int
+    seconds: float
+    spend_usd: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"steps": self.steps, "seconds": self.seconds, "spend_usd": self.spend_usd}
+
+
+_PART = re.compile(
+    r"^(?:(?P<usd>\$\d+(?:\.\d+)?)|(?P<sec>\d+(?:\.\d+)?)(?P<unit>s|m|min|h)|(?P<steps>\d+)(?:steps?)?)$"
+)
+
+
+def parse_budget(text: str | None, caps: Budget) -> Budget:
+    """``budget=60s``, ``budget=200`` (steps), ``budget=$0.20``, or several joined by commas (``60s,100``); a part
+    left out is the admins' cap. Over a cap, or unreadable: a one-line BadParameter."""
+    if text is None or not text.strip():
+        return caps
+    steps, seconds, spend = caps.steps, caps.seconds, caps.spend_usd
+    for part in (p.strip().lower() for p in text.split(",") if p.strip()):
+        m = _PART.match(part)
+        if m is None:
+            raise BadParameter(
+                f"cannot read the budget '{part}'", hint="e.g. budget=60s, budget=200 (steps), budget=$0.20, or 60s,200"
+            )
+        if m["usd"]:
+            spend = float(m["usd"][1:])
+            _cap(spend, caps.spend_usd, "$", "explore.max_spend_usd")
+        elif m["sec"]:
+            seconds = float(m["sec"]) * {"s": 1, "m": 60, "min": 60, "h": 3600}[m["unit"]]
+            _cap(seconds, caps.seconds, "s", "explore.max_seconds")
+        else:
+            steps = int(m["steps"])
+            _cap(steps, caps.steps, " steps", "explore.max_steps")
+    if steps < 1 or seconds <= 0:
+        raise BadParameter("a budget needs at least one step and some seconds", hint="e.g. budget=60s")
+    return Budget(steps=steps, seconds=seconds, spend_usd=spend)
+
+
+def _cap(asked: float, cap: float, unit: str, key: str) -> None:
+    if asked > cap:
+        shown = (lambda x: f"${x:g}") if unit == "$" else (lambda x: f"{x:g}{unit}")
+        raise BadParameter(
+            f"a budget of {shown(asked)} is over the admins' cap of {shown(cap)}",
+            hint=f"ask for {shown(cap)} or less; an admin can change it with /config set {key} …",
+        )
+
+
+def budget_caps(services: Services) -> Budget:
+    config = services.tool_config()
+    return Budget(
+        steps=int(config.get("explore.max_steps")),
+        seconds=float(config.get("explore.max_seconds")),
+        spend_usd=float(config.get("explore.max_spend_usd")),
+    )
+
+
+@dataclass(frozen=True)
+class ExploreRequest:
+    """A checked request: the board (an IR challenge), its instance (``{"band": 40}``; {} for matmul), the start,
+    the budget and the member's goal in words (kept in the journal)."""
+
+    board: str
+    params: Mapping[str, int]
+    start: StartPoint
+    budget: Budget
+    goal: str = ""
+
+    @property
+    def board_label(self) -> str:
+        return " ".join([self.board, *(f"{k}={v}" for k, v in self.params.items())])
+
+
+def check_board(services: Services, board: str) -> str:
+    """The board's registered name, refused in one line when /explore may not search it."""
+    spec = ir_challenge(board)  # unknown name: did-you-mean; not an IR board: the IR boards listed
+    if spec.retired is not None:
+        raise BadParameter(
+            f"{spec.name} is retired: its board is frozen, so /explore does not search it",
+            hint="explore a current board: " + ", ".join(_allowed(services)),
+        )
+    allowed = _allowed(services)
+    if spec.name not in allowed:
+        raise ToolError(
+            f"/explore is not allowed on {spec.name} here",
+            hint="allowed: " + (", ".join(allowed) or "none") + " (an admin sets explore.boards)",
+        )
+    services.run_policy().check_challenge(spec.name)
+    return spec.name
+
+
+def _allowed(services: Services) -> list[str]:
+    return [str(b) for b in services.tool_config().get("explore.boards")]
+
+
+@dataclass(frozen=True)
+class StepView:
+    """One journalled step as the card, log and exports show it."""
+
+    number: int
+    operator: str
+    hypothesis: str
+    outcome: str
+    cost: int | None
+    delta_pct: float | None
+    reason: str
+    wall_s: float
+
+    @classmethod
+    def of(cls, row: ExploreStep) -> StepView:
+        return cls(
+            number=row.number,
+            operator=row.operator,
+            hypothesis=row.hypothesis,
+            outcome=row.outcome,
+            cost=row.cost,
+            delta_pct=row.delta_pct,
+            reason=row.reason,
+            wall_s=row.wall_s,
+        )
+
+
+@dataclass(frozen=True)
+class LoopView:
+    """A loop as stored, with its steps: what the card, ``explore show``, the log and the exports render."""
+
+    loop_id: int
+    member: str
+    board: str
+    params: Mapping[str, Any]
+    goal: str
+    start_label: str
+    start_cost: int
+    record_cost: float | None
+    budget: Mapping[str, Any]
+    status: str
+    stop_reason: str
+    steps_done: int
+    cpu_s: float
+    spend_usd: float
+    best_cost: int
+    best_step: int | None
+    run_id: int | None
+    started_at: str
+    ended_at: str | None
+    steps: tuple[StepView, ...] = field(default=())
+
+    @property
+    def board_label(self) -> str:
+        return " ".join([self.board, *(f"{k}={v}" for k, v in self.params.items())])
+
+    @property
+    def gain_pct(self) -> float:
+        """The best against the start, in percent (negative: cheaper)."""
+        return 100.0 * (self.best_cost - self.start_cost) / self.start_cost if self.start_cost else 0.0
+
+    @property
+    def kept(self) -> int:
+        return sum(s.outcome == KEPT for s in self.steps)
+
+    @property
+    def beats_record(self) -> bool:
+        return self.record_cost is not None and self.best_cost < self.record_cost
+
+
+def loop_view(loop: ExploreLoop, steps: list[ExploreStep]) -> LoopView:
+    assert loop.id is not None
+    return LoopView(
+        loop_id=loop.id,
+        member=loop.member.name,
+        board=loop.board,
+        params=dict(loop.params),
+        goal=loop.goal,
+        start_label=loop.start_label,
+        start_cost=loop.start_cost,
+        record_cost=loop.record_cost,
+        budget=dict(loop.budget),
+        status=loop.status,
+        stop_reason=loop.stop_reason,
+        steps_done=loop.steps_done,
+        cpu_s=loop.cpu_s,
+        spend_usd=loop.spend_usd,
+        best_cost=loop.best_cost,
+        best_step=loop.best_step,
+        run_id=loop.run_id,
+        started_at=loop.started_at.isoformat(timespec="seconds"),
+        ended_at=None if loop.ended_at is None else loop.ended_at.isoformat(timespec="seconds"),
+        steps=tuple(StepView.of(s) for s in steps),
+    )
+
+
+def read_loop(services: Services, loop_id: int) -> LoopView:
+    """Loop ``loop_id`` with its steps (UnknownLoop, one line, when there is none)."""
+    from storage.explore import get_loop
+
+    with services.sessions()() as session:
+        return loop_view(get_loop(session, loop_id), loop_steps(session, loop_id))
+
+
+def best_code(services: Services, loop_id: int) -> str:
+    """The text of loop ``loop_id``'s best program (its start when nothing beat it)."""
+    from storage.explore import get_loop
+
+    with services.sessions()() as session:
+        return get_loop(session, loop_id).best_code
+
+
+@dataclass(frozen=True)
+class ExploreOutcome:
+    """A finished loop: the stored loop with its steps, the naive baseline's cost (None when the board has no
+    built-in baseline), and the run the best became (None when nothing beat the start)."""
+
+    loop: LoopView
+    baseline_cost: int | None
+    recorded: RecordedRun | None
+
+
+def board_record(services: Services, board: str, params: Mapping[str, int]) -> float | None:
+    """The lowest dally@1 on the board (published rows and members' valid runs at the same instance), or None."""
+    with services.sessions()() as session:
+        entries = [*published_scores(board, DALLY, session), *scored_runs(session, challenge=board, metric=DALLY)]
+    band = params.get(BAND_KEY)
+    costs = [s.value for s in entries if band is None or s.params.get(BAND_KEY) == band]
+    return min(costs) if costs else None
+
+
+def baseline_cost(board: str) -> int | None:
+    """dally@1 of the board's built-in naive program (the figure the run's card compares with, computed once per
+    process), or None when it has none."""
+    value = builtin_baseline_metrics(board).get(DALLY)
+    return None if value is None else int(value)
+
+
+def prepare(board: str, params: Mapping[str, int], start: StartPoint) -> tuple[dict[str, int], int]:
+    """Judge the start on the board: the board's instance (the start's band when none was named) and the start's
+    cost. One line when the start does not pass."""
+    verdict = judge_candidate(board, dict(params), start.text)
+    if not verdict.ok or verdict.cost is None:
+        raise BadParameter(
+            f"the start ({start.label}) does not pass {board}: {verdict.reason}",
+            hint="start from a program that passes the board (from=published NAME, from=RUN or a file)",
+        )
+    chosen = dict(params)
+    if verdict.band is not None and BAND_KEY not in chosen:
+        chosen[BAND_KEY] = verdict.band
+    return chosen, verdict.cost
+
+
+Clock = Callable[[], float]
+
+
+def run_loop(
+    services: Services,
+    request: ExploreRequest,
+    *,
+    member: str,
+    progress: Progress = no_progress,
+    clock: Clock = time.process_time,
+    origin: str = "",
+) -> ExploreOutcome:
+    """Run one loop to its end (see the module docstring) and return it as stored. The caller has checked the board
+    (:func:`check_board`) and the budget (:func:`parse_budget`)."""
+    with services.sessions()() as session:
+        if running_loops(session, member=member):
+            raise ToolError(
+                "you already have an /explore loop running", hint="wait for it, or cancel it first (/cancel)"
+            )
+    params, start_cost = prepare(request.board, request.params, request.start)
+    record = board_record(services, request.board, params)
+    with services.sessions()() as session:
+        loop = open_loop(
+            session,
+            member=member,
+            board=request.board,
+            params=params,
+            goal=request.goal,
+            start_label=request.start.label,
+            start_cost=start_cost,
+            start_code=request.start.text,
+            record_cost=record,
+            budget=request.budget.as_dict(),
+        )
+    assert loop.id is not None
+    loop_id = loop.id
+    try:
+        reason, best_text = _steps(services, request, loop_id, params, start_cost, progress, clock)
+    except BaseException:  # Ctrl-C in the terminal, a stopped job: the journal and the best stay
+        with services.sessions()() as session:
+            close_loop(session, loop_id, status=EXPLORE_CANCELLED, reason="stopped while running")
+        raise
+    recorded = None
+    with services.sessions()() as session:
+        from storage.explore import get_loop
+
+        improved = get_loop(session, loop_id).best_cost < start_cost
+    if improved:
+        progress(f"explore #{loop_id}: judging the best through the normal path", None)
+        submission = Submission(
+            code=best_text,
+            label=f"{FOUND_BY} #{loop_id} from {request.start.label}"[:200],
+            challenge=request.board,
+            kinds=("ir",),
+            origin=origin,
+            logged=False,
+        )
+        recorded = judge(services, submission, member=member)
+    with services.sessions()() as session:
+        close_loop(
+            session,
+            loop_id,
+            status=EXPLORE_FINISHED,
+            reason=reason,
+            run_id=None if recorded is None else recorded.stored.id,
+        )
+    view = read_loop(services, loop_id)
+    return ExploreOutcome(loop=view, baseline_cost=baseline_cost(request.board), recorded=recorded)
+
+
+def _steps(
+    services: Services,
+    request: ExploreRequest,
+    loop_id: int,
+    params: dict[str, int],
+    start_cost: int,
+    progress: Progress,
+    clock: Clock,
+) -> tuple[str, str]:
+    """The loop's steps until one stop rule holds: (why it stopped, the best text)."""
+    config = services.tool_config()
+    stale_cap = int(config.get("explore.stale_steps"))
+    invalid_cap = int(config.get("explore.invalid_in_a_row"))
+    spec = ir_challenge(request.board)
+    search = IRSearch(request.start.text, spec.dialect)
+    best_text, best_cost = request.start.text, start_cost
+    budget = request.budget
+    used = 0.0
+    stale = invalid = steps = 0
+    while True:
+        if steps >= budget.steps:
+            return STOP_STEPS, best_text
+        if used >= budget.seconds:
+            return STOP_SECONDS, best_text
+        if stale >= stale_cap:
+            return STOP_STALE.format(n=stale), best_text
+        if invalid >= invalid_cap:
+            return STOP_INVALID.format(n=invalid), best_text
+        began, wall = clock(), time.perf_counter()
+        proposal = search.propose()
+        if proposal is None:
+            return STOP_CONVERGED, best_text
+        verdict = judge_candidate(request.board, params, proposal.text)
+        spent = clock() - began
+        used += spent
+        steps += 1
+        delta = None if verdict.cost is None else 100.0 * (verdict.cost - best_cost) / best_cost
+        if not verdict.ok:
+            outcome, invalid, stale = INVALID, invalid + 1, stale + 1
+        elif verdict.cost is not None and verdict.cost < best_cost:
+            outcome, invalid, stale = KEPT, 0, 0
+        else:
+            outcome, invalid, stale = DISCARDED, 0, stale + 1
+        record = StepRecord(
+            operator=proposal.operator,
+            hypothesis=proposal.hypothesis,
+            outcome=outcome,
+            cost=verdict.cost,
+            delta_pct=delta,
+            reason=verdict.reason if outcome == INVALID else "",
+            wall_s=time.perf_counter() - wall,
+            code_hash=code_hash(proposal.text, python=False),
+            code=proposal.text if outcome == KEPT else "",
+        )
+        with services.sessions()() as session:
+            add_step(session, loop_id, record, cpu_s=spent)
+        if outcome == KEPT and verdict.cost is not None:
+            best_text, best_cost = proposal.text, verdict.cost
+            search.accept(proposal.text)
+        gain = 100.0 * (best_cost - start_cost) / start_cost
+        progress(
+            f"explore #{loop_id} on {request.board_label}: step {steps}, best {best_cost:,} ({gain:+.1f} % from the "
+            f"start), {used:.1f} s of {budget.seconds:g} s",
+            min(1.0, max(steps / budget.steps, used / budget.seconds)),
+        )

@@ -1,0 +1,41 @@
+"""Search for cheaper IR programs (docs/explore.md): the value form of a program, address placement, rewrites that
+keep a program's function, the built-in search that proposes them, and the in-process judge of a candidate.
+
+Modules, one idea each: ``values`` (the value form and rendering), ``allocate`` (choosing cells), ``rewrites``
+(the operators' rewrites), ``ir_search`` (operators in turn from the current best), ``judge`` (the board's scorer
+on one candidate). The loop that drives them, with its budget and journal, is ``bot.core.explore``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+if TYPE_CHECKING:
+    from engine.explore.ir_search import OPERATORS as OPERATORS
+    from engine.explore.ir_search import IRSearch as IRSearch
+    from engine.explore.ir_search import Proposal as Proposal
+    from engine.explore.judge import CandidateVerdict as CandidateVerdict
+    from engine.explore.judge import judge_candidate as judge_candidate
+
+_PUBLIC: dict[str, str] = {
+    "CandidateVerdict": "engine.explore.judge",
+    "IRSearch": "engine.explore.ir_search",
+    "OPERATORS": "engine.explore.ir_search",
+    "Proposal": "engine.explore.ir_search",
+    "judge_candidate": "engine.explore.judge",
+}
+"""Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
+
+__all__ = ["OPERATORS", "CandidateVerdict", "IRSearch", "Proposal", "judge_candidate"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
+
+        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'engine.explore' has no attribute {name!r}")
+
+
+# --- end of the public API ---
