@@ -19,6 +19,7 @@ from bot.core.explore import (
     ExploreOutcome,
     ExploreRequest,
     LoopView,
+    Proposer,
     budget_caps,
     check_board,
     parse_budget,
@@ -57,9 +58,30 @@ def _run(ctx: AppContext, inv: Invocation, board: str, params: dict[str, int], s
     board = check_board(ctx, board)
     budget = parse_budget(inv.options.get("budget"), budget_caps(ctx))
     request = ExploreRequest(board=board, params=params, start=start, budget=budget, goal=inv.options.get("goal", ""))
-    outcome = run_loop(ctx, request, member=inv.caller.name, progress=inv.progress, origin=inv.caller.message_link)
+    outcome = run_loop(
+        ctx,
+        request,
+        member=inv.caller.name,
+        progress=inv.progress,
+        origin=inv.caller.message_link,
+        proposer=_claude(ctx, budget.spend_usd),
+    )
     log_loop(ctx, outcome)
     return outcome_reply(outcome)
+
+
+def _claude(ctx: AppContext, spend_usd: float) -> Proposer | None:
+    """Claude as a proposer when a key is configured and the loop may spend something; else None (built-ins only)."""
+    from bot.commands.ideas.config import assistant_config
+
+    config = assistant_config(ctx)
+    if config.api_key is None or spend_usd <= 0:
+        return None
+    from bot.commands.explore_claude import ClaudeProposer  # anthropic only when a key is set
+    from bot.commands.ideas.limits import MonthlyBudget
+
+    budget = MonthlyBudget(ctx.sessions(), config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok)
+    return ClaudeProposer(config, budget, dev_override=ctx.settings.dev_allow_unsandboxed)
 
 
 def _loop_id(rest: list[str]) -> int:

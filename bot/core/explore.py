@@ -20,7 +20,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.core.baselines import builtin_baseline_metrics
 from bot.core.explore_start import StartPoint
@@ -28,7 +28,7 @@ from bot.core.judging import Submission, judge
 from bot.core.recording import RecordedRun
 from bot.core.services import Services
 from engine.errors import BadParameter
-from engine.explore import IRSearch, judge_candidate
+from engine.explore import CandidateVerdict, IRSearch, Proposal, judge_candidate
 from engine.metrics import DALLY
 from engine.progress import Progress, no_progress
 from engine.scoring import ir_challenge
@@ -57,6 +57,46 @@ STOP_SECONDS = "its CPU-time budget is spent"
 STOP_STALE = "circuit breaker: {n} candidates in a row were not kept"
 STOP_INVALID = "circuit breaker: {n} candidates in a row broke the board's rules"
 STOP_CONVERGED = "every operator was tried on the best without a gain"
+STOP_SPEND = "its spending budget for Claude's proposals is spent"
+
+
+@dataclass(frozen=True)
+class Idea:
+    """A candidate from outside the built-in search (Claude's): its hypothesis, the IR it produced (None when it
+    produced none — then ``reason`` says why, e.g. the sandbox stopped its code), and what asking for it cost."""
+
+    operator: str
+    hypothesis: str
+    text: str | None
+    reason: str = ""
+    spend_usd: float = 0.0
+
+
+@dataclass(frozen=True)
+class SearchState:
+    """What a proposer is shown: the board, the loop's best and its text, the record, the steps so far, the goal."""
+
+    board: str
+    params: Mapping[str, int]
+    summary: str
+    best_cost: int
+    best_text: str
+    record_cost: float | None
+    steps: tuple[StepView, ...]
+    goal: str
+    spend_left_usd: float
+
+
+class Proposer(Protocol):
+    """A source of candidates beyond the built-in operators (the command layer's Claude proposer).
+
+    ``propose`` returns None when it has nothing more to offer (its budget is used up, it failed): ``why_not`` then
+    says why in one line, and the loop ends with that reason."""
+
+    def propose(self, state: SearchState) -> Idea | None: ...
+
+    @property
+    def why_not(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -322,6 +362,7 @@ def run_loop(
     progress: Progress = no_progress,
     clock: Clock = time.process_time,
     origin: str = "",
+    proposer: Proposer | None = None,
 ) -> ExploreOutcome:
     """Run one loop to its end (see the module docstring) and return it as stored. The caller has checked the board
     (:func:`check_board`) and the budget (:func:`parse_budget`)."""
@@ -348,7 +389,7 @@ def run_loop(
     assert loop.id is not None
     loop_id = loop.id
     try:
-        reason, best_text = _steps(services, request, loop_id, params, start_cost, progress, clock)
+        reason, best_text = _steps(services, request, loop_id, params, start_cost, progress, clock, proposer, record)
     except BaseException:  # Ctrl-C in the terminal, a stopped job: the journal and the best stay
         with services.sessions()() as session:
             close_loop(session, loop_id, status=EXPLORE_CANCELLED, reason="stopped while running")
@@ -389,8 +430,11 @@ def _steps(
     start_cost: int,
     progress: Progress,
     clock: Clock,
+    proposer: Proposer | None,
+    record_cost: float | None,
 ) -> tuple[str, str]:
-    """The loop's steps until one stop rule holds: (why it stopped, the best text)."""
+    """The loop's steps until one stop rule holds: (why it stopped, the best text). The built-in operators go
+    first; when they are exhausted on the current best, the proposer (Claude, with a key) is asked for one."""
     config = services.tool_config()
     stale_cap = int(config.get("explore.stale_steps"))
     invalid_cap = int(config.get("explore.invalid_in_a_row"))
@@ -398,8 +442,9 @@ def _steps(
     search = IRSearch(request.start.text, spec.dialect)
     best_text, best_cost = request.start.text, start_cost
     budget = request.budget
-    used = 0.0
+    used = spent_usd = 0.0
     stale = invalid = steps = 0
+    journal: list[StepView] = []
     while True:
         if steps >= budget.steps:
             return STOP_STEPS, best_text
@@ -411,9 +456,37 @@ def _steps(
             return STOP_INVALID.format(n=invalid), best_text
         began, wall = clock(), time.perf_counter()
         proposal = search.propose()
-        if proposal is None:
+        if proposal is None and proposer is None:
             return STOP_CONVERGED, best_text
-        verdict = judge_candidate(request.board, params, proposal.text)
+        spend = 0.0
+        if proposal is None:
+            assert proposer is not None
+            if spent_usd >= budget.spend_usd:
+                return STOP_SPEND, best_text
+            state = SearchState(
+                board=request.board,
+                params=params,
+                summary=spec.summary,
+                best_cost=best_cost,
+                best_text=best_text,
+                record_cost=record_cost,
+                steps=tuple(journal),
+                goal=request.goal,
+                spend_left_usd=budget.spend_usd - spent_usd,
+            )
+            idea = proposer.propose(state)
+            if idea is None:
+                return proposer.why_not, best_text
+            spend = idea.spend_usd
+            spent_usd += spend
+            proposal = Proposal(operator=idea.operator, hypothesis=idea.hypothesis, text=idea.text or "")
+            verdict = (
+                judge_candidate(request.board, params, idea.text)
+                if idea.text is not None
+                else CandidateVerdict(ok=False, cost=None, reason=idea.reason)
+            )
+        else:
+            verdict = judge_candidate(request.board, params, proposal.text)
         spent = clock() - began
         used += spent
         steps += 1
@@ -434,9 +507,10 @@ def _steps(
             wall_s=time.perf_counter() - wall,
             code_hash=code_hash(proposal.text, python=False),
             code=proposal.text if outcome == KEPT else "",
+            spend_usd=spend,
         )
         with services.sessions()() as session:
-            add_step(session, loop_id, record, cpu_s=spent)
+            journal.append(StepView.of(add_step(session, loop_id, record, cpu_s=spent)))
         if outcome == KEPT and verdict.cost is not None:
             best_text, best_cost = proposal.text, verdict.cost
             search.accept(proposal.text)
