@@ -74,6 +74,7 @@ USAGES = {
     "epoch": "[rotate]",
     "explore": 'BOARD [from=published NAME | from=RUN | from=FILE] [band=N] [budget=60s,200,$0.20] [goal="…"] '
     "| show ID | list | resume ID",
+    "export": "journal [LOOP ... | BOARD] | records BOARD [band=N]",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
 
@@ -203,6 +204,20 @@ COMMANDS: tuple[Command, ...] = (
         },
         file_option="from",
         on_stopped=Deferred("bot.commands.explore", "explore_stopped"),
+    ),
+    Command(
+        name="export",
+        summary="Write results in the group's formats: a journal as research-log JSONL, a record table for a PR",
+        usage=USAGES["export"],
+        handler=_in("export", "export"),
+        details=(
+            "journal [LOOP ...]: /explore loops' steps (default: the newest loop); journal BOARD: the board's stored "
+            "results with their verdicts — both as JSON lines in the schema of SutroYaro's research/log.jsonl. "
+            "records BOARD [band=N]: the board's record history as the group's README table (Date, Cost, "
+            "Submission, Contributors, Description), the members' record programs beside it and SHA256SUMS."
+        ),
+        value_options={"band": "mask_sparse_parity: the recovery band's board"},
+        background=False,
     ),
     Command(
         name="challenges",

@@ -210,6 +210,8 @@ class StepView:
     delta_pct: float | None
     reason: str
     wall_s: float
+    created_at: str = ""
+    """When it was judged (ISO 8601, UTC)."""
 
     @classmethod
     def of(cls, row: ExploreStep) -> StepView:
@@ -222,6 +224,7 @@ class StepView:
             delta_pct=row.delta_pct,
             reason=row.reason,
             wall_s=row.wall_s,
+            created_at=row.created_at.isoformat(timespec="seconds"),
         )
 
 
