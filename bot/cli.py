@@ -64,6 +64,8 @@ def _render(console: Console, reply: Reply) -> None:
         for row in table.rows:
             rich_table.add_row(*row)
         console.print(rich_table)
+    for followup in reply.followups:  # the chat's buttons (details, full text), as the commands to type
+        console.print(f"{followup.label}: sutro {followup.request}", markup=False, highlight=False)
 
 
 def save_files(reply: Reply, directory: Path) -> list[Path]:
