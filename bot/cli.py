@@ -52,7 +52,8 @@ def _read_input(path: str) -> Attachment:
     return Attachment(name=name, content=data)
 
 
-def _render(console: Console, reply: Reply) -> None:
+def render_reply(console: Console, reply: Reply) -> None:
+    """A reply as the terminal shows it: the text, each table as a rich table, each follow-up as the command to type."""
     from rich.table import Table as RichTable
 
     if reply.text:
@@ -174,7 +175,7 @@ def _make_click_command(command: Command) -> click.Command:
             click.echo(json.dumps({**data, "files": [str(p) for p in saved]} if saved else data))
         else:
             out = console if status == 0 else err_console
-            _render(out, reply)
+            render_reply(out, reply)
             for path in saved:
                 out.print(f"wrote {path}", markup=False, highlight=False)
         click_ctx.exit(status)

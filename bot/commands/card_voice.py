@@ -115,7 +115,7 @@ def standing_line(recorded: RecordedRun) -> str | None:
         return f"{recorded.published_as.authors}'s published record"
     credit = recorded.credit
     if credit is not None and recorded.credited_elsewhere:
-        return f"identical to #{credit.run_id} by {credit.member}"
+        return f"identical to run #{credit.run_id} by {credit.member}"
     return board_standing(recorded.comparison.judgement)
 
 
@@ -170,12 +170,19 @@ def fit_parts(parts: list[str], width: int = CARD_WIDTH) -> str:
 
 
 def run_line(recorded: RecordedRun) -> str:
-    """The run's id and what kind of answer it is: ``run #2, logged`` / ``run #2, stored — --force reruns``."""
+    """The run's id and what kind of answer it is: ``run #2, logged to the sprint log``, ``run #2, stored answer
+    (--force reruns)``; a result credited elsewhere: ``run #1 is theirs; yours is #2`` (the member's submission) or
+    ``run #2, run again at your request`` (forced)."""
     run = f"run #{recorded.stored.id}"
+    if recorded.published_as is not None:
+        return f"{run}, credited to its authors"
+    if recorded.credited_elsewhere:
+        if not recorded.stored.reused:
+            return f"{run}, run again at your request"
+        mine = f"; yours is #{recorded.submission_id}" if recorded.submission_id is not None else ""
+        return f"{run} is theirs{mine}"
     if recorded.stored.reused:
         return f"{run}, stored answer (--force reruns)"
-    if recorded.published_as is not None or recorded.credited_elsewhere:
-        return run
     return f"{run}, logged to the sprint log"
 
 
@@ -228,10 +235,15 @@ def scored_card(recorded: RecordedRun, what: str, measured: str, notes: Sequence
     if not result.ok:
         headline = f"{where}: FAILED — {result.failure or 'no reason recorded'}"
     elif judgement is not None and judgement.baseline is not None and (part := judged_part(judgement)) is not None:
-        own = not recorded.credited_elsewhere and recorded.published_as is None
-        headline = f"{where} vs {judgement.baseline}: {part}" if own else f"{where}: {value_words(judgement)}"
+        headline = f"{where} vs {judgement.baseline}: {part}"
     else:
         headline = f"{where}: {value_words(judgement) or 'passed'}"
     lines = [measured, standing_line(recorded) if result.ok else None, *recovery_short(recorded), *notes]
     kept = [line for line in lines if line]
     return card_of(headline, [*kept[: CARD_LINES - 1], run_line(recorded)])
+
+
+def verdict_words(judgement: Judgement) -> list[str]:
+    """The stored verdict as every short rendering says it (the card, ``show ID``): the judged part against the
+    baseline and the board standing, each present only where it applies."""
+    return [line for line in (judged_part(judgement), board_standing(judgement)) if line]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 
 from bot.commands.card_voice import CARD_WIDTH, board_standing, judged_part, phone_rows, seeds_words
+from bot.commands.submission_card import PROTOCOL_LINE
 from bot.core.comparison import Comparison
 from engine.result import RunResult
 from storage.tables import Run
@@ -39,7 +40,7 @@ def metric_line(key: str, value: float, seeds: list[float] | None, baseline: flo
 
 def summary_lines(run: Run, result: RunResult, comparison: Comparison) -> list[str]:
     """The summary's lines (a phone wraps the few longer ones; :func:`fits` checks the whole)."""
-    status = "ok" if run.ok else "FAILED"
+    status = "ok" if run.ok else "FAILED, not a result (no verdict, not on any board)"
     lines = [f"#{run.id} {run.subject} on {run.challenge} by {run.member.name}: {status}"]
     if not run.ok:
         lines.append(run.failure or "no reason recorded")
@@ -69,6 +70,9 @@ def summary_lines(run: Run, result: RunResult, comparison: Comparison) -> list[s
         lines.append("one step (diagnostic): " + ", ".join(one_step))
     if result.note:
         lines.append(result.note)
+    if comparison.baseline is not None and comparison.baseline.note and run.ok:
+        lines.append(f"the baseline, {comparison.baseline.label}: {comparison.baseline.note}")
+    lines += judged_where(result)
     if run.kind == "method":
         lines.append(COUNTING_NOTE)
     return lines
@@ -77,3 +81,28 @@ def summary_lines(run: Run, result: RunResult, comparison: Comparison) -> list[s
 def rows_of(lines: list[str]) -> int:
     """Rows the lines fill on a phone, wrapped at :data:`CARD_WIDTH`."""
     return len(phone_rows("\n".join(lines), CARD_WIDTH))
+
+
+def judged_where(result: RunResult) -> list[str]:
+    """How a submission was judged: where (trusted scorer, sandbox tier), the solve() protocol, which metrics the
+    judge measured and which the code reported itself, and any review flags."""
+    if result.kind not in ("ir", "generate", "solve"):
+        return []
+    provenance = result.provenance
+    where = "trusted scorer"
+    if provenance is not None and (provenance.sandbox_tier or provenance.sandbox):
+        where = f"sandbox tier {provenance.sandbox_tier}" if provenance.sandbox_tier else str(provenance.sandbox)
+    lines = [f"judged by the {where}" if where == "trusted scorer" else f"judged in {where}"]
+    if result.kind == "solve":
+        instances = result.params.get("instances", "the")
+        lines.append(PROTOCOL_LINE.format(instances=instances, epoch=result.params.get("epoch", "—")))
+        reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
+        lines.append(
+            "self-reported (measured inside your code, not verified): " + ", ".join(reported)
+            if reported
+            else "metrics measured by the judge, outside your code (none self-reported)"
+        )
+    flags = provenance.review_flags if provenance is not None else []
+    if flags:
+        lines.append("flagged for review: " + "; ".join(flags[:3]) + (" …" if len(flags) > 3 else ""))
+    return lines

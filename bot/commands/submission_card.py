@@ -13,8 +13,6 @@ from bot.commands.base import Reply
 from bot.commands.card_voice import metric_name, scored_card, value_words
 from bot.commands.result_card import details, verdict_data
 from bot.core.recording import RecordedRun
-from engine.metrics import ARD, ARD_PER_READ, DMC
-from engine.result import RunResult
 from engine.sandbox import FLOATS_READ
 from engine.scoring import METRIC
 from tools.metric_format import format_value
@@ -57,21 +55,11 @@ IR_PRICED = ("ir", "generate")
 NOTHING_TO_MEASURE = "nothing to measure"
 """What the panel says for a clock metric of a solve() whose counted reads read no float (engine.metrics.clock):
 ``x[:0].sum()`` has a read distance and so an ``ard_per_read@1`` value, but nothing was measured."""
-CLOCK_METRICS = (ARD, ARD_PER_READ, DMC)
 PROTOCOL_LINE = (
     "protocol: this tool's judge — remote arrays, {instances} secret instances of judge epoch {epoch}"
     " (run solve=FILE --compat spc measures by the sparse-parity-challenge protocol: another figure)"
 )
 """The line naming the protocol a judged solve()'s figures are measured under."""
-
-
-def _where(result: RunResult) -> str:
-    provenance = result.provenance
-    if provenance is None:
-        return "trusted scorer"
-    if provenance.sandbox_tier:
-        return f"sandbox tier {provenance.sandbox_tier}"
-    return provenance.sandbox or "trusted scorer"
 
 
 def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:

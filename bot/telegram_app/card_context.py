@@ -3,9 +3,10 @@ that card's run.
 
 A member who reads a card and answers it with ``/show``, ``/compare 12``, ``/run --force`` or just "why?" means the
 card's run; asking them for an id they are looking at is the bot being obtuse. Which run a card shows is read from
-the card's own ``details`` button (``go:show 7``), whose data the bot sealed when it sent it (:mod:`bot.telegram_app.callback_seal`),
-so it cannot be forged by editing or quoting text, and no English is parsed. A card without that button (a refusal,
-a list, a message of someone else) gives no context, and the command runs as typed.
+the card's own ``details`` button (``go:show 7``), whose data the bot sealed when it sent it
+(:mod:`bot.telegram_app.callback_seal`), so it cannot be forged by editing or quoting text, and no English is
+parsed. A card without that button (a refusal, a list, a message of someone else) gives no context, and the command
+runs as typed.
 """
 
 from __future__ import annotations
