@@ -107,7 +107,7 @@ def method_card(outcome: MethodOutcome) -> Reply:
     card = card_of(
         f"{against}, {subject}: {said}",
         [
-            f"accuracy {acc}, {result.wall_s:.2f} s",
+            f"accuracy {acc}, {result.wall_s:.1f} s",
             standing_line(recorded) if result.ok else None,
             *(movers_lines(diff, versus.method) if versus is not None else []),
             run_line(recorded),
