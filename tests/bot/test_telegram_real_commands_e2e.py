@@ -38,13 +38,13 @@ async def test_run_local_update_acks_reports_progress_and_answers_in_the_topic(f
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/runs", thread_id=TOPIC)
         calls = await until(fake, lambda cs: len(texts(cs)) >= 2, timeout=20)
     ack, runs = [c for c in calls if c.method == "sendMessage"]  # the run's one message, then /runs
-    assert "#1 started" in ack.params["text"] or "queued #1" in ack.params["text"]
+    assert "job 1 started" in ack.params["text"] or "queued as job 1" in ack.params["text"]
     assert ack.params["message_thread_id"] == str(TOPIC)
     edits = [c.params["text"] for c in calls if c.method == "editMessageText"]
     assert any("local_update, seed" in e for e in edits)  # progress reported per seed, edited in
     assert "done in" in edits[-1]
     text = edits[-1]  # the acknowledgement, replaced by the result card
-    card = text.split("\n\n", 1)[1]  # under the job's header ("#1 /run …", "done in …")
+    card = text.split("\n\n", 1)[1]  # under the job's header ("job 1 /run …", "done in …")
     headline, *lines = card.splitlines()
     assert headline.startswith("local_update vs sgd, n=20 k=3, 3 seeds: ByteDMD "), text  # the verdict first
     assert lines[0].startswith("accuracy ") and len(lines) <= 6 and all(len(line) <= 40 for line in lines)
@@ -132,8 +132,8 @@ async def test_a_run_with_a_typo_is_answered_at_once_without_a_job(fake: FakeBot
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run matmul_4x4 generator=nope", thread_id=TOPIC)
         calls = await until(fake, lambda cs: len(texts(cs)) == 3, timeout=30)
     replies = texts(calls)
-    # no job message (a queued job's starts "#N /run …" and is edited): nothing was queued
-    assert not [c for c in calls if c.method == "editMessageText"] and not any(t.startswith("#") for t in replies)
+    # no job message (a queued job's starts "job N /run …" and is edited): nothing was queued
+    assert not [c for c in calls if c.method == "editMessageText"] and not any(t.startswith("job ") for t in replies)
     assert any("unknown method or challenge 'loacl_update'" in t and "'local_update'" in t for t in replies)
     assert any("n" in t and "twenty" in t for t in replies)
     assert any("nope" in t for t in replies)
