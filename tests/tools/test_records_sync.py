@@ -287,7 +287,7 @@ def test_a_retired_tier_is_listed_retired_and_its_board_is_frozen(tmp_path: Path
     (tmp_path / "mine.ir").write_text(program)
     card = runner.invoke(main, ["submit", str(tmp_path / "mine.ir"), "--challenge", "sparse_parity_small"])
     assert card.exit_code == 0, card.output
-    assert "passed" in card.output
+    assert "correct: Dally" in card.output
     assert "first stored result" not in card.output and "vs the record" not in card.output
     assert "new record" not in card.output
     board = json.loads(runner.invoke(main, ["leaderboard", "sparse_parity_small", "--json"]).output)
