@@ -97,7 +97,7 @@ async def test_thirty_commands_from_three_members_in_five_seconds_are_each_answe
     # nobody was refused: past a member's share of 3, jobs wait behind the other members' (bot/jobs/board.py)
     assert len(jobs) == len(got) and not any("you already have" in s.text for [s] in got.values())
     for member in MEMBERS:  # one worker: a member's jobs ran in the order of their numbers; results came in that order
-        mine = sorted((int(jobs[m].text.split()[0].lstrip("#")), m) for m, who in pushed if who == member and m in jobs)
+        mine = sorted((int(jobs[m].text.split()[1]), m) for m, who in pushed if who == member and m in jobs)
         by_job: dict[int, list[float]] = {}
         for job, m in mine:  # a repeat of the same command attaches to its job: one job, an answer per asker
             by_job.setdefault(job, []).append(final_moment(delivered, jobs[m]))
