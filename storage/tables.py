@@ -447,6 +447,9 @@ class ExploreLoop(SQLModel, table=True):
     member_id: int = Field(foreign_key="members.id", index=True)
     board: str = Field(max_length=100)
     params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    metric: str = Field(default="dally@1", max_length=40)
+    """What the loop lowers (``dally@1`` on IR boards; a method's loop: its board's primary metric, each candidate's
+    mean over the seeds rounded to a whole unit)."""
     goal: str = Field(default="", sa_column=Column(Text, nullable=False))
     start_label: str = Field(max_length=200)
     start_cost: int = Field(sa_type=BigInteger)

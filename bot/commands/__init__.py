@@ -73,7 +73,7 @@ USAGES = {
     "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
     "epoch": "[rotate]",
     "explore": 'BOARD [from=published NAME | from=RUN | from=FILE] [band=N] [budget=60s,200,$0.20] [goal="…"] '
-    "| show ID | list | resume ID",
+    "| METHOD [n=BITS k=SECRET] [budget=…] | show ID | list | resume ID",
     "export": "journal [LOOP ... | BOARD] | records BOARD [band=N]",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
@@ -193,7 +193,9 @@ COMMANDS: tuple[Command, ...] = (
             "row not kept, explore.invalid_in_a_row refused), or when no operator gains; /cancel keeps the best so "
             "far. The best, when it beats the start, is judged again and stored as your result (found by /explore). "
             "Start: from=published NAME, from=RUN, a file (from=PATH; in the chat attach it), else the board's "
-            "baseline. show ID reads a loop's journal back, list the newest loops, resume ID carries on from a "
+            "baseline. METHOD (a built-in method, e.g. local_update) searches its parameters around its defaults, one "
+            "knob halved or doubled at a time, each candidate a stored run kept only on a WIN beyond the seeds' "
+            "noise. show ID reads a loop's journal back, list the newest loops, resume ID carries on from a "
             "loop's best. Admins set the boards (explore.boards) and the caps (explore.max_*)."
         ),
         value_options={
@@ -201,6 +203,8 @@ COMMANDS: tuple[Command, ...] = (
             "band": "mask_sparse_parity: the recovery band's board (default: the start's band)",
             "budget": "steps, CPU time and/or USD, e.g. 60s, 200, $0.20 or 60s,200 (default: the admins' caps)",
             "goal": "what you are after, in words (kept in the journal and the log)",
+            "n": "a method's loop: input bits of the instance (default 20)",
+            "k": "a method's loop: secret bits of the instance (default 3)",
         },
         file_option="from",
         on_stopped=Deferred("bot.commands.explore", "explore_stopped"),

@@ -28,6 +28,7 @@ from bot.core.explore import (
 )
 from bot.core.explore_entry import chart_png, counts_line, headline, log_loop, record_line, steps_table, summary_lines
 from bot.core.explore_journal import cancel_loops_since, loop_list, resume_point
+from bot.core.explore_methods import MethodLoop, is_method, method_start
 from bot.core.explore_start import StartPoint, baseline_start, published_start, run_start
 from engine.errors import BadParameter
 from tools.program_text import program_text
@@ -48,6 +49,10 @@ def explore(ctx: AppContext, inv: Invocation) -> Reply:
         loop_id = _loop_id(inv.args[1:])
         board, params, start = resume_point(ctx, loop_id)
         return _run(ctx, inv, board, params, start)
+    if is_method(first):
+        if inv.args[1:] or "from" in inv.options:
+            raise UsageError("a method's loop starts from its defaults", hint="e.g. explore local_update n=20 k=3")
+        return _run(ctx, inv, first, {}, method_start(first, inv.options))
     board = check_board(ctx, first)
     params = _params(inv)
     start = _start(ctx, inv, board)
@@ -55,7 +60,14 @@ def explore(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 def _run(ctx: AppContext, inv: Invocation, board: str, params: dict[str, int], start: StartPoint) -> Reply:
-    board = check_board(ctx, board)
+    method = start.text.split(maxsplit=1)[0] if start.text else ""
+    kind = None
+    if is_method(method):  # a method's parameters (a fresh loop, or resuming one)
+        ctx.run_policy().check_method(method)
+        kind = MethodLoop(ctx, method, member=inv.caller.name)
+        board = kind.name
+    else:
+        board = check_board(ctx, board)
     budget = parse_budget(inv.options.get("budget"), budget_caps(ctx))
     request = ExploreRequest(board=board, params=params, start=start, budget=budget, goal=inv.options.get("goal", ""))
     outcome = run_loop(
@@ -64,7 +76,8 @@ def _run(ctx: AppContext, inv: Invocation, board: str, params: dict[str, int], s
         member=inv.caller.name,
         progress=inv.progress,
         origin=inv.caller.message_link,
-        proposer=_claude(ctx, budget.spend_usd),
+        proposer=_claude(ctx, budget.spend_usd) if kind is None else None,
+        board=kind,
     )
     log_loop(ctx, outcome)
     return outcome_reply(outcome)

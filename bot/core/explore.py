@@ -28,7 +28,7 @@ from bot.core.judging import Submission, judge
 from bot.core.recording import RecordedRun
 from bot.core.services import Services
 from engine.errors import BadParameter
-from engine.explore import CandidateVerdict, IRSearch, Proposal, judge_candidate
+from engine.explore import IRSearch, Proposal, judge_candidate
 from engine.metrics import DALLY
 from engine.progress import Progress, no_progress
 from engine.scoring import ir_challenge
@@ -236,6 +236,7 @@ class LoopView:
     member: str
     board: str
     params: Mapping[str, Any]
+    metric: str
     goal: str
     start_label: str
     start_cost: int
@@ -278,6 +279,7 @@ def loop_view(loop: ExploreLoop, steps: list[ExploreStep]) -> LoopView:
         member=loop.member.name,
         board=loop.board,
         params=dict(loop.params),
+        metric=loop.metric,
         goal=loop.goal,
         start_label=loop.start_label,
         start_cost=loop.start_cost,
@@ -357,42 +359,144 @@ def prepare(board: str, params: Mapping[str, int], start: StartPoint) -> tuple[d
 Clock = Callable[[], float]
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (a method's seed runs work in child processes)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One candidate as its board judged it: passed the rules (``ok``), its cost (None when not priced), the reason
+    when refused, whether it beats the loop's best (``better``: cheaper for IR, a WIN beyond the seed noise for a
+    method), and the stored run it became, if any."""
+
+    ok: bool
+    cost: int | None
+    reason: str = ""
+    better: bool = False
+    run_id: int | None = None
+
+
+class CandidateSource(Protocol):
+    """The built-in search of a board: the next candidate from the current best, and a new best to start from."""
+
+    def propose(self) -> Proposal | None: ...
+
+    def accept(self, text: str) -> None: ...
+
+
+class LoopBoard(Protocol):
+    """What one kind of board gives the loop: its name and instance, how a start and a candidate are judged, the
+    built-in search, and what becomes of the best at the end."""
+
+    name: str
+    params: dict[str, int]
+    summary: str
+    metric: str
+
+    def start(self, start: StartPoint) -> int: ...
+
+    def search(self, text: str) -> CandidateSource: ...
+
+    def judge(self, text: str, best_text: str, best_cost: int) -> Judged: ...
+
+    def record_cost(self, services: Services) -> float | None: ...
+
+    def baseline_cost(self) -> int | None: ...
+
+    def finish(
+        self, services: Services, *, best_text: str, loop_id: int, start_label: str, member: str, origin: str
+    ) -> RecordedRun | None: ...
+
+
+class IRLoop:
+    """An IR board: the built-in rewrites search, the board's scorer judges in process, cheaper is better, and the
+    best is judged once more through the normal path at the end."""
+
+    def __init__(self, board: str, params: Mapping[str, int]) -> None:
+        self.name = board
+        self.params = dict(params)
+        self.summary = ir_challenge(board).summary
+        self.metric = DALLY
+
+    def start(self, start: StartPoint) -> int:
+        self.params, cost = prepare(self.name, self.params, start)
+        return cost
+
+    def search(self, text: str) -> CandidateSource:
+        return IRSearch(text, ir_challenge(self.name).dialect)
+
+    def judge(self, text: str, best_text: str, best_cost: int) -> Judged:
+        verdict = judge_candidate(self.name, self.params, text)
+        better = verdict.ok and verdict.cost is not None and verdict.cost < best_cost
+        reason = verdict.reason if not verdict.ok else "" if better else "not cheaper than the loop's best"
+        return Judged(ok=verdict.ok, cost=verdict.cost, reason=reason, better=better)
+
+    def record_cost(self, services: Services) -> float | None:
+        return board_record(services, self.name, self.params)
+
+    def baseline_cost(self) -> int | None:
+        return baseline_cost(self.name)
+
+    def finish(
+        self, services: Services, *, best_text: str, loop_id: int, start_label: str, member: str, origin: str
+    ) -> RecordedRun | None:
+        submission = Submission(
+            code=best_text,
+            label=f"{FOUND_BY} #{loop_id} from {start_label}"[:200],
+            challenge=self.name,
+            kinds=("ir",),
+            origin=origin,
+            logged=False,
+        )
+        return judge(services, submission, member=member)
+
+
 def run_loop(
     services: Services,
     request: ExploreRequest,
     *,
     member: str,
     progress: Progress = no_progress,
-    clock: Clock = time.process_time,
+    clock: Clock = cpu_seconds,
     origin: str = "",
     proposer: Proposer | None = None,
+    board: LoopBoard | None = None,
 ) -> ExploreOutcome:
     """Run one loop to its end (see the module docstring) and return it as stored. The caller has checked the board
-    (:func:`check_board`) and the budget (:func:`parse_budget`)."""
+    (:func:`check_board`) and the budget (:func:`parse_budget`); ``board`` is an IR board by default
+    (:class:`IRLoop`; a method's parameters: :class:`bot.core.explore_methods.MethodLoop`)."""
     with services.sessions()() as session:
         if running_loops(session, member=member):
             raise ToolError(
                 "you already have an /explore loop running", hint="wait for it, or cancel it first (/cancel)"
             )
-    params, start_cost = prepare(request.board, request.params, request.start)
-    record = board_record(services, request.board, params)
+    kind = board if board is not None else IRLoop(request.board, request.params)
+    start_cost = kind.start(request.start)  # sets the board's instance (a mask program's band)
+    record = kind.record_cost(services)
     with services.sessions()() as session:
         loop = open_loop(
             session,
             member=member,
-            board=request.board,
-            params=params,
+            board=kind.name,
+            params=kind.params,
             goal=request.goal,
             start_label=request.start.label,
             start_cost=start_cost,
             start_code=request.start.text,
             record_cost=record,
             budget=request.budget.as_dict(),
+            metric=kind.metric,
         )
     assert loop.id is not None
     loop_id = loop.id
     try:
-        reason, best_text = _steps(services, request, loop_id, params, start_cost, progress, clock, proposer, record)
+        reason, best_text, best_run = _steps(
+            services, request, kind, loop_id, start_cost, progress, clock, proposer, record
+        )
     except BaseException:  # Ctrl-C in the terminal, a stopped job: the journal and the best stay
         with services.sessions()() as session:
             close_loop(session, loop_id, status=EXPLORE_CANCELLED, reason="stopped while running")
@@ -404,72 +508,66 @@ def run_loop(
         improved = get_loop(session, loop_id).best_cost < start_cost
     if improved:
         progress(f"explore #{loop_id}: judging the best through the normal path", None)
-        submission = Submission(
-            code=best_text,
-            label=f"{FOUND_BY} #{loop_id} from {request.start.label}"[:200],
-            challenge=request.board,
-            kinds=("ir",),
+        recorded = kind.finish(
+            services,
+            best_text=best_text,
+            loop_id=loop_id,
+            start_label=request.start.label,
+            member=member,
             origin=origin,
-            logged=False,
         )
-        recorded = judge(services, submission, member=member)
+    run_id = recorded.stored.id if recorded is not None else best_run if improved else None
     with services.sessions()() as session:
-        close_loop(
-            session,
-            loop_id,
-            status=EXPLORE_FINISHED,
-            reason=reason,
-            run_id=None if recorded is None else recorded.stored.id,
-        )
+        close_loop(session, loop_id, status=EXPLORE_FINISHED, reason=reason, run_id=run_id)
     view = read_loop(services, loop_id)
-    return ExploreOutcome(loop=view, baseline_cost=baseline_cost(request.board), recorded=recorded)
+    return ExploreOutcome(loop=view, baseline_cost=kind.baseline_cost(), recorded=recorded)
 
 
 def _steps(
     services: Services,
     request: ExploreRequest,
+    kind: LoopBoard,
     loop_id: int,
-    params: dict[str, int],
     start_cost: int,
     progress: Progress,
     clock: Clock,
     proposer: Proposer | None,
     record_cost: float | None,
-) -> tuple[str, str]:
-    """The loop's steps until one stop rule holds: (why it stopped, the best text). The built-in operators go
-    first; when they are exhausted on the current best, the proposer (Claude, with a key) is asked for one."""
+) -> tuple[str, str, int | None]:
+    """The loop's steps until one stop rule holds: (why it stopped, the best text, the best's stored run if the
+    board stores its candidates). The built-in search goes first; when it has nothing more on the current best, the
+    proposer (Claude, with a key) is asked for one."""
     config = services.tool_config()
     stale_cap = int(config.get("explore.stale_steps"))
     invalid_cap = int(config.get("explore.invalid_in_a_row"))
-    spec = ir_challenge(request.board)
-    search = IRSearch(request.start.text, spec.dialect)
-    best_text, best_cost = request.start.text, start_cost
+    search = kind.search(request.start.text)
+    best_text, best_cost, best_run = request.start.text, start_cost, None
     budget = request.budget
     used = spent_usd = 0.0
     stale = invalid = steps = 0
     journal: list[StepView] = []
     while True:
         if steps >= budget.steps:
-            return STOP_STEPS, best_text
+            return STOP_STEPS, best_text, best_run
         if used >= budget.seconds:
-            return STOP_SECONDS, best_text
+            return STOP_SECONDS, best_text, best_run
         if stale >= stale_cap:
-            return STOP_STALE.format(n=stale), best_text
+            return STOP_STALE.format(n=stale), best_text, best_run
         if invalid >= invalid_cap:
-            return STOP_INVALID.format(n=invalid), best_text
+            return STOP_INVALID.format(n=invalid), best_text, best_run
         began, wall = clock(), time.perf_counter()
         proposal = search.propose()
         if proposal is None and proposer is None:
-            return STOP_CONVERGED, best_text
+            return STOP_CONVERGED, best_text, best_run
         spend = 0.0
         if proposal is None:
             assert proposer is not None
             if spent_usd >= budget.spend_usd:
-                return STOP_SPEND, best_text
+                return STOP_SPEND, best_text, best_run
             state = SearchState(
-                board=request.board,
-                params=params,
-                summary=spec.summary,
+                board=kind.name,
+                params=kind.params,
+                summary=kind.summary,
                 best_cost=best_cost,
                 best_text=best_text,
                 record_cost=record_cost,
@@ -479,24 +577,24 @@ def _steps(
             )
             idea = proposer.propose(state)
             if idea is None:
-                return proposer.why_not, best_text
+                return proposer.why_not, best_text, best_run
             spend = idea.spend_usd
             spent_usd += spend
             proposal = Proposal(operator=idea.operator, hypothesis=idea.hypothesis, text=idea.text or "")
-            verdict = (
-                judge_candidate(request.board, params, idea.text)
+            judged = (
+                kind.judge(idea.text, best_text, best_cost)
                 if idea.text is not None
-                else CandidateVerdict(ok=False, cost=None, reason=idea.reason)
+                else Judged(ok=False, cost=None, reason=idea.reason)
             )
         else:
-            verdict = judge_candidate(request.board, params, proposal.text)
+            judged = kind.judge(proposal.text, best_text, best_cost)
         spent = clock() - began
         used += spent
         steps += 1
-        delta = None if verdict.cost is None else 100.0 * (verdict.cost - best_cost) / best_cost
-        if not verdict.ok:
+        delta = None if judged.cost is None else 100.0 * (judged.cost - best_cost) / best_cost
+        if not judged.ok:
             outcome, invalid, stale = INVALID, invalid + 1, stale + 1
-        elif verdict.cost is not None and verdict.cost < best_cost:
+        elif judged.better:
             outcome, invalid, stale = KEPT, 0, 0
         else:
             outcome, invalid, stale = DISCARDED, 0, stale + 1
@@ -504,9 +602,9 @@ def _steps(
             operator=proposal.operator,
             hypothesis=proposal.hypothesis,
             outcome=outcome,
-            cost=verdict.cost,
+            cost=judged.cost,
             delta_pct=delta,
-            reason=verdict.reason if outcome == INVALID else "",
+            reason=judged.reason if outcome != KEPT else "",
             wall_s=time.perf_counter() - wall,
             code_hash=code_hash(proposal.text, python=False),
             code=proposal.text if outcome == KEPT else "",
@@ -514,12 +612,16 @@ def _steps(
         )
         with services.sessions()() as session:
             journal.append(StepView.of(add_step(session, loop_id, record, cpu_s=spent)))
-        if outcome == KEPT and verdict.cost is not None:
-            best_text, best_cost = proposal.text, verdict.cost
+        if outcome == KEPT and judged.cost is not None:
+            best_text, best_cost, best_run = proposal.text, judged.cost, judged.run_id
             search.accept(proposal.text)
         gain = 100.0 * (best_cost - start_cost) / start_cost
         progress(
-            f"explore #{loop_id} on {request.board_label}: step {steps}, best {best_cost:,} ({gain:+.1f} % from the "
+            f"explore #{loop_id} on {_label(kind)}: step {steps}, best {best_cost:,} ({gain:+.1f} % from the "
             f"start), {used:.1f} s of {budget.seconds:g} s",
             min(1.0, max(steps / budget.steps, used / budget.seconds)),
         )
+
+
+def _label(kind: LoopBoard) -> str:
+    return " ".join([kind.name, *(f"{k}={v}" for k, v in kind.params.items())])

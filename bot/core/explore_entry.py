@@ -94,13 +94,14 @@ def steps_table(loop: LoopView, *, only_kept: bool = False) -> EntryTable:
         for s in loop.steps
         if not only_kept or s.outcome == KEPT
     )
-    return EntryTable(headers=("step", "operator", "dally@1", "vs best", "outcome", "why refused"), rows=rows)
+    return EntryTable(headers=("step", "operator", loop.metric, "vs best", "outcome", "why not kept"), rows=rows)
 
 
 def chart_png(loop: LoopView) -> bytes:
     steps = [ChartStep(number=s.number, cost=s.cost, outcome=s.outcome) for s in loop.steps]
     return explore_chart_png(
         steps,
+        metric=loop.metric,
         start_cost=loop.start_cost,
         record_cost=loop.record_cost,
         title=f"explore #{loop.loop_id} on {loop.board_label}",

@@ -163,10 +163,12 @@ def run_registered_methods(
     force: bool = False,
     progress: Progress = no_progress,
     label: Callable[[SeedTask], str] = seed_label,
+    log: bool = True,
 ) -> list[RecordedRun]:
     """Several requests of :func:`run_registered_method` (a sweep's points) in their order, each stored as its own
     run: the seed runs of every request not answered by the store run together, at most the job's worker count at
-    a time, and each request is then recorded from its own seeds. ``label`` names a seed run in the progress."""
+    a time, and each request is then recorded from its own seeds. ``label`` names a seed run in the progress;
+    ``log=False`` writes no sprint-log entries (the caller's own entry tells the runs: an /explore loop)."""
     policy = services.run_policy()
     most = int(services.tool_config().get("seeds.max"))
     for request in requests:
@@ -187,7 +189,7 @@ def run_registered_methods(
             # stored meanwhile and then superseded, or not looked up as missing: run it here
             return _combined(request, mine if mine is not None else run_tasks(request.tasks, workers=1))
 
-        recorded.append(record_once(services, request.stored, compute, member=member, force=force))
+        recorded.append(record_once(services, request.stored, compute, member=member, force=force, log=log))
     return recorded
 
 

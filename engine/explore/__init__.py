@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from engine.explore.ir_search import Proposal as Proposal
     from engine.explore.judge import CandidateVerdict as CandidateVerdict
     from engine.explore.judge import judge_candidate as judge_candidate
+    from engine.explore.param_search import ParamSearch as ParamSearch
+    from engine.explore.param_search import params_text as params_text
+    from engine.explore.param_search import parse_text as parse_text
 
 _PUBLIC: dict[str, str] = {
     "CandidateVerdict": "engine.explore.judge",
@@ -24,10 +27,22 @@ _PUBLIC: dict[str, str] = {
     "OPERATORS": "engine.explore.ir_search",
     "Proposal": "engine.explore.ir_search",
     "judge_candidate": "engine.explore.judge",
+    "ParamSearch": "engine.explore.param_search",
+    "params_text": "engine.explore.param_search",
+    "parse_text": "engine.explore.param_search",
 }
 """Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
 
-__all__ = ["OPERATORS", "CandidateVerdict", "IRSearch", "Proposal", "judge_candidate"]
+__all__ = [
+    "OPERATORS",
+    "CandidateVerdict",
+    "IRSearch",
+    "ParamSearch",
+    "Proposal",
+    "judge_candidate",
+    "params_text",
+    "parse_text",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -193,3 +193,25 @@ def test_a_board_the_admins_did_not_allow_is_refused() -> None:
     assert CliRunner().invoke(main, ["config", "set", "explore.boards", "matmul_4x4"]).exit_code == 0
     line = _one_line("explore", "matmul_16x16")
     assert "/explore is not allowed on matmul_16x16 here" in line and "allowed: matmul_4x4" in line
+
+
+@pytest.mark.slow
+def test_a_method_loop_keeps_only_a_win_beyond_the_seeds_noise(_isolated_data_dir: Path) -> None:
+    from bot.core.verdict import Outcome, judge
+
+    code, data = _json("explore", "sgd", "budget=2")
+    assert code == 0 and data["board"] == "sparse_parity" and data["params"] == {"n": 20, "k": 3}
+    assert data["start"] == "sgd at its defaults" and [s["operator"] for s in data["steps"]] == ["lr×0.5", "lr×2"]
+    # every candidate is a stored run, like /run sgd lr=… over the default seeds: read them back
+    runs = {}
+    for lr in ("0.1", "0.05", "0.2"):
+        code, shown = _json("run", "sgd", f"lr={lr}")
+        assert code in (0, 1) and shown["reused"] is True  # the loop stored it; /run answers from the store
+        runs[lr] = shown["seed_metrics"]["dmc@1"]
+    for step, lr in zip(data["steps"], ("0.05", "0.2"), strict=True):
+        verdict = judge(runs[lr], runs["0.1"])  # the default rule: the admins have not changed it
+        assert (step["outcome"] == "kept") == (verdict.outcome is Outcome.WIN), (step, verdict)
+        assert step["cost"] == round(sum(runs[lr]) / len(runs[lr]))
+    # one sprint-log entry: the loop's (the candidate runs have none of their own)
+    log = (_isolated_data_dir / "sprint-log.md").read_text()
+    assert log.count("**explore #1 on sparse_parity n=20 k=3") == 1 and "sparse_parity / sgd" not in log
