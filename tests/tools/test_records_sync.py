@@ -306,6 +306,7 @@ def test_the_scheduled_sync_runs_when_due_and_the_digest_says_what_fell(
     ctx = build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
     config = ctx.tool_config()
     config.set("records.sync_source", str(repo), by="admin")
+    config.set("records.spc_source", "none", by="admin")
     config.set("records.sync_hours", "0", by="admin")
     assert sync_if_due(ctx) is None  # off
     config.set("records.sync_hours", "24", by="admin")
@@ -364,3 +365,77 @@ def test_the_sparse_parity_challenge_board_is_synced_and_compat_runs_say_where_t
     # the challenge repository's records are untouched by the board's sync
     records = json.loads(runner.invoke(main, ["records", "matmul_16x16", "--json"]).output)["histories"][0]
     assert records["records"][-1]["value"] == 63290
+
+
+def test_one_process_syncs_at_a_time_so_a_fall_is_announced_once(
+    tmp_path: Path, migrated_data_dir: Callable[[Path], Path]
+) -> None:
+    """Two bot processes share one database: the sync lease lets one of them sync; the other finds the newest sync
+    fresh afterwards. Oracle: the fall in the fixture repository (matmul_4x4 800 → 667) is returned exactly once."""
+    import threading
+
+    from bot.app import build_context
+    from bot.settings import Settings
+    from bot.telegram_app.records_sync_job import LEASE_TTL, SYNC_LEASE, sync_if_due
+    from storage.leases import release_lease, take_lease
+
+    repo = build_repo(tmp_path)
+    git(repo, "checkout", "-q", "HEAD~1")
+    data = migrated_data_dir(tmp_path / "data")
+    ctx = build_context(Settings(_env_file=None, data_dir=data))  # type: ignore[call-arg]
+    config = ctx.tool_config()
+    config.set("records.sync_source", str(repo), by="admin")
+    config.set("records.spc_source", "none", by="admin")
+    assert sync_if_due(ctx) is not None  # the May picture
+    git(repo, "checkout", "-q", "main")
+    with ctx.sessions()() as session:
+        (newest,) = latest_syncs(session)
+        newest.synced_at = newest.synced_at - timedelta(days=2)
+        session.add(newest)
+        session.commit()
+        # another process holds the lease: this one skips the check and stores nothing
+        assert take_lease(session, name=SYNC_LEASE, holder="other-host:1:records", ttl=LEASE_TTL)
+    assert sync_if_due(ctx) is None
+    with ctx.sessions()() as session:
+        assert len(latest_syncs(session, count=10)) == 1
+        release_lease(session, name=SYNC_LEASE, holder="other-host:1:records")
+    # two processes (their own contexts, their own holder names) check at the same moment
+    outcomes: list[object] = []
+    contexts = [build_context(Settings(_env_file=None, data_dir=data)) for _ in range(2)]  # type: ignore[call-arg]
+    threads = [
+        threading.Thread(target=lambda c=c, i=i: outcomes.append(sync_if_due(c, holder=f"host:{i}:records")))
+        for i, c in enumerate(contexts)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    announced = [o for o in outcomes if o is not None and o.falls]  # type: ignore[attr-defined]
+    assert len(announced) == 1
+    assert [f.line() for f in announced[0].falls] == ["matmul_4x4: 800 → 667, @jurajselep, 2026-09-20"]  # type: ignore[attr-defined]
+
+
+def test_the_sparse_parity_challenge_board_is_synced_on_the_schedule_too(
+    tmp_path: Path, migrated_data_dir: Callable[[Path], Path]
+) -> None:
+    from bot.app import build_context
+    from bot.settings import Settings
+    from bot.telegram_app.records_sync_job import sync_if_due
+    from tools.published.records import current_spc_board
+
+    records = build_repo(tmp_path)
+    spc = tmp_path / "spc"
+    spc.mkdir()
+    git(spc, "init", "-q", "-b", "main")
+    git(spc, "config", "user.email", "t@localhost")
+    git(spc, "config", "user.name", "t")
+    write(spc, "README.md", SPC_README)
+    commit(spc, "board", "2026-09-01T00:00:00Z")
+    ctx = build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
+    config = ctx.tool_config()
+    config.set("records.sync_source", str(records), by="admin")
+    config.set("records.spc_source", str(spc), by="admin")
+    assert sync_if_due(ctx) is not None
+    with ctx.sessions()() as session:
+        board = current_spc_board(session)
+    assert [(e.method, e.dmc) for e in board.entries] == [("tiny", 10.0), ("huge", 1e9)]

@@ -41,6 +41,7 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "limits.job_wall_s": ("900", 900.0, "nan", "must be a number from 10 to 86400"),
     "limits.queue_per_member": ("5", 5, "0", "must be a whole number from 1 to 100"),
     "limits.sweep_points": ("12", 12, "201", "must be a whole number from 1 to 200"),
+    "records.spc_source": ("none", "none", "", "must not be empty"),
     "explore.boards": (
         "matmul_4x4, mask_sparse_parity",
         ["matmul_4x4", "mask_sparse_parity"],

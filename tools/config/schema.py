@@ -20,7 +20,7 @@ from engine.sandbox import DEFAULT_LIMITS, KIB, MIB
 from engine.scoring import current_ir_names, ir_names
 from tools.config import defaults
 from tools.config import values as v
-from tools.published.source import DEFAULT_SOURCE
+from tools.published.source import DEFAULT_SOURCE, SPC_SOURCE
 
 PRIMARY_METRIC_PREFIX = "metric.primary."
 
@@ -128,6 +128,13 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             DEFAULT_SOURCE,
             v.nonempty_text,
             "URL|path",
+        ),
+        ConfigKey(
+            "records.spc_source",
+            "Git repository the sparse-parity-challenge board is synced from on the records' schedule ('none': off).",
+            SPC_SOURCE,
+            v.nonempty_text,
+            "URL|path|none",
         ),
         ConfigKey(
             "verdict.min_change",

@@ -122,9 +122,10 @@ def fell_lines(falls: list[Fall] | tuple[Fall, ...]) -> str:
     return "The group's published records moved:\n" + "\n".join(f"• {fall.line()}" for fall in falls)
 
 
-def sync_due(session: Session, *, every_hours: int, now: datetime) -> bool:
-    """Whether a scheduled sync is due: on (``every_hours`` > 0) and the newest sync is older than that (or none)."""
+def sync_due(session: Session, *, every_hours: int, now: datetime, records: bool = True) -> bool:
+    """Whether a scheduled sync is due: on (``every_hours`` > 0) and the newest sync of its kind — the challenge
+    repository's records, or (``records=False``) the sparse-parity-challenge board — is older than that (or none)."""
     if every_hours <= 0:
         return False
-    newest = [s for s in latest_syncs(session, count=KEEP_SYNCS) if is_records(s.snapshot)][:1]
+    newest = [s for s in latest_syncs(session, count=KEEP_SYNCS) if is_records(s.snapshot) == records][:1]
     return not newest or now - newest[0].synced_at >= timedelta(hours=every_hours)

@@ -18,6 +18,8 @@ from tools.errors import ToolError
 
 DEFAULT_SOURCE = "https://github.com/cybertronai/sutro-problems.git"
 """The group's public challenge repository."""
+SPC_SOURCE = "https://github.com/cybertronai/sparse-parity-challenge.git"
+"""The group's public sparse-parity-challenge repository (the numpy ``solve()`` leaderboard)."""
 
 CLONE_TIMEOUT_S = 180
 """A clone slower than this is abandoned (the network is down or the host does not answer)."""
