@@ -15,21 +15,13 @@ from typing import Any
 from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.context import AppContext
-from bot.core.explore import (
-    ExploreOutcome,
-    ExploreRequest,
-    LoopView,
-    Proposer,
-    budget_caps,
-    check_board,
-    parse_budget,
-    read_loop,
-    run_loop,
-)
+from bot.core.explore import ExploreOutcome, ExploreRequest, Proposer, check_board, run_loop
+from bot.core.explore_budget import budget_caps, parse_budget
 from bot.core.explore_entry import chart_png, counts_line, headline, log_loop, record_line, steps_table, summary_lines
 from bot.core.explore_journal import cancel_loops_since, loop_list, resume_point
 from bot.core.explore_methods import MethodLoop, is_method, method_start
 from bot.core.explore_start import StartPoint, baseline_start, published_start, run_start
+from bot.core.explore_view import LoopView, read_loop
 from engine.errors import BadParameter
 from tools.program_text import program_text
 

@@ -16,14 +16,15 @@ becomes the member's result — its verdict against the board's record is the on
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from bot.core.baselines import builtin_baseline_metrics
+from bot.core.explore_budget import Budget
 from bot.core.explore_start import StartPoint
+from bot.core.explore_view import LoopView, StepView, read_loop
 from bot.core.judging import Submission, judge
 from bot.core.recording import RecordedRun
 from bot.core.services import Services
@@ -39,12 +40,11 @@ from storage.explore import (
     StepRecord,
     add_step,
     close_loop,
-    loop_steps,
     open_loop,
     running_loops,
 )
 from storage.scores import scored_runs
-from storage.tables import EXPLORE_CANCELLED, EXPLORE_FINISHED, ExploreLoop, ExploreStep
+from storage.tables import EXPLORE_CANCELLED, EXPLORE_FINISHED
 from tools.board import BAND_KEY
 from tools.errors import ToolError
 from tools.published.records import published_scores
@@ -100,67 +100,6 @@ class Proposer(Protocol):
 
 
 @dataclass(frozen=True)
-class Budget:
-    """What one loop may spend: candidates judged, CPU seconds (proposing and judging), USD on Claude."""
-
-    steps: int
-    seconds: float
-    spend_usd: float
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"steps": self.steps, "seconds": self.seconds, "spend_usd": self.spend_usd}
-
-
-_PART = re.compile(
-    r"^(?:(?P<usd>\$\d+(?:\.\d+)?)|(?P<sec>\d+(?:\.\d+)?)(?P<unit>s|m|min|h)|(?P<steps>\d+)(?:steps?)?)$"
-)
-
-
-def parse_budget(text: str | None, caps: Budget) -> Budget:
-    """``budget=60s``, ``budget=200`` (steps), ``budget=$0.20``, or several joined by commas (``60s,100``); a part
-    left out is the admins' cap. Over a cap, or unreadable: a one-line BadParameter."""
-    if text is None or not text.strip():
-        return caps
-    steps, seconds, spend = caps.steps, caps.seconds, caps.spend_usd
-    for part in (p.strip().lower() for p in text.split(",") if p.strip()):
-        m = _PART.match(part)
-        if m is None:
-            raise BadParameter(
-                f"cannot read the budget '{part}'", hint="e.g. budget=60s, budget=200 (steps), budget=$0.20, or 60s,200"
-            )
-        if m["usd"]:
-            spend = float(m["usd"][1:])
-            _cap(spend, caps.spend_usd, "$", "explore.max_spend_usd")
-        elif m["sec"]:
-            seconds = float(m["sec"]) * {"s": 1, "m": 60, "min": 60, "h": 3600}[m["unit"]]
-            _cap(seconds, caps.seconds, "s", "explore.max_seconds")
-        else:
-            steps = int(m["steps"])
-            _cap(steps, caps.steps, " steps", "explore.max_steps")
-    if steps < 1 or seconds <= 0:
-        raise BadParameter("a budget needs at least one step and some seconds", hint="e.g. budget=60s")
-    return Budget(steps=steps, seconds=seconds, spend_usd=spend)
-
-
-def _cap(asked: float, cap: float, unit: str, key: str) -> None:
-    if asked > cap:
-        shown = (lambda x: f"${x:g}") if unit == "$" else (lambda x: f"{x:g}{unit}")
-        raise BadParameter(
-            f"a budget of {shown(asked)} is over the admins' cap of {shown(cap)}",
-            hint=f"ask for {shown(cap)} or less; an admin can change it with /config set {key} …",
-        )
-
-
-def budget_caps(services: Services) -> Budget:
-    config = services.tool_config()
-    return Budget(
-        steps=int(config.get("explore.max_steps")),
-        seconds=float(config.get("explore.max_seconds")),
-        spend_usd=float(config.get("explore.max_spend_usd")),
-    )
-
-
-@dataclass(frozen=True)
 class ExploreRequest:
     """A checked request: the board (an IR challenge), its instance (``{"band": 40}``; {} for matmul), the start,
     the budget and the member's goal in words (kept in the journal)."""
@@ -196,123 +135,6 @@ def check_board(services: Services, board: str) -> str:
 
 def _allowed(services: Services) -> list[str]:
     return [str(b) for b in services.tool_config().get("explore.boards")]
-
-
-@dataclass(frozen=True)
-class StepView:
-    """One journalled step as the card, log and exports show it."""
-
-    number: int
-    operator: str
-    hypothesis: str
-    outcome: str
-    cost: int | None
-    delta_pct: float | None
-    reason: str
-    wall_s: float
-    created_at: str = ""
-    """When it was judged (ISO 8601, UTC)."""
-
-    @classmethod
-    def of(cls, row: ExploreStep) -> StepView:
-        return cls(
-            number=row.number,
-            operator=row.operator,
-            hypothesis=row.hypothesis,
-            outcome=row.outcome,
-            cost=row.cost,
-            delta_pct=row.delta_pct,
-            reason=row.reason,
-            wall_s=row.wall_s,
-            created_at=row.created_at.isoformat(timespec="seconds"),
-        )
-
-
-@dataclass(frozen=True)
-class LoopView:
-    """A loop as stored, with its steps: what the card, ``explore show``, the log and the exports render."""
-
-    loop_id: int
-    member: str
-    board: str
-    params: Mapping[str, Any]
-    metric: str
-    goal: str
-    start_label: str
-    start_cost: int
-    record_cost: float | None
-    budget: Mapping[str, Any]
-    status: str
-    stop_reason: str
-    steps_done: int
-    cpu_s: float
-    spend_usd: float
-    best_cost: int
-    best_step: int | None
-    run_id: int | None
-    started_at: str
-    ended_at: str | None
-    steps: tuple[StepView, ...] = field(default=())
-
-    @property
-    def board_label(self) -> str:
-        return " ".join([self.board, *(f"{k}={v}" for k, v in self.params.items())])
-
-    @property
-    def gain_pct(self) -> float:
-        """The best against the start, in percent (negative: cheaper)."""
-        return 100.0 * (self.best_cost - self.start_cost) / self.start_cost if self.start_cost else 0.0
-
-    @property
-    def kept(self) -> int:
-        return sum(s.outcome == KEPT for s in self.steps)
-
-    @property
-    def beats_record(self) -> bool:
-        return self.record_cost is not None and self.best_cost < self.record_cost
-
-
-def loop_view(loop: ExploreLoop, steps: list[ExploreStep]) -> LoopView:
-    assert loop.id is not None
-    return LoopView(
-        loop_id=loop.id,
-        member=loop.member.name,
-        board=loop.board,
-        params=dict(loop.params),
-        metric=loop.metric,
-        goal=loop.goal,
-        start_label=loop.start_label,
-        start_cost=loop.start_cost,
-        record_cost=loop.record_cost,
-        budget=dict(loop.budget),
-        status=loop.status,
-        stop_reason=loop.stop_reason,
-        steps_done=loop.steps_done,
-        cpu_s=loop.cpu_s,
-        spend_usd=loop.spend_usd,
-        best_cost=loop.best_cost,
-        best_step=loop.best_step,
-        run_id=loop.run_id,
-        started_at=loop.started_at.isoformat(timespec="seconds"),
-        ended_at=None if loop.ended_at is None else loop.ended_at.isoformat(timespec="seconds"),
-        steps=tuple(StepView.of(s) for s in steps),
-    )
-
-
-def read_loop(services: Services, loop_id: int) -> LoopView:
-    """Loop ``loop_id`` with its steps (UnknownLoop, one line, when there is none)."""
-    from storage.explore import get_loop
-
-    with services.sessions()() as session:
-        return loop_view(get_loop(session, loop_id), loop_steps(session, loop_id))
-
-
-def best_code(services: Services, loop_id: int) -> str:
-    """The text of loop ``loop_id``'s best program (its start when nothing beat it)."""
-    from storage.explore import get_loop
-
-    with services.sessions()() as session:
-        return get_loop(session, loop_id).best_code
 
 
 @dataclass(frozen=True)

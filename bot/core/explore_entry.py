@@ -8,7 +8,8 @@ card, so the loop never calls anything better that was not judged.
 
 from __future__ import annotations
 
-from bot.core.explore import ExploreOutcome, LoopView
+from bot.core.explore import ExploreOutcome
+from bot.core.explore_view import LoopView
 from bot.core.judgement_words import judgement_summary
 from bot.core.log_entry import log_frame
 from bot.core.services import Services

@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from bot.cli import main
 from bot.commands.explore import explore_stopped
 from bot.context import AppContext
-from bot.core.explore import Budget, ExploreRequest, run_loop
+from bot.core.explore import ExploreRequest, run_loop
+from bot.core.explore_budget import Budget
 from bot.core.explore_journal import close_interrupted
 from bot.core.explore_start import StartPoint
 from bot.invocation import Caller, Invocation
