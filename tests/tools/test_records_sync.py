@@ -339,6 +339,18 @@ SPC_README = """# Sparse Parity Challenge
 """
 
 
+def spc_repo(root: Path) -> Path:
+    """A local sparse-parity-challenge repository: its README with the board (one commit)."""
+    repo = root / "spc"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "t@localhost")
+    git(repo, "config", "user.name", "t")
+    write(repo, "README.md", SPC_README)
+    commit(repo, "board", "2026-09-01T00:00:00Z")
+    return repo
+
+
 def test_the_sparse_parity_challenge_board_is_synced_and_compat_runs_say_where_they_rank(tmp_path: Path) -> None:
     from tests.bot.test_run_command import FOURIER_SOLVE
 
@@ -350,13 +362,7 @@ def test_the_sparse_parity_challenge_board_is_synced_and_compat_runs_say_where_t
     published = [45904, 286011, 601157, 11164685, 24397704, 24397704]
     assert shipped["spc_rank"] == {"rank": 1 + sum(d <= shipped["dmc"] for d in published), "of": 7}
 
-    repo = tmp_path / "spc"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "t@localhost")
-    git(repo, "config", "user.name", "t")
-    write(repo, "README.md", SPC_README)
-    commit(repo, "board", "2026-09-01T00:00:00Z")
+    repo = spc_repo(tmp_path)
     synced = json.loads(runner.invoke(main, ["records", "sync", str(repo), "--json"]).output)
     assert [(e["method"], e["dmc"]) for e in synced["entries"]] == [("tiny", 10.0), ("huge", 1e9)]
     assert synced["bad_rows"] == ["README.md line 7: DMC 'lots' is not a number"]
@@ -424,13 +430,7 @@ def test_the_sparse_parity_challenge_board_is_synced_on_the_schedule_too(
     from tools.published.records import current_spc_board
 
     records = build_repo(tmp_path)
-    spc = tmp_path / "spc"
-    spc.mkdir()
-    git(spc, "init", "-q", "-b", "main")
-    git(spc, "config", "user.email", "t@localhost")
-    git(spc, "config", "user.name", "t")
-    write(spc, "README.md", SPC_README)
-    commit(spc, "board", "2026-09-01T00:00:00Z")
+    spc = spc_repo(tmp_path)
     ctx = build_context(Settings(_env_file=None, data_dir=migrated_data_dir(tmp_path / "data")))  # type: ignore[call-arg]
     config = ctx.tool_config()
     config.set("records.sync_source", str(records), by="admin")
