@@ -58,6 +58,10 @@ STOP_STALE = "circuit breaker: {n} candidates in a row were not kept"
 STOP_INVALID = "circuit breaker: {n} candidates in a row broke the board's rules"
 STOP_CONVERGED = "every operator was tried on the best without a gain"
 STOP_SPEND = "its spending budget for Claude's proposals is spent"
+STOP_WALL = "the job's time limit was near (limits.job_wall_s)"
+WALL_SHARE = 0.8
+"""A loop stops by itself at this share of the job's wall-clock limit, leaving time to judge and store its best (a
+loop on a busy machine can reach the wall limit before its CPU budget)."""
 
 
 @dataclass(frozen=True)
@@ -362,6 +366,8 @@ def _steps(
     config = services.tool_config()
     stale_cap = int(config.get("explore.stale_steps"))
     invalid_cap = int(config.get("explore.invalid_in_a_row"))
+    wall_cap = WALL_SHARE * float(config.get("limits.job_wall_s"))
+    began_wall = time.perf_counter()
     search = kind.search(request.start.text)
     best_text, best_cost, best_run = request.start.text, start_cost, None
     budget = request.budget
@@ -377,6 +383,8 @@ def _steps(
             return STOP_STALE.format(n=stale), best_text, best_run
         if invalid >= invalid_cap:
             return STOP_INVALID.format(n=invalid), best_text, best_run
+        if time.perf_counter() - began_wall >= wall_cap:
+            return STOP_WALL, best_text, best_run
         began, wall = clock(), time.perf_counter()
         proposal = search.propose()
         if proposal is None and proposer is None:

@@ -219,3 +219,13 @@ def test_a_method_loop_keeps_only_a_win_beyond_the_seeds_noise(_isolated_data_di
     # one sprint-log entry: the loop's (the candidate runs have none of their own)
     log = (_isolated_data_dir / "sprint-log.md").read_text()
     assert log.count("**explore #1 on sparse_parity n=20 k=3") == 1 and "sparse_parity / sgd" not in log
+
+
+def test_a_loop_stops_by_itself_before_the_job_s_time_limit(ctx: AppContext, monkeypatch) -> None:
+    # the loop's wall-clock guard at 0 % of limits.job_wall_s: it stops before its first step, whatever its budget
+    monkeypatch.setattr("bot.core.explore.WALL_SHARE", 0.0)
+    start = StartPoint(label="tiled", text=TILED.read_text())
+    request = ExploreRequest(board="matmul_16x16", params={}, start=start, budget=Budget(100, 300.0, 0.0))
+    outcome = run_loop(ctx, request, member="ada")
+    assert outcome.loop.stop_reason == "the job's time limit was near (limits.job_wall_s)"
+    assert outcome.loop.steps == () and outcome.loop.status == "finished" and outcome.recorded is None
