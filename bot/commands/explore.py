@@ -129,9 +129,10 @@ def _start(ctx: AppContext, inv: Invocation, board: str) -> StartPoint:
     )
 
 
-def _steps_table(loop: LoopView) -> Table:
-    table = steps_table(loop)
-    return Table(headers=list(table.headers), rows=[list(row) for row in table.rows])
+def _steps_table(loop: LoopView, *, only_kept: bool = False) -> Table:
+    table = steps_table(loop, only_kept=only_kept)
+    title = f"kept steps ({loop.kept} of {loop.steps_done}; all: explore show {loop.loop_id})" if only_kept else ""
+    return Table(headers=list(table.headers), rows=[list(row) for row in table.rows], title=title)
 
 
 def loop_data(loop: LoopView) -> dict[str, Any]:
@@ -173,7 +174,8 @@ def outcome_reply(outcome: ExploreOutcome) -> Reply:
     data = loop_data(loop)
     data["baseline_cost"] = outcome.baseline_cost
     chart = OutFile(name=f"explore-{loop.loop_id}.png", content=chart_png(loop), mime="image/png")
-    return Reply(text="\n".join(summary_lines(outcome)), tables=[_steps_table(loop)], data=data, files=[chart])
+    tables = [_steps_table(loop, only_kept=True)] if loop.kept else []
+    return Reply(text="\n".join(summary_lines(outcome)), tables=tables, data=data, files=[chart])
 
 
 def _show(ctx: AppContext, loop_id: int) -> Reply:

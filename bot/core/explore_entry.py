@@ -82,20 +82,27 @@ def best_line(outcome: ExploreOutcome) -> str:
 
 
 def steps_table(loop: LoopView, *, only_kept: bool = False) -> EntryTable:
-    """The steps as a table (step, operator, cost, Δ vs best before, outcome, reason)."""
-    rows = tuple(
-        (
-            str(s.number),
-            s.operator,
-            "" if s.cost is None else format_value(s.cost),
-            "" if s.delta_pct is None else pct(s.delta_pct),
-            s.outcome,
-            s.reason,
+    """The steps as a table: step, operator, cost, change against the best before it, outcome and why it was not
+    kept; ``only_kept``: the kept steps, with the operator's hypothesis in place of the last two columns."""
+    if only_kept:
+        kept = tuple(
+            (str(s.number), s.operator, _cost(s.cost), _delta(s.delta_pct), s.hypothesis)
+            for s in loop.steps
+            if s.outcome == KEPT
         )
-        for s in loop.steps
-        if not only_kept or s.outcome == KEPT
+        return EntryTable(headers=("step", "operator", loop.metric, "vs best", "hypothesis"), rows=kept)
+    rows = tuple(
+        (str(s.number), s.operator, _cost(s.cost), _delta(s.delta_pct), s.outcome, s.reason) for s in loop.steps
     )
     return EntryTable(headers=("step", "operator", loop.metric, "vs best", "outcome", "why not kept"), rows=rows)
+
+
+def _cost(cost: int | None) -> str:
+    return "" if cost is None else format_value(cost)
+
+
+def _delta(delta_pct: float | None) -> str:
+    return "" if delta_pct is None else pct(delta_pct)
 
 
 def chart_png(loop: LoopView) -> bytes:
