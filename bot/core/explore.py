@@ -448,7 +448,8 @@ def _steps(
         gain = 100.0 * (best_cost - start_cost) / start_cost
         progress(
             f"explore #{loop_id} on {_label(kind)}: step {steps}, best {best_cost:,} ({gain:+.1f} % from the "
-            f"start), {used:.1f} s of {budget.seconds:g} s",
+            f"start), {used:.1f} s of {budget.seconds:g} s"
+            + (f", ${spent_usd:.2f} of ${budget.spend_usd:.2f} on Claude" if proposer is not None else ""),
             min(1.0, max(steps / budget.steps, used / budget.seconds)),
         )
 
