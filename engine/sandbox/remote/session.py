@@ -50,6 +50,7 @@ arrays read in full, failed operations metered), and equals it for a program wit
 
 from __future__ import annotations
 
+import copy
 import math
 import operator
 from collections.abc import Callable
@@ -477,7 +478,15 @@ class Session:
         if op == "rng":
             name = args.pop(0)
             self._label = bn.function_name("rng", str(name))
+            shuffled = name == "permutation" and args and isinstance(args[0], np.ndarray) and args[0].ndim and reads
+            if shuffled and args[0].shape[0] > replay.MAX_ROWS:
+                raise Refused(f"np.random.permutation of an array with over {replay.MAX_ROWS:,} rows: index a part")
+            before = copy.deepcopy(self._rng) if shuffled else None
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
+            if before is not None:  # numpy copies the array and shuffles it through indexing, row by row: the
+                # same draw again on a tracked copy records those steps, swap for swap (replay.py)
+                self._replay(reads[0], replay.traced_events(replay.redraw(before, args[1:], kwargs), args[0]))
+                reads = reads[1:]
             self._read_all(reads)
             # a draw reads its array arguments (normal(x, 0.0) copies x): priced, and its result tracked then
             drawn_from = (*self._shadows(raw[1:]), *self._shadow_kwargs(req).values())
@@ -599,6 +608,10 @@ class Session:
             lambda: mine.T if name == "T" else getattr(mine, name)(*extra, **kwargs), (mine, *extra), result, name
         )
         if kind == al.VIEW:
+            if name == "reshape" and args and isinstance(args[0], np.ndarray) and reads:
+                # an array as the shape: numpy reads it element by element converting it (replay.py)
+                self._replay(reads[0], replay.traced_events(lambda shape: arr.reshape(shape), args[0]))
+                reads = reads[1:]
             self._read_all(reads)
             return self._result(result, view_of=hid, shadow=traced)
         if name in replay.COMPOSITE_METHODS:  # numpy's steps, as the in-process tracer records them

@@ -7,12 +7,14 @@ pass it by its own cost. :func:`request_seconds` bounds a request's numpy work f
 multiply-adds of a matrix product and ``n·log2 n`` for sorts — and the session refuses a request whose estimate
 passes what is left, before running it (docs/sandbox.md#limits).
 
-The constants are worst cases measured with ``time.thread_time`` on 4 Mi-element operands (this machine, numpy 2,
-one BLAS thread, 2026-11-29; reproduce with ``bench/bench_judge_work.py``), rounded up: float16 is computed in
-software (``power`` 67 ns an element, ``argsort`` 2.8 ns per n·log2 n, matmul 3.3 ns a multiply-add); the slowest
-other elementwise step is ``floor_divide`` on float64 (11.4 ns), ``median`` 11.2 ns an element, ``argsort``
-3.3 ns per n·log2 n, an int64 matmul 1.1 ns a multiply-add. An estimate may be several times the real cost: it
-only decides whether a request fits what is left of an allowance that an honest full brute force uses a sixth of.
+The constants are worst cases measured with ``time.thread_time`` (numpy 2, one BLAS thread, a 2-core x86_64
+machine, 2026-11-29), rounded up with room for a loaded machine: float16 is computed in software (``power`` up to
+67 ns an element on 4 Mi elements with mixed exponents, ``argsort`` 2.8 ns per n·log2 n, matmul 3.3 ns a
+multiply-add); among the other dtypes the slowest elementwise step is ``floor_divide`` on float64 (11.4 ns),
+``median`` 11.2 ns an element, ``argsort`` 3.3-3.5 ns per n·log2 n, an int64 matmul 1.1-1.2 ns a multiply-add.
+``bench/bench_judge_work.py`` prints each constant beside its measured cost (the ratio must stay above 1) and the
+attacks with the estimate on and off. An estimate may be several times the real cost: it only decides whether a
+request fits what is left of an allowance that an honest full brute force uses a small part of.
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ ELEMENT_S = 15e-9
 """Seconds per element read or written by one request (any allowed dtype but float16)."""
 HALF_ELEMENT_S = 80e-9
 """The same for a request that involves float16 (numpy computes it in software)."""
-SORT_S = 4e-9
+SORT_S = 6e-9
 """Seconds per n·log2(n) element comparisons of a sort (``sort``, ``argsort``, ``unique``, ``median``)."""
-MAC_S = 1.5e-9
+MAC_S = 2e-9
 """Seconds per multiply-add of a matrix product (integers have no BLAS; float64 is far cheaper)."""
-HALF_MAC_S = 4e-9
+HALF_MAC_S = 5e-9
 """The same for float16."""
 DRAW_S = 40e-9
 """Seconds per value of a random draw (``choice`` without replacement and ``permutation`` shuffle)."""
