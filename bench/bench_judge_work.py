@@ -70,9 +70,9 @@ def attack(code: str, estimate: bool) -> dict[str, Any]:
     seen: list[list[float]] = []
     real = judge.cpu_allowance
 
-    def recording(limits: Any, spent: list[float], judge_start: float) -> Callable[[], tuple[float, str]]:
+    def recording(limits: Any, spent: list[float], start: float, clock: list[float]) -> Callable[[], tuple[float, str]]:
         seen.append(spent)
-        left = real(limits, spent, judge_start)
+        left = real(limits, spent, start, clock)
         return left if estimate else (lambda: (math.inf, ""))
 
     judge.cpu_allowance = recording  # type: ignore[assignment]

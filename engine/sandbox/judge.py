@@ -88,15 +88,19 @@ def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float
     return float(np.mean(predicted == y_test))
 
 
-def cpu_allowance(limits: Limits, spent: list[float], judge_start: float) -> Callable[[], tuple[float, str]]:
+def cpu_allowance(
+    limits: Limits, spent: list[float], judge_start: float, clock: list[float]
+) -> Callable[[], tuple[float, str]]:
     """What is left of the judge's CPU allowances for a submission, the tighter first: ``parent_cpu_s`` less the
     numpy work charged so far (``spent``; a request's first millisecond is not charged), or ``judge_cpu_s`` less this
-    thread's CPU since ``judge_start``; with that limit's one-line message. The session refuses a request whose
-    estimated work passes it before running it (engine.sandbox.remote.work)."""
+    thread's CPU from ``judge_start`` to ``clock[0]`` (the thread's clock when the current request began, set by the
+    meter: reading the thread clock is a system call, which an honest run would pay on each of its thousands of
+    requests); with that limit's one-line message. The session refuses a request whose estimated work passes it
+    before running it (engine.sandbox.remote.work)."""
 
     def left() -> tuple[float, str]:
         numpy_left = limits.parent_cpu_s - spent[0] + PER_REQUEST_ALLOWANCE_S
-        judge_left = limits.judge_cpu_s - (time.thread_time() - judge_start)
+        judge_left = limits.judge_cpu_s - (clock[0] - judge_start)
         if numpy_left < judge_left:
             return numpy_left, limits.parent_cpu_message()
         return judge_left, limits.judge_cpu_message()
@@ -113,8 +117,10 @@ class _Meter:
         limits: Limits = DEFAULT_LIMITS,
         spent: list[float] | None = None,
         judge_start: float | None = None,
+        clock: list[float] | None = None,
     ) -> None:
         self.session = session
+        self.clock = clock if clock is not None else [0.0]  # the thread's clock when the current request began
         # this thread's CPU clock when the judgement began: everything done for the submission is counted
         self.judge_start = time.thread_time() if judge_start is None else judge_start
         self.refusal: str | None = None
@@ -124,7 +130,7 @@ class _Meter:
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any] | None:
         try:
-            start = time.thread_time()
+            start = self.clock[0] = time.thread_time()
             element = self.session.shadow.spent[0]
             try:
                 return self.session.handle(request)
@@ -170,6 +176,7 @@ def _one_instance(
     judge_start: float | None = None,
 ) -> tuple[float | None, tuple[str, FailureKind] | None, Session]:
     judge_start = time.thread_time() if judge_start is None else judge_start
+    clock = [judge_start]
     session = Session(
         [inst["x_train"], inst["y_train"]],
         max_elements=limits.max_elements,
@@ -177,9 +184,9 @@ def _one_instance(
         element_cpu_s=limits.parent_cpu_s,
         element_spent=element_spent,
         charged=spent,
-        cpu_left=cpu_allowance(limits, spent, judge_start),
+        cpu_left=cpu_allowance(limits, spent, judge_start, clock),
     )
-    meter = _Meter(session, limits, spent, judge_start)
+    meter = _Meter(session, limits, spent, judge_start, clock)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
         "mode": "solve",

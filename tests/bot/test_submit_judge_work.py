@@ -42,9 +42,11 @@ def test_one_huge_call_cannot_pass_the_judges_cpu_allowance(
     seen: list[list[float]] = []
     real = judge_module.cpu_allowance
 
-    def recording(limits: Limits, spent: list[float], judge_start: float) -> Callable[[], tuple[float, str]]:
+    def recording(
+        limits: Limits, spent: list[float], judge_start: float, clock: list[float]
+    ) -> Callable[[], tuple[float, str]]:
         seen.append(spent)
-        return real(limits, spent, judge_start)
+        return real(limits, spent, judge_start, clock)
 
     monkeypatch.setattr(judge_module, "cpu_allowance", recording)
     path = tmp_path / "attack.py"
