@@ -258,6 +258,7 @@ COMMANDS: tuple[Command, ...] = (
             "k": "sparse parity: secret bits of the instance (default 3)",
             "snapshot": "sync: also write the snapshot file the product ships (terminal only)",
             "links": "sync: where the records' program links point (default: the source's own address)",
+            "as_source": "sync: URL@COMMIT the records come from, when SOURCE is a local copy of them (terminal only)",
         },
     ),
     Command(

@@ -25,7 +25,8 @@ from storage.published import latest_syncs
 from storage.timestamps import utcnow
 from tests.reference_data import REFERENCE
 from tools.published.follow import sync_published
-from tools.published.source import SyncSourceError
+from tools.published.snapshot import from_json
+from tools.published.source import RecordedAs, SyncSourceError, recorded_as
 from tools.published.tables import read_tables
 
 PUBLISHED = Path(__file__).parents[1] / "data" / "published"
@@ -180,6 +181,67 @@ def test_the_records_command_follows_the_newest_sync(tmp_path: Path) -> None:
         (667, "@jurajselep (published)"),
     ]
     assert history["records"][-1]["published"].endswith("@" + data["commit"][:7] + ":matmul/submissions/best_667.ir")
+
+
+def test_a_deleted_program_reads_published_not_rescored_in_words(tmp_path: Path) -> None:
+    repo = build_repo(tmp_path)
+    runner = CliRunner(env={"COLUMNS": "500"})
+    synced = runner.invoke(main, ["records", "sync", str(repo)])
+    assert synced.exit_code == 0, synced.output
+    # the summary counts statuses in words; "missing" stays the JSON status (above)
+    assert "4 verified; 1 mismatch; 1 published, not re-scored here" in synced.output.splitlines()[0]
+    shown = json.loads(runner.invoke(main, ["records", "matmul_4x4", "--json"]).output)
+    methods = {r["value"]: r["method"] for r in shown["histories"][0]["records"]}
+    assert methods[800] == "outer product [published, not re-scored here]"  # outer_product_4x4.ir was deleted
+    assert methods[667] == "contraction-order search"  # verified: as published, no mark
+
+
+COPY_OF = "https://github.com/cybertronai/sutro-problems"
+REAL_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def test_a_copy_is_recorded_as_the_repository_and_commit_its_facts_come_from(tmp_path: Path, sessions) -> None:  # type: ignore[no-untyped-def]
+    repo = build_repo(tmp_path)
+    written = tmp_path / "snapshot.json"
+    result = CliRunner().invoke(
+        main,
+        ["records", "sync", str(repo), "--snapshot", str(written), "--as-source", f"{COPY_OF}@{REAL_COMMIT}", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["source"], data["commit"]) == (COPY_OF, REAL_COMMIT)
+    shipped = from_json(json.loads(written.read_text()))
+    assert (shipped.source, shipped.commit) == (COPY_OF, REAL_COMMIT)
+    assert shipped.commit_date.isoformat() == "2026-09-25"  # the copy's HEAD's date
+    best = next(r for r in shipped.of("matmul_4x4") if r.cost == 667)
+    assert shipped.url(best) == f"{COPY_OF}/blob/0123456/matmul/submissions/best_667.ir"
+    with sessions() as session:
+        (stored,) = latest_syncs(session)
+        assert (stored.source, stored.commit) == (COPY_OF, REAL_COMMIT)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://github.com/cybertronai/sutro-problems",  # no commit
+        "https://github.com/cybertronai/sutro-problems@a1fc22e",  # a short hash
+        "/tmp/spbuild/repo@0123456789abcdef0123456789abcdef01234567",  # not a URL
+    ],
+)
+def test_a_bad_as_source_is_one_line_and_stores_nothing(tmp_path: Path, sessions, value: str) -> None:  # type: ignore[no-untyped-def]
+    repo = build_repo(tmp_path)
+    result = CliRunner(env={"COLUMNS": "500"}).invoke(main, ["records", "sync", str(repo), "--as-source", value])
+    assert result.exit_code != 0
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert "is not URL@COMMIT" in lines[0] and "Traceback" not in result.output, result.output
+    with sessions() as session:
+        assert latest_syncs(session) == []
+
+
+def test_recorded_as_reads_url_at_commit() -> None:
+    assert recorded_as(f"{COPY_OF}@{REAL_COMMIT.upper()}") == RecordedAs(COPY_OF, REAL_COMMIT)
+    with pytest.raises(ValueError, match="not URL@COMMIT"):
+        recorded_as(f"git@github.com:cybertronai/sutro-problems@{REAL_COMMIT}")
 
 
 @pytest.mark.parametrize(
