@@ -54,7 +54,11 @@ class MatmulIdentity:
                 if not a or not b:
                     memory[dests[i]] = {}
                     continue
-                ta, tb = max(a), max(b)
+                if len(a) == 1 and len(b) == 1:  # the common case: one monomial times another
+                    ((ta, ca),) = a.items()
+                    ((tb, cb),) = b.items()
+                else:
+                    ta, tb, ca, cb = max(a), max(b), 0, 0
                 da = 0 if ta == 0 else 1 if ta < base else 2
                 db = 0 if tb == 0 else 1 if tb < base else 2
                 if da + db > MAX_DEGREE:
@@ -64,8 +68,7 @@ class MatmulIdentity:
                         f"line {line}: the product has degree {da + db}; "
                         f"intermediates above degree {MAX_DEGREE} are rejected",
                     )
-                if len(a) == 1 and len(b) == 1:  # the common case: one monomial times one monomial
-                    ca, cb = a[ta], b[tb]
+                if ca:
                     key = tb if ta == 0 else ta if tb == 0 else ta * base + tb if ta <= tb else tb * base + ta
                     memory[dests[i]] = {key: ca * cb}
                 else:
@@ -74,12 +77,20 @@ class MatmulIdentity:
                 if len(b) > len(a):
                     a, b = b, a
                 out = a.copy()
-                for m, c in b.items():
+                if len(b) == 1:  # the common case: a product added to a running sum
+                    ((m, c),) = b.items()
                     v = out.get(m, 0) + c
                     if v:
                         out[m] = v
                     else:
                         del out[m]
+                else:
+                    for m, c in b.items():
+                        v = out.get(m, 0) + c
+                        if v:
+                            out[m] = v
+                        else:
+                            del out[m]
                 memory[dests[i]] = out
             elif op == _SUB:
                 out = a.copy()
