@@ -62,7 +62,7 @@ USAGES = {
     "run": "METHOD [key=value ...] [--force] [--histogram] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
     "sweep": "METHOD key=V1,V2,... [key=value ...] [--force]   (e.g. sweep km_min n=20,50,100 k=3,5)",
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
-    "score": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
+    "score": "PATH [PATH ...] [--challenge NAME] [--name LABEL] [--force] [--json]",
     "compare": "ID ID",
     "show": "ID",
     "idea": "TEXT [--revise ID] [--yes] / --run ID / --discard ID",
@@ -170,8 +170,12 @@ COMMANDS: tuple[Command, ...] = (
         shared_answer=False,
         details=(
             "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
-            "inputs and outputs. A rejected program exits with status 1."
+            "inputs and outputs. A rejected program exits with status 1. Several paths, or a directory (its *.ir "
+            "files), are judged together in this one process by the boards' long-lived judges: one table row per "
+            "file and one line per file that is not correct; nothing is stored (send one with score PATH to "
+            "record it)."
         ),
+        many_files=True,
         value_options={
             "challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)",
             "name": "label for the leaderboard (default: the file name)",

@@ -17,10 +17,14 @@ if TYPE_CHECKING:
     from engine.scoring.ir import ir_names as ir_names
     from engine.scoring.ir import is_ir_name as is_ir_name
     from engine.scoring.ir import score_ir as score_ir
+    from engine.scoring.program_judge import ProgramJudge as ProgramJudge
+    from engine.scoring.program_judge import ProgramVerdict as ProgramVerdict
     from engine.scoring.recovery import adjudicate as adjudicate
 
 _PUBLIC: dict[str, str] = {
     "METRIC": "engine.scoring.ir",
+    "ProgramJudge": "engine.scoring.program_judge",
+    "ProgramVerdict": "engine.scoring.program_judge",
     "adjudicate": "engine.scoring.recovery",
     "current_ir_names": "engine.scoring.ir",
     "infer_challenges": "engine.scoring.ir",
@@ -33,6 +37,8 @@ _PUBLIC: dict[str, str] = {
 
 __all__ = [
     "METRIC",
+    "ProgramJudge",
+    "ProgramVerdict",
     "adjudicate",
     "current_ir_names",
     "infer_challenges",
