@@ -146,6 +146,14 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "factor",
         ),
         ConfigKey(
+            "epoch.rejudge_budget",
+            "The most board entries one epoch rotate or epoch resume judges again on the new epoch's suite; the "
+            "rest wait, in order, for the next epoch resume (docs/verdicts.md#judge-epochs-noise-that-holds-still).",
+            50,
+            v.number(minimum=1, maximum=10000, integer=True),
+            "entries",
+        ),
+        ConfigKey(
             "baseline.reference",
             "What solvers (gf2, km …) are compared with on their instance and seeds: best (the best other built-in "
             "solver there, oracle solvers never) or one method's name (docs/verdicts.md).",
