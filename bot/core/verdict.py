@@ -7,7 +7,8 @@ over several seeds and calling small changes inconclusive):
 2. Lower is better, and costs are positive and multiplicative (every stored metric is an energy or distance cost;
    a method's cost on one seed can be several times its cost on another), so the rule reads **log costs**:
    ``change = mean(ln reference) − mean(ln candidate)``, the log of the ratio of the two geometric means; positive
-   means the candidate is cheaper (``change = ln 2``: half the cost).
+   means the candidate is cheaper (``change = ln 2``: half the cost). The verdict's words state the change of the
+   arithmetic means, the figures the boards and tables show; the logs decide.
 3. The change must exceed a *margin* (natural-log units): the larger of
 
    - ``spread_factor × spread``. **Paired** — both sides measured on the same seeds (or the same hidden instances),
@@ -79,10 +80,10 @@ rule)."""
 class Verdict:
     """The outcome with the figures that decided it.
 
-    candidate_mean / reference_mean: each side's typical value in metric units — the geometric means on the log
-    scale, the arithmetic means on the linear one. change / margin / spread: natural-log units on the log scale
-    (``change = ln(reference_mean / candidate_mean)``), metric units on the linear one. paired: the spread is
-    the one of the per-seed log-ratios (both sides on the same seeds)."""
+    candidate_mean / reference_mean: each side's arithmetic mean in metric units — the figure boards, tables and
+    the verdict's words show (one figure for one comparison). change / margin / spread: natural-log units on the
+    log scale (``change`` is the log of the ratio of the geometric means: what decided), metric units on the
+    linear one. paired: the spread is the one of the per-seed log-ratios (both sides on the same seeds)."""
 
     outcome: Outcome
     candidate_mean: float
@@ -103,9 +104,10 @@ class Verdict:
         return (self.reference_mean - self.candidate_mean) / abs(self.reference_mean)
 
     @property
-    def ratio(self) -> float | None:
-        """``candidate_mean / reference_mean`` (below 1: cheaper), None when the reference is 0."""
-        return None if self.reference_mean == 0 else self.candidate_mean / self.reference_mean
+    def geometric_ratio(self) -> float | None:
+        """The candidate's geometric mean over the reference's (below 1: cheaper) — the ratio the log rule judged;
+        None on the linear scale."""
+        return math.exp(-self.change) if self.scale == LOG else None
 
 
 def spread_of(values: Sequence[float]) -> float:
@@ -146,6 +148,7 @@ def judge(
     if paired and len(candidate) != len(reference):
         sizes = f"{len(candidate)} and {len(reference)}"
         raise ValueError(f"paired values need one value per seed on each side, not {sizes}")
+    c_mean, r_mean = statistics.fmean(candidate), statistics.fmean(reference)
     if _positive(candidate) and _positive(reference):
         log_c, log_r = [math.log(v) for v in candidate], [math.log(v) for v in reference]
         paired = paired and len(candidate) >= 2
@@ -153,12 +156,10 @@ def judge(
             spread = spread_of([r - c for c, r in zip(log_c, log_r, strict=True)])
         else:
             spread = max(spread_of(log_c), spread_of(log_r))
-        c_mean, r_mean = math.exp(statistics.fmean(log_c)), math.exp(statistics.fmean(log_r))
         change = statistics.fmean(log_r) - statistics.fmean(log_c)
         margin = max(rule.spread_factor * spread, math.log1p(rule.min_change))
         scale = LOG
     else:
-        c_mean, r_mean = statistics.fmean(candidate), statistics.fmean(reference)
         change = r_mean - c_mean
         spread = max(spread_of(candidate), spread_of(reference))
         margin = max(rule.spread_factor * spread, rule.min_change * abs(r_mean))

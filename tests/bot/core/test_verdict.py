@@ -26,13 +26,14 @@ def test_spread_is_the_sample_standard_deviation() -> None:
 def test_a_ratio_beyond_the_log_spread_is_a_win() -> None:
     # candidate [50, 100, 200]: logs ln 100 − ln 2, ln 100, ln 100 + ln 2 → geometric mean 100, log spread ln 2;
     # reference [400] × 3: geometric mean 400, no spread. change = ln 400 − ln 100 = ln 4 = 1.386294;
-    # margin = max(1.0 × ln 2, ln 1.01 = 0.00995) = ln 2 = 0.693; 1.386 > 0.693 → WIN, 4× cheaper (−75 %)
+    # margin = max(1.0 × ln 2, ln 1.01 = 0.00995) = ln 2 = 0.693; 1.386 > 0.693 → WIN: the geometric means are 4×
+    # apart. The figures shown are the arithmetic means, (50 + 100 + 200) / 3 = 116.67 against 400: −70.8 %
     v = judge([50.0, 100.0, 200.0], [400.0] * 3)
     assert (v.outcome, v.scale, v.paired) == (Outcome.WIN, LOG, False)
-    assert (v.candidate_mean, v.reference_mean) == pytest.approx((100.0, 400.0))
+    assert (v.candidate_mean, v.reference_mean) == pytest.approx((350 / 3, 400.0))
     assert (v.change, v.spread, v.margin) == pytest.approx((2 * LN2, LN2, LN2), abs=1e-6)
-    assert v.relative == pytest.approx(0.75)
-    assert v.ratio == pytest.approx(0.25)
+    assert v.relative == pytest.approx(1 - 350 / 1200)
+    assert v.geometric_ratio == pytest.approx(0.25)
 
 
 def test_a_ratio_inside_the_log_spread_is_inconclusive() -> None:
@@ -52,7 +53,8 @@ def test_paired_seeds_read_the_spread_of_the_per_seed_ratios() -> None:
     assert (paired.outcome, paired.paired) == (Outcome.WIN, True)
     assert paired.spread == pytest.approx(0.0, abs=1e-12)
     assert paired.change == pytest.approx(LN2, abs=1e-6)
-    assert (paired.candidate_mean, paired.reference_mean) == pytest.approx((10.0, 20.0))
+    assert (paired.candidate_mean, paired.reference_mean) == pytest.approx((37.0, 74.0))  # 111 / 3, 222 / 3
+    assert paired.geometric_ratio == pytest.approx(0.5)
     assert paired.margin == pytest.approx(math.log(1.01))
     # unpaired (different seeds), the same values: each side's log spread is ln 10 = 2.303 > ln 2 → INCONCLUSIVE
     unpaired = judge([1.0, 10.0, 100.0], [2.0, 20.0, 200.0])
@@ -77,7 +79,8 @@ def test_two_hundred_times_cheaper_on_every_seed_is_a_win() -> None:
     assert judge([1.0, 10.0, 100.0], [200.0, 2000.0, 20000.0], paired=True).outcome is Outcome.WIN
     v = judge([1.0, 10.0, 100.0], [200.0, 2000.0, 20000.0])
     assert v.outcome is Outcome.WIN
-    assert v.ratio == pytest.approx(1 / 200)
+    assert v.geometric_ratio == pytest.approx(1 / 200)
+    assert v.relative == pytest.approx(1 - 37 / 7400)  # the means shown: 37 against 7,400, 200× cheaper
 
 
 def test_costlier_beyond_the_margin_is_a_loss() -> None:
@@ -115,6 +118,7 @@ def test_a_value_that_is_not_positive_is_judged_on_the_linear_scale() -> None:
     v = judge([0.0, 1.0, 2.0], [10.0] * 3, paired=True)
     assert (v.outcome, v.scale, v.paired) == (Outcome.WIN, LINEAR, False)
     assert (v.change, v.margin) == pytest.approx((9.0, 1.0))
+    assert v.geometric_ratio is None
 
 
 def test_pairing_needs_the_same_seeds_in_the_same_order() -> None:
