@@ -71,7 +71,7 @@ USAGES = {
     "db": "move --to URL [--force | --resume]",
     "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
     "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
-    "epoch": "[rotate]",
+    "epoch": "[rotate|resume]",
     "explore": 'BOARD [from=published NAME | from=RUN | from=FILE] [band=N] [budget=60s,200,$0.20] [goal="…"] '
     "| METHOD [n=BITS k=SECRET] [budget=…] | show ID | list | resume ID",
     "export": "journal [LOOP ... | BOARD] | records BOARD [band=N]",
@@ -375,11 +375,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         name="epoch",
-        summary="The judge epoch of solve() submissions; rotate (admins) re-judges the leaders",
+        summary="The judge epoch of solve() submissions; rotate (admins) re-judges the board entries",
         usage=USAGES["epoch"],
         handler=_in("epoch", "epoch"),
         details="Every solve() of an epoch is judged on the same secret hidden instances, so identical code gives "
-        "one figure. rotate starts a new epoch and re-judges each submission board's best three on its suite.",
+        "one figure. rotate starts a new epoch and re-judges every submission board entry on its suite, at most "
+        "epoch.rejudge_budget a call; resume goes on with a rotation that stopped or ran out of budget.",
     ),
     Command(
         name="status",
