@@ -68,7 +68,8 @@ def _read_many(paths: list[str]) -> list[Attachment]:
     return [Attachment(name=f, content=_read_input(f).content) for f in files]
 
 
-def _render(console: Console, reply: Reply) -> None:
+def render_reply(console: Console, reply: Reply) -> None:
+    """A reply as the terminal shows it: the text, each table as a rich table, each follow-up as the command to type."""
     from rich.table import Table as RichTable
 
     if reply.text:
@@ -80,6 +81,8 @@ def _render(console: Console, reply: Reply) -> None:
         for row in table.rows:
             rich_table.add_row(*row)
         console.print(rich_table)
+    for followup in reply.followups:  # the chat's buttons (details, full text), as the commands to type
+        console.print(f"{followup.label}: sutro {followup.request}", markup=False, highlight=False)
 
 
 def save_files(reply: Reply, directory: Path) -> list[Path]:
@@ -192,7 +195,7 @@ def _make_click_command(command: Command) -> click.Command:
             click.echo(json.dumps({**data, "files": [str(p) for p in saved]} if saved else data))
         else:
             out = console if status == 0 else err_console
-            _render(out, reply)
+            render_reply(out, reply)
             for path in saved:
                 out.print(f"wrote {path}", markup=False, highlight=False)
         click_ctx.exit(status)

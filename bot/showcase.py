@@ -7,9 +7,10 @@ in a fresh data directory with the embedded defaults, and writes under ``docs/sh
 - ``card.txt``: the card as the chat shows it (:func:`bot.telegram_app.render.plain_text`: the text, then each
   table as a monospace block);
 - ``sprint-log-entry.md``: the entry the run appended to the Markdown sprint log;
-- ``card.png`` and ``sprint-log-entry.png``: both drawn as a phone shows them (wrapped, monospace), each PNG
-  carrying the SHA-256 of the text it shows (PNG ``Description``), so a test can tell a picture drawn from stale
-  text.
+- ``method-card.txt``: the card of :data:`METHOD_COMMAND` (a training method against sgd), run after it;
+- ``card.png``, ``sprint-log-entry.png`` and ``method-card.png``: each drawn as a phone shows it (wrapped,
+  monospace), each PNG carrying the SHA-256 of the text it shows (PNG ``Description``), so a test can tell a picture
+  drawn from stale text.
 
 The entry's clock (``H:MM``), its run time (``N.N s``: 0.0 or 0.1 s, as the machine goes) and its entry marker change
 with every run; :func:`mask_clock` hides them so that ``tests/docs/test_showcase.py`` can regenerate the texts and
@@ -28,10 +29,14 @@ from pathlib import Path
 SHOWCASE_COMMAND = ("run", ["matmul_16x16", "generator=tiled"])
 """The run the pictures show: the built-in tiled 16×16 matmul generator (deterministic: its cost and its standing
 against the published records do not depend on the machine or the clock)."""
+METHOD_COMMAND = ("run", ["local_update", "n=20"])
+"""The method card the third picture shows: local_update against sgd on the default seeds (deterministic seeds: the
+same figures on any machine; its run time is masked)."""
 
 OUT_DIR = Path("docs") / "showcase"
 CARD_TEXT, ENTRY_TEXT = "card.txt", "sprint-log-entry.md"
 CARD_PICTURE, ENTRY_PICTURE = "card.png", "sprint-log-entry.png"
+METHOD_TEXT, METHOD_PICTURE = "method-card.txt", "method-card.png"
 
 _CLOCK = re.compile(r"^\d{1,2}:\d{2} ", re.M)
 _MARKER = re.compile(r" ?<!-- sutro#\w+ -->")
@@ -40,10 +45,11 @@ _DURATION = re.compile(r"\b\d+\.\d s\b")
 
 @dataclass(frozen=True)
 class Showcase:
-    """The two texts the pictures show."""
+    """The texts the pictures show."""
 
     card: str
     entry: str
+    method_card: str
 
 
 def mask_clock(text: str) -> str:
@@ -69,19 +75,23 @@ def generate() -> Showcase:
     from bot.settings import Settings
     from bot.telegram_app.render import plain_text
 
-    name, args = SHOWCASE_COMMAND
-    command = next(c for c in COMMANDS if c.name == name)
     with tempfile.TemporaryDirectory(prefix="sutro-showcase-") as data_dir:
         settings = Settings(data_dir=Path(data_dir), _env_file=None)  # type: ignore[call-arg]
         ctx = build_context(settings)
         try:
-            reply, status = execute(ctx, command, parse_tokens(command, list(args)))
+            replies = []
+            for name, args in (SHOWCASE_COMMAND, METHOD_COMMAND):
+                command = next(c for c in COMMANDS if c.name == name)
+                reply, status = execute(ctx, command, parse_tokens(command, list(args)))
+                if status != 0:
+                    raise RuntimeError(f"the showcase run failed: {reply.text}")
+                replies.append(reply)
+                if len(replies) == 1:  # the entry of the first run
+                    entry = _last_entry((Path(data_dir) / "sprint-log.md").read_text(encoding="utf-8"))
         finally:
             ctx.close()
-        if status != 0:
-            raise RuntimeError(f"the showcase run failed: {reply.text}")
-        entry = _last_entry((Path(data_dir) / "sprint-log.md").read_text(encoding="utf-8"))
-    return Showcase(card=mask_clock(plain_text(reply)).rstrip() + "\n", entry=mask_clock(entry))
+    card, method = (mask_clock(plain_text(r)).rstrip() + "\n" for r in replies)
+    return Showcase(card=card, entry=mask_clock(entry), method_card=method)
 
 
 def text_digest(text: str) -> str:
@@ -141,6 +151,9 @@ def write(root: Path) -> Showcase:
     name, args = SHOWCASE_COMMAND
     draw(shown.card, out / CARD_PICTURE, title=f"Sutro assistant — /{name} {' '.join(args)}")
     draw(shown.entry, out / ENTRY_PICTURE, title="sprint log — the same run's entry")
+    (out / METHOD_TEXT).write_text(shown.method_card, encoding="utf-8")
+    name, args = METHOD_COMMAND
+    draw(shown.method_card, out / METHOD_PICTURE, title=f"Sutro assistant — /{name} {' '.join(args)}")
     return shown
 
 

@@ -64,7 +64,7 @@ USAGES = {
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "score": "PATH [PATH ...] [--challenge NAME] [--name LABEL] [--force] [--json]",
     "compare": "ID ID",
-    "show": "ID",
+    "show": "ID [--full]",
     "idea": "TEXT [--revise ID] [--yes] / --run ID / --discard ID",
     "log": "TEXT | retry ID | drop ID",
     "sprint": '[start "TITLE" [GOAL] | end]',
@@ -275,10 +275,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         name="show",
-        summary="One run in full: parameters, code, provenance, metrics, reuse-distance chart",
+        summary="One run: its verdict and metrics on one screen; --full adds parameters, code, tables and charts",
         usage=USAGES["show"],
         handler=_in("show", "show_run"),
         background=False,
+        flag_options={"full": "everything stored: field and comparison tables, code, reuse-distance charts"},
     ),
     Command(
         name="compare",

@@ -10,15 +10,16 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
+from bot.commands.card_voice import metric_name, movers_lines, verdict_phrase
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from bot.core.attribution_diff import compare_stored
 from bot.core.comparison import run_versus_run
-from bot.core.verdict import configured_rule
-from engine.attribution import ONLY_A, ONLY_B, UNCHANGED, AttributionDiff, BufferChange, explain
+from bot.core.verdict import Verdict, VerdictRule, configured_rule
+from engine.attribution import ONLY_A, ONLY_B, AttributionDiff, BufferChange, explain
 from tools.board import setting_of, what_differs
 from tools.compare import metric_cells, shift_cells
-from tools.metric_format import format_value
+from tools.metric_format import format_value, percent_needed
 
 USAGE = usage_of("compare")
 
@@ -36,14 +37,24 @@ def _signed(value: float) -> str:
     return ("+" if value > 0 else "−" if value < 0 else "") + format_value(abs(value))
 
 
-def _share(value: float) -> str:
-    return f"{value:.0%}".replace("-0%", "0%").replace("-", "−")
+LEADING_METRICS = ("bytedmd", "dmc", "dally")
+"""The metrics a comparison's first line names, in this order, when both runs have them (the group's primary
+metrics: ByteDMD and DMC for sparse parity, Dally for the IR track); every metric is in the table below it."""
+
+
+def headline(a_id: int, a: str, b_id: int, b: str, judged: dict[str, Verdict], rule: VerdictRule) -> str:
+    """``#3 local_update vs #1 sgd: ByteDMD −1.2 % (WIN); DMC −0.5 %, inconclusive — seed spread ±17 %``: the
+    verdict of the second run against the first on the leading metrics both have (else on every metric)."""
+    lead = [k for name in LEADING_METRICS for k in judged if k.partition("@")[0] == name] or list(judged)
+    said = "; ".join(f"{metric_name(k)} {verdict_phrase(judged[k], rule)}" for k in lead)
+    return f"#{b_id} {b} vs #{a_id} {a}" + (f": {said}" if said else "")
 
 
 def buffer_table(diff: AttributionDiff, a_id: int, b_id: int) -> Table:
-    """The per-buffer diff as a card table: name, contribution in A and B, change, its share of the total change,
-    the verdict; buffers whose contribution did not change at all are counted in one row, the last row is the
-    totals (``--json`` lists every buffer)."""
+    """The per-buffer diff as a card table: name, contribution in A and B, change, that change as a share of A's
+    total (so its sign is the change's and the shares add up to the whole change),
+    the verdict; buffers whose contribution did not change at all are left out (the title counts them), the last
+    row is the totals (``--json`` lists every buffer)."""
     changed = [r for r in diff.rows if r.change != 0 or r.verdict in (ONLY_A, ONLY_B)]
     rows = [
         [
@@ -51,18 +62,17 @@ def buffer_table(diff: AttributionDiff, a_id: int, b_id: int) -> Table:
             _cell(_contribution(diff, r, "a")),
             _cell(_contribution(diff, r, "b")),
             _signed(r.change),
-            _share(r.share_of_change) if diff.change else "",
+            percent_needed(r.change / abs(diff.total_a)) if diff.total_a else "",
             r.verdict,
         ]
         for r in changed
     ]
-    if len(changed) < len(diff.rows):
-        rows.append([f"{len(diff.rows) - len(changed)} more buffers", "", "", "0", "", UNCHANGED])
     rows.append(["total", _cell(diff.total_a), _cell(diff.total_b), _signed(diff.change), "", ""])
     return Table(
-        headers=["buffer", f"#{a_id}", f"#{b_id}", "change", "of change", "verdict"],
+        headers=["buffer", f"#{a_id}", f"#{b_id}", "change", f"of #{a_id}", "verdict"],
         rows=rows,
-        title=f"where {diff.metric} ({diff.scope}) moved, by buffer",
+        title=f"where {diff.metric} ({diff.scope}) moved, by buffer"
+        + (f" ({len(diff.rows) - len(changed)} more unchanged)" if len(changed) < len(diff.rows) else ""),
     )
 
 
@@ -105,14 +115,15 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
         )
     note = "" if comparison.shifts or diff is not None else " (no per-buffer attribution stored for both runs)"
     rule = configured_rule(ctx.tool_config().get)
-    verdicts = {
-        m.metric: run_versus_run(b, a, m.metric, rule=rule).outcome.value
+    judged = {
+        m.metric: run_versus_run(b, a, m.metric, rule=rule)
         for m in comparison.metrics
         if m.a is not None and m.b is not None
     }
-    lines = [f"#{b_id} ({b.subject}) vs #{a_id} ({a.subject}){note}"]
-    lines += [f"{metric}: {outcome}" for metric, outcome in verdicts.items()]
+    verdicts = {metric: verdict.outcome.value for metric, verdict in judged.items()}
+    lines = [headline(a_id, a.subject, b_id, b.subject, judged, rule) + note]
     if diff is not None:
+        lines += movers_lines(diff, f"#{a_id}")
         lines.append(f"{diff.metric} ({diff.scope}): {explain(diff)}")
     differs = what_differs(*(setting_of(r.challenge, r.kind, r.subject, r.params, r.seeds, r.metrics) for r in (a, b)))
     if differs:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.commands.base import Command, Invocation, Reply, Table, UsageError
 from bot.context import AppContext
+from bot.jobs.labels import job_label, job_number
 
 if TYPE_CHECKING:
     from bot.jobs.board import JobBoard
@@ -34,7 +35,7 @@ def show_queue(ctx: AppContext, inv: Invocation) -> Reply:
     jobs = board.active()
     rows = [
         [
-            f"#{j.id}",
+            job_label(j.id),
             j.state if j.state == "running" else f"queued {board.position(j)}",
             j.owner.name + (f" +{len(j.askers) - 1}" if len(j.askers) > 1 else ""),
             j.describe()[:40],
@@ -67,10 +68,11 @@ def show_queue(ctx: AppContext, inv: Invocation) -> Reply:
 
 def cancel_job(ctx: AppContext, inv: Invocation) -> Reply:
     board = _board(ctx)
-    if len(inv.args) != 1 or not inv.args[0].lstrip("#").isdigit():
-        raise UsageError("cancel needs one job id", hint="usage: /cancel ID (see /queue)")
-    job = board.cancel(int(inv.args[0].lstrip("#")), inv.caller)
-    return Reply(text=f"cancelling #{job.id} {job.describe()}", data={"cancelled": job.id})
+    number = job_number(inv.args[0]) if len(inv.args) == 1 else None
+    if number is None:
+        raise UsageError("cancel needs one job number", hint="usage: /cancel ID (see /queue)")
+    job = board.cancel(number, inv.caller)
+    return Reply(text=f"cancelling {job_label(job.id)} {job.describe()}", data={"cancelled": job.id})
 
 
 CANCEL = Command(

@@ -19,22 +19,35 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
-from bot.commands.result_card import details, mover_lines, movers_data, provenance_line, verdict_data, verdict_lines
+from bot.commands.card_voice import (
+    BYTEDMD,
+    card_of,
+    instance_words,
+    judged_part,
+    metric_name,
+    movers_lines,
+    run_line,
+    seeds_words,
+    standing_line,
+    value_words,
+    verdict_phrase,
+)
+from bot.commands.result_card import details, movers_data, verdict_data
+from bot.commands.run_again import FROM, again_of
 from bot.commands.run_generator import generator_name, run_generator_reply, unknown_subject
 from bot.context import AppContext
 from bot.core.run_generator import GeneratorRequest, is_ir_challenge
 from bot.core.run_method import MethodOutcome, MethodRequest, run_method
-from bot.core.verdict import spread_of
+from bot.core.verdict import DEFAULT_RULE, spread_of
 from engine.challenges import TASKS
 from engine.compat import evaluate as spc_evaluate
 from engine.compat import load_solve as spc_load_solve
 from engine.methods import METHODS
 from engine.result import RunResult
 from engine.version import __version__
-from tools.metric_format import format_relative, format_value
+from tools.metric_format import format_relative_change, format_value
 from tools.published.records import current_spc_board
 from tools.published.spc import SpcBoard, standing_on
-from tools.run_detail import COUNTING_NOTE
 
 USAGE = usage_of("run")
 COMPAT_MODES = ("spc",)
@@ -74,39 +87,32 @@ def histogram_files(outcome: MethodOutcome) -> list[OutFile]:
 
 
 def method_card(outcome: MethodOutcome) -> Reply:
-    """The result card of a method run, short enough for a phone (≤ 25 lines at 40 characters): the verdicts first
-    (against the record of its board, then against its baseline), accuracy, wall time and seeds, the primary
-    metric's spread over the seeds, the per-step figures against the baseline, the top movers, and where the rest
-    is: every metric, the per-step table and the comparison table are in ``show ID`` (and ``--json``)."""
+    """The result card of a method run in the group's voice (:mod:`bot.commands.card_voice`): the headline says what
+    ran against what and the stored verdict with its reason — ByteDMD first on sparse parity, then the board's
+    judged metric — and at most six short lines follow: accuracy and time, the board standing, where the energy
+    moved against the baseline, the run id. Everything else (every metric with its spread and per-seed values, the
+    per-step diagnostics, the comparison table) is in ``show ID`` and ``--json``."""
     name, recorded, versus = outcome.request.name, outcome.recorded, outcome.versus
     result = recorded.result
-    seeds = seeds_label(result.seeds)
-    lines: list[str] = []
-    lines += verdict_lines(recorded)
-    standing = recorded.comparison.standing
-    if result.ok and standing is not None and standing.differs:
-        lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
+    judgement = recorded.comparison.judgement
+    subject = ", ".join(p for p in (instance_words(result.params), seeds_words(result.seeds)) if p)
+    against = f"{name} vs {versus.method}" if versus is not None else name
+    if not result.ok:
+        said = f"FAILED — {result.failure or 'no reason recorded'}"
+    else:
+        parts = [bytedmd_part(outcome), judged_part(judgement)]
+        said = "; ".join(p for p in parts if p) or value_words(judgement) or "passed"
     acc = f"{result.accuracy:.1%}" if result.accuracy is not None else "n/a"
-    lines.append(f"{name}: accuracy {acc}, {result.wall_s:.2f} s wall, {seeds} ({'pass' if result.ok else 'FAIL'})")
-    if result.failure:
-        lines.append(result.failure)
-    if result.seed_metrics and result.ok:
-        lines.append(spread_line(result))
-    if result.note:
-        lines.append(result.note)
-    if versus is not None:
-        if result.ok:  # a failed run's figures are not a result: no table of them, only where its cost went
-            lines += [
-                f"{c.key} vs {versus.method}, diagnostic: {format_value(c.baseline)} -> {format_value(c.value)} "
-                f"({format_relative(c.value, c.baseline)})"
-                for c in versus.one_step
-                if c.key in SHOWN_ONE_STEP
-            ]
-        if versus.buffers is not None:
-            lines += mover_lines(versus.buffers, versus.method)
-    lines.append(COUNTING_NOTE)
-    lines.append(f"details: show {recorded.stored.id}")
-    lines.append(provenance_line(recorded))
+    diff = recorded.movers if recorded.movers is not None else versus.buffers if versus is not None else None
+    card = card_of(
+        f"{against}, {subject}: {said}",
+        [
+            f"accuracy {acc}, {result.wall_s:.1f} s",
+            standing_line(recorded) if result.ok else None,
+            *(movers_lines(diff, versus.method) if versus is not None else []),
+            run_line(recorded),
+        ],
+    )
     tables: list[Table] = []
     vs_baseline: dict[str, Any] | None = None
     if versus is not None:
@@ -145,13 +151,29 @@ def method_card(outcome: MethodOutcome) -> Reply:
         "verdict": verdict_data(recorded),
     }
     return Reply(
-        text="\n".join(lines),
+        text=card.text(),
         tables=tables,
         data=data,
         ok=result.ok,
         failure_kind=result.failure_kind,
         followups=details(recorded),
     )
+
+
+def bytedmd_part(outcome: MethodOutcome) -> str | None:
+    """ByteDMD against the baseline on the same seeds (``ByteDMD −1.2 % (WIN)``), from the per-metric verdict the
+    core computed with the run; None when ByteDMD is the board's judged metric (the judged part says it) or the
+    run has no ByteDMD figure."""
+    versus, judgement = outcome.versus, outcome.recorded.comparison.judgement
+    if versus is None or (judgement is not None and metric_name(judgement.metric) == metric_name(BYTEDMD)):
+        return None
+    for change in versus.metrics:
+        if change.key.partition("@")[0] == BYTEDMD:
+            if change.verdict is None:
+                return f"ByteDMD {format_relative_change(change.value, change.baseline)}"
+            rule = judgement.rule if judgement is not None else DEFAULT_RULE
+            return f"ByteDMD {verdict_phrase(change.verdict, rule)}"
+    return None
 
 
 def seeds_label(seeds: list[int]) -> str:
@@ -244,6 +266,8 @@ def _sized(inv: Invocation) -> Invocation:
 def route(ctx: AppContext, inv: Invocation) -> tuple[str, Invocation]:
     """What ``inv`` asks to run — ``compat`` (a local solve()), ``generator`` (an IR challenge's built-in
     generator) or ``method`` — and the invocation to run it with; usage errors found on the way are raised."""
+    if FROM in inv.options:
+        inv = again_of(ctx, inv)
     if "solve" in inv.options:
         return "compat", inv
     if "compat" in inv.options:

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import difflib
 
-from bot.commands.base import Invocation, Reply, Table, UsageError
-from bot.commands.result_card import card_footer, verdict_data
+from bot.commands.base import Invocation, Reply, UsageError
+from bot.commands.card_voice import metric_name, scored_card
+from bot.commands.result_card import details, verdict_data
 from bot.context import AppContext
 from bot.core.recording import RecordedRun
 from bot.core.run_generator import DEFAULT_GENERATOR, GeneratorRequest, run_generator
 from engine.errors import UnknownName
 from engine.scoring import METRIC, current_ir_names
 from tools.metric_format import format_value
-from tools.recovery_text import recovery_data, recovery_lines
+from tools.recovery_text import recovery_data
 
 
 def unknown_subject(name: str, methods: list[str]) -> UnknownName:
@@ -42,26 +43,18 @@ def run_generator_reply(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
-    """The card of a built-in generator's score: verdict and cost, the size of the program, the shared footer."""
+    """The card of a built-in generator's score (:func:`bot.commands.card_voice.scored_card`): the verdict against
+    the baseline program, the cost and reads, the board standing, the run id; the metric panel and the comparison
+    table are in ``show ID``."""
     name, generator, result = request.challenge, request.generator, recorded.result
     cost = result.metrics.get(METRIC)
-    verdict = "correct" if result.ok else f"FAILED: {result.failure}"
-    lines = [f"{name} / {generator}: {verdict}" + (f", {METRIC} = {format_value(cost)}" if cost is not None else "")]
-    lines += recovery_lines(result.recovery)
-    tables = []
-    if cost is not None and result.ok:
-        counts = result.counts
-        row = [
-            METRIC,
-            format_value(cost),
-            format_value(counts.get("instructions", 0)),
-            format_value(counts.get("reads", 0)),
-            str(counts.get("instances", 0)),
-        ]
-        tables.append(Table(headers=["metric", "value", "instructions", "reads", "instances checked"], rows=[row]))
-    footer_lines, footer_tables = card_footer(recorded)
-    lines += footer_lines
-    tables += footer_tables
+    measured = None
+    if result.ok and cost is not None:
+        reads = result.counts.get("reads")
+        measured = f"correct: {metric_name(METRIC)} {format_value(cost)}" + (
+            f", {format_value(reads)} reads" if reads is not None else ""
+        )
+    card = scored_card(recorded, generator, measured or "")
     data = {
         "method": generator,
         "challenge": name,
@@ -82,4 +75,10 @@ def generator_card(request: GeneratorRequest, recorded: RecordedRun) -> Reply:
         "recovery": recovery_data(result.recovery),
         "verdict": verdict_data(recorded),
     }
-    return Reply(text="\n".join(lines), tables=tables, data=data, ok=result.ok, failure_kind=result.failure_kind)
+    return Reply(
+        text=card.text(),
+        data=data,
+        ok=result.ok,
+        failure_kind=result.failure_kind,
+        followups=details(recorded),
+    )

@@ -1,16 +1,20 @@
-"""``show ID``: one stored run in full — parameters, code, provenance, metrics (a seed set's spread and per-seed
-values), its per-step figures, the comparison with its baseline and the record (what a result card leaves out to stay
-phone-sized), and for a traced run its reuse-distance histogram per scope (a table, and a PNG chart: a photo in the
-chat, a file the CLI writes)."""
+"""``show ID``: one stored run as a phone reads it (:mod:`bot.commands.show_summary`: at most 25 rows — the verdict,
+every metric with its seed spread and change, the diagnostics); ``show ID --full``: the run in full — parameters,
+code, provenance, metrics (a seed set's spread and per-seed values), its per-step figures, the comparison with its
+baseline and the record, and for a traced run its reuse-distance histogram per scope (a table, and a PNG chart: a
+photo in the chat, a file the CLI writes). What a result card leaves out to stay phone-sized is here."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.commands import usage_of
-from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
+from bot.commands.base import Followup, Invocation, OutFile, Reply, Table, UsageError
 from bot.commands.result_card import comparison_table
 from bot.commands.scope import parse_run_id
+from bot.commands.show_summary import summary_lines
 from bot.context import AppContext
-from bot.core.comparison import compare, settled
+from bot.core.comparison import Comparison, compare, settled
 from bot.core.judgement import judgement_data
 from bot.core.judgement_words import judgement_lines
 from bot.core.stored_result import result_of
@@ -19,14 +23,14 @@ from engine.attribution import WHOLE_PROGRAM, ReuseHistogram, bin_label
 from storage.runs import get_run
 from storage.tables import Run
 from tools.metric_format import format_value
-from tools.run_detail import run_detail
+from tools.run_detail import RunDetail, run_detail
 
 USAGE = usage_of("show")
 
 
 def show_run(ctx: AppContext, inv: Invocation) -> Reply:
     if len(inv.args) != 1:
-        raise UsageError("show needs one run id", hint="usage: show ID (see ids with: runs)")
+        raise UsageError("show needs one run id", hint="usage: show ID [--full] (see ids with: runs)")
     run_id = parse_run_id(inv.args[0], usage="show ID")
     config = ctx.tool_config()
     primary = config.primary_metrics().get
@@ -35,6 +39,12 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
         run = get_run(session, run_id=run_id)
         comparison = settled(
             session, run, compare(session, run, primary=primary(run.challenge), rule=rule, reference=reference)
+        )
+    if "full" not in inv.flags:
+        return Reply(
+            text="\n".join(summary_lines(run, result_of(run), comparison)),
+            data=show_data(run, comparison, run_detail(run), reuse_histograms(run)),
+            followups=[Followup("full text", f"show {run.id} --full")],
         )
     detail = run_detail(run)
     per_step = run.result.get("per_step") if isinstance(run.result, dict) else None
@@ -65,28 +75,36 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
         text="\n".join([detail.summary, *said]),
         tables=tables,
         files=files,
-        data={
-            "ok": True,
-            "run": {
-                "id": run.id,
-                "challenge": run.challenge,
-                "subject": run.subject,
-                "ok": run.ok,
-                "member": run.member.name,
-                "params": run.params,
-                "metrics": run.metrics,
-                "seeds": run.seeds,
-                "seed_metrics": detail.per_seed or None,
-                "code": run.code,
-                "engine_version": run.engine_version,
-            },
-            "verdict": None if judgement is None else judgement_data(judgement),
-            "reuse_histograms": {
-                scope: {"bins": h.bins(), "total": h.total(), "by_buffer": dict(zip(h.names, h.rows, strict=True))}
-                for scope, h in histograms.items()
-            },
-        },
+        data=show_data(run, comparison, detail, histograms),
     )
+
+
+def show_data(
+    run: Run, comparison: Comparison, detail: RunDetail, histograms: dict[str, ReuseHistogram]
+) -> dict[str, Any]:
+    """``show ID --json``: the run, its stored verdict and its reuse histograms (the same with or without --full)."""
+    judgement = comparison.judgement
+    return {
+        "ok": True,
+        "run": {
+            "id": run.id,
+            "challenge": run.challenge,
+            "subject": run.subject,
+            "ok": run.ok,
+            "member": run.member.name,
+            "params": run.params,
+            "metrics": run.metrics,
+            "seeds": run.seeds,
+            "seed_metrics": detail.per_seed or None,
+            "code": run.code,
+            "engine_version": run.engine_version,
+        },
+        "verdict": None if judgement is None else judgement_data(judgement),
+        "reuse_histograms": {
+            scope: {"bins": h.bins(), "total": h.total(), "by_buffer": dict(zip(h.names, h.rows, strict=True))}
+            for scope, h in histograms.items()
+        },
+    }
 
 
 def reuse_histograms(run: Run) -> dict[str, ReuseHistogram]:

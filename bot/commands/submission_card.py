@@ -9,15 +9,14 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from bot.commands.base import Reply, Table
-from bot.commands.result_card import card_footer, details, verdict_data
+from bot.commands.base import Reply
+from bot.commands.card_voice import metric_name, scored_card, value_words
+from bot.commands.result_card import details, verdict_data
 from bot.core.recording import RecordedRun
-from engine.metrics import ARD, ARD_PER_READ, DMC
-from engine.result import RunResult
 from engine.sandbox import FLOATS_READ
 from engine.scoring import METRIC
 from tools.metric_format import format_value
-from tools.recovery_text import recovery_data, recovery_lines
+from tools.recovery_text import recovery_data
 
 SUBMISSION_KEYS = (
     "ok",
@@ -56,21 +55,11 @@ IR_PRICED = ("ir", "generate")
 NOTHING_TO_MEASURE = "nothing to measure"
 """What the panel says for a clock metric of a solve() whose counted reads read no float (engine.metrics.clock):
 ``x[:0].sum()`` has a read distance and so an ``ard_per_read@1`` value, but nothing was measured."""
-CLOCK_METRICS = (ARD, ARD_PER_READ, DMC)
 PROTOCOL_LINE = (
     "protocol: this tool's judge — remote arrays, {instances} secret instances of judge epoch {epoch}"
     " (run solve=FILE --compat spc measures by the sparse-parity-challenge protocol: another figure)"
 )
 """The line naming the protocol a judged solve()'s figures are measured under."""
-
-
-def _where(result: RunResult) -> str:
-    provenance = result.provenance
-    if provenance is None:
-        return "trusted scorer"
-    if provenance.sandbox_tier:
-        return f"sandbox tier {provenance.sandbox_tier}"
-    return provenance.sandbox or "trusted scorer"
 
 
 def submission_data(recorded: RecordedRun, label: str) -> dict[str, Any]:
@@ -140,49 +129,36 @@ def unjudged_data(error: str, challenge: str | None) -> dict[str, Any]:
 
 
 def submission_card(recorded: RecordedRun, label: str) -> Reply:
-    """The result card for a judged submission (text, metric panel, stored comparison) and its JSON data."""
+    """The result card of a judged submission in the group's voice (:func:`bot.commands.card_voice.scored_card`):
+    the stored verdict against the baseline in the headline, what was measured (the IR cost and reads, or a
+    solve()'s accuracy and the judged metric), the board standing, review flags and self-reported metrics, the run
+    id. The metric panel, the protocol, where it was judged and the comparison table are in ``show ID``."""
     result = recorded.result
-    verdict = "passed" if result.ok else f"FAILED: {result.failure or 'no reason recorded'}"
-    acc = f", accuracy {result.accuracy:.1%}" if result.accuracy is not None else ""
-    lines = [f"{label} ({result.kind}) on {result.challenge}: {verdict}{acc}", *recovery_lines(result.recovery)]
+    judgement = recorded.comparison.judgement
     unmeasured = result.kind == "solve" and result.counts.get(FLOATS_READ) == 0
-    panel = [
-        [
-            key,
-            NOTHING_TO_MEASURE if unmeasured and key in CLOCK_METRICS else format_value(value),
-            result.metric_scopes.get(key, ""),
-        ]
-        for key, value in sorted(result.metrics.items())
-    ]
-    if result.kind in IR_PRICED and METRIC in result.metrics:
-        counts = result.counts
-        panel += [[name, format_value(counts[name]), "count"] for name in ("instructions", "reads") if name in counts]
-    # a failed submission is not a result: its card says why, with no metric table
-    shown = panel and result.ok
-    tables = [Table(headers=["metric", "value", "measured"], rows=panel, title="metrics")] if shown else []
-    self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
-    if self_reported:
-        lines.append("self-reported (measured inside your code, not verified): " + ", ".join(self_reported))
-    elif result.kind == "solve" and panel:
-        lines.append("metrics measured by the judge, outside your code (none self-reported)")
-    if result.kind == "solve":
-        instances = result.params.get("instances", "the")
-        lines.append(PROTOCOL_LINE.format(instances=instances, epoch=result.params.get("epoch", "—")))
-    if unmeasured:
-        lines.append("nothing to measure: your solve() read no float of a written buffer")
-    lines.append(_where(result))
+    measured = ""
+    if result.ok:
+        acc = f"accuracy {result.accuracy:.1%}" if result.accuracy is not None else "passed"
+        if result.kind in IR_PRICED and METRIC in result.metrics:
+            reads = result.counts.get("reads")
+            measured = f"correct: {metric_name(METRIC)} {format_value(result.metrics[METRIC])}" + (
+                f", {format_value(reads)} reads" if reads is not None else ""
+            )
+        elif unmeasured:
+            measured = f"{acc}, {NOTHING_TO_MEASURE}"
+        elif judgement is not None and judgement.value is not None:
+            measured = f"{acc}, {value_words(judgement)}"
+        else:
+            measured = acc
     flags = result.provenance.review_flags if result.provenance is not None else []
-    if flags:
-        lines.append("flagged for review: " + "; ".join(flags[:5]) + (" …" if len(flags) > 5 else ""))
-    baseline = recorded.comparison.baseline
-    if result.ok and baseline is not None and baseline.note:
-        lines.append(f"the baseline, {baseline.label}: {baseline.note}")
-    footer_lines, footer_tables = card_footer(recorded)
-    lines += footer_lines
-    tables += footer_tables
+    self_reported = [k for k, scope in result.metric_scopes.items() if "self-reported" in scope]
+    notes = [
+        f"flagged for review ({len(flags)})" if flags else "",
+        ("self-reported: " + ", ".join(self_reported)) if self_reported else "",
+    ]
+    card = scored_card(recorded, f"{label} ({result.kind})", measured, notes)
     return Reply(
-        text="\n".join(lines),
-        tables=tables,
+        text=card.text(),
         data=submission_data(recorded, label),
         ok=result.ok,
         failure_kind=result.failure_kind,

@@ -29,6 +29,7 @@ from bot.executors.keys import job_key
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Caller, Invocation, UsageError
 from bot.jobs.fair_queue import FairShare, LimitFailures, line_order, pick
+from bot.jobs.labels import job_label
 from bot.jobs.limits import RateWindow
 from bot.reply import Reply
 from engine.progress import Progress
@@ -159,7 +160,7 @@ class JobBoard:
         """Stop taking jobs: queued ones and running ones end with a one-line reply saying so."""
         for job in list(self._waiting):
             job.stop_reason = reason
-            text = f"#{job.id} {job.describe()} was not run: {reason}; send it again"
+            text = f"{job_label(job.id)} {job.describe()} was not run: {reason}; send it again"
             self._finish(job, Reply(text=text, ok=False), 1)
         self._waiting.clear()
         running = list(self._running)
@@ -174,7 +175,7 @@ class JobBoard:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         for job in running:  # a worker that did not end in time
-            text = f"#{job.id} {job.describe()} was stopped: {reason}; send it again"
+            text = f"{job_label(job.id)} {job.describe()} was stopped: {reason}; send it again"
             self._finish(job, Reply(text=text, ok=False), 1)
 
     # -- members' operations --------------------------------------------------------------------------
@@ -208,7 +209,7 @@ class JobBoard:
             share = self._per_member if per_member is None else per_member
             mine = [j for j in self.active() if member_key(j.owner) == member]
             if len(mine) >= HELD_FACTOR * share:
-                ids = ", ".join(f"#{j.id}" for j in mine[:8]) + (" …" if len(mine) > 8 else "")
+                ids = ", ".join(job_label(j.id) for j in mine[:8]) + (" …" if len(mine) > 8 else "")
                 raise UsageError(
                     f"you already have {len(mine)} jobs queued or running ({ids}), the most one member may",
                     hint="wait for one to finish, or /cancel ID",
@@ -246,10 +247,11 @@ class JobBoard:
         if job.invocation is not inv:
             whose = "yours" if member_key(job.owner) == member_key(inv.caller) else f"{job.owner.name}'s"
             where = f"position {position}" if position else "running"
-            return f"same request as #{job.id} ({whose}, {where}): you get its answer too"
+            return f"same request as {job_label(job.id)} ({whose}, {where}): you get its answer too"
+        name = job_label(job.id)
         if job.held and position:
-            return f"queued #{job.id}, position {position}: you have several jobs waiting, it starts after others'"
-        return f"queued #{job.id}, position {position}" if position else f"#{job.id} started"
+            return f"queued as {name}, position {position}: you have several jobs waiting, it starts after others'"
+        return f"queued as {name}, position {position}" if position else f"{name} started"
 
     def position(self, job: Job) -> int:
         """0 while running (or finished), else 1-based place in line (the order fair_queue.py would start them)."""
@@ -290,19 +292,22 @@ class JobBoard:
     def _cancel(self, job_id: int, caller: Caller) -> Job:
         job = next((j for j in self.active() if j.id == job_id), None)
         if job is None:
-            raise UsageError(f"no queued or running job #{job_id}", hint="/queue lists them")
+            raise UsageError(f"no queued or running {job_label(job_id)}", hint="/queue lists them")
         if not caller.is_admin and member_key(caller) != member_key(job.owner):
             if any(member_key(a.caller) == member_key(caller) for a in job.askers):
                 raise UsageError(
-                    f"#{job_id} is {job.owner.name}'s job (you sent the same request, so you get its answer)",
+                    f"{job_label(job_id)} is {job.owner.name}'s (you sent the same request, so you get its answer)",
                     hint=f"{job.owner.name} or an admin can cancel it",
                 )
-            raise UsageError(f"#{job_id} is {job.owner.name}'s job", hint="you can cancel your own jobs; admins any")
+            raise UsageError(
+                f"{job_label(job_id)} is {job.owner.name}'s", hint="you can cancel your own jobs; admins any"
+            )
         job.cancelled_by = caller.name
         self._forget(job)  # a request sent from now on is a new job, not one being killed
         if job in self._waiting:
             self._waiting.remove(job)
-            self._finish(job, Reply(text=f"#{job.id} cancelled by {caller.name} before it started", ok=False), 1)
+            said = f"{job_label(job.id)} cancelled by {caller.name} before it started"
+            self._finish(job, Reply(text=said, ok=False), 1)
         elif job.worker is not None:
             job.worker.kill()  # the worker task sees the pipe close and finishes the job
         return job
@@ -355,15 +360,16 @@ class JobBoard:
         except JobKilled as exc:
             if job.timed_out:
                 text = (
-                    f"#{job.id} {job.describe()} was stopped: it ran past the job time limit "
+                    f"{job_label(job.id)} {job.describe()} was stopped: it ran past the job time limit "
                     f"({job.wall_limit_s:g} s) — try smaller parameters, or an admin can raise limits.job_wall_s"
                 )
                 return Reply(text=text, ok=False), 1
             if job.stop_reason is not None:
-                text = f"#{job.id} {job.describe()} was stopped: {job.stop_reason}; send it again"
+                text = f"{job_label(job.id)} {job.describe()} was stopped: {job.stop_reason}; send it again"
                 return Reply(text=text, ok=False), 1
             if job.cancelled_by is not None:
-                return Reply(text=f"#{job.id} cancelled by {job.cancelled_by}; its processes were killed", ok=False), 1
+                said = f"{job_label(job.id)} cancelled by {job.cancelled_by}; its processes were killed"
+                return Reply(text=said, ok=False), 1
             incident = report_incident(exc, where=f"worker of {job.command.name}")  # died, not cancelled
             return Reply(text=incident_line(incident), ok=False), 3
         except Exception as exc:  # noqa: BLE001 - an executor's bug must cost one answer, never a board worker

@@ -1,11 +1,12 @@
 """Context from a card: a command or a short question sent as a reply to one of the bot's result cards applies to
 that card's run.
 
-A member who reads a card and answers it with ``/show``, ``/compare 12`` or just "why?" means the card's run; asking
-them for an id they are looking at is the bot being obtuse. Which run a card shows is read from the card's own
-``details`` button (``go:show 7``), whose data the bot sealed when it sent it (:mod:`bot.telegram_app.callback_seal`),
-so it cannot be forged by editing or quoting text, and no English is parsed. A card without that button (a refusal,
-a list, a message of someone else) gives no context, and the command runs as typed.
+A member who reads a card and answers it with ``/show``, ``/compare 12``, ``/run --force`` or just "why?" means the
+card's run; asking them for an id they are looking at is the bot being obtuse. Which run a card shows is read from
+the card's own ``details`` button (``go:show 7``), whose data the bot sealed when it sent it
+(:mod:`bot.telegram_app.callback_seal`), so it cannot be forged by editing or quoting text, and no English is
+parsed. A card without that button (a refusal, a list, a message of someone else) gives no context, and the command
+runs as typed.
 """
 
 from __future__ import annotations
@@ -44,10 +45,15 @@ def card_run(message: Message, bot_id: int, seal: CallbackSeal) -> int | None:
 
 def with_card_run(name: str, rest: str, run_id: int) -> str:
     """``rest`` (the words after ``/name``) completed with the card's run where the command takes run ids and is
-    short of them: ``/show`` → ``show 7``; ``/compare 5`` → ``compare 7 5``. Anything else is left as typed."""
-    positional = [t for t in split_tokens(rest) if "=" not in t and not t.startswith("-")]
+    short of them: ``/show`` → ``show 7``; ``/compare 5`` → ``compare 7 5``; ``/run --force`` (no method named) →
+    ``run from=7 --force``, that run's request made again (bot/commands/run_again.py). Anything else is left as
+    typed."""
+    tokens = split_tokens(rest)
+    positional = [t for t in tokens if "=" not in t and not t.startswith("-")]
     if (name == "show" and not positional) or (name == "compare" and len(positional) == 1):
         return f"{run_id} {rest}".strip()
+    if name == "run" and not positional and not any("=" in t for t in tokens):
+        return f"from={run_id} {rest}".strip()
     return rest
 
 

@@ -72,7 +72,7 @@ class Rank(enum.IntEnum):
     ANSWER = 1
     """A direct answer: a read-only command's reply, a refusal, a usage line, a redrawn page."""
     ACKNOWLEDGEMENT = 2
-    """"queued #12, position 3": the member already knows the bot heard them once anything is sent."""
+    """"queued as job 12, position 3": the member already knows the bot heard them once anything is sent."""
     ATTACHMENT = 3
     """A chart or a file following a reply's text."""
 

@@ -24,6 +24,7 @@ from bot.dispatch import execute
 from bot.incidents import incident_line, report_incident
 from bot.invocation import Attachment, Invocation, UsageError
 from bot.jobs.board import JobBoard
+from bot.jobs.labels import job_label
 from bot.telegram_app.access import ANONYMOUS_ADMIN_HINT, Decision, Sender, decide
 from bot.telegram_app.buttons import press_button
 from bot.telegram_app.callback_seal import CallbackSeal
@@ -283,7 +284,7 @@ class ChatFrontDoor:
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
-        progress.open(f"#{job.id} {job.describe()}", self.board.acknowledgement(job, inv))
+        progress.open(f"{job_label(job.id)} {job.describe()}", self.board.acknowledgement(job, inv))
         reply, status = await job.outcome
         took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")

@@ -106,6 +106,7 @@ def table_html(table: Table) -> str:
         lines += [
             f"  {html.escape(h, quote=False)}: {html.escape(c, quote=False)}"
             for h, c in zip(table.headers[1:], rest, strict=False)
+            if c.strip()  # an empty field says nothing: left out
         ]
         cards.append("\n".join(lines))
     return "\n".join(cards) if cards else f"<pre>{html.escape(grid, quote=False)}</pre>"

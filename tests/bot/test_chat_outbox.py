@@ -43,12 +43,12 @@ def outbox(limits: Limits, speed: float = 50.0) -> tuple[ChatOutbox, RecordingTr
 
 async def test_a_result_ready_before_its_acknowledgement_went_out_is_sent_instead_of_it() -> None:
     box, transport = outbox(Limits())
-    job = box.open_job(TOPIC, reply_to=5, text="#1 /run\nqueued")
-    job.report("#1 /run\nstep 1")
-    done = job.finish("#1 /run\ndone\n\nresult")
+    job = box.open_job(TOPIC, reply_to=5, text="job 1 /run\nqueued")
+    job.report("job 1 /run\nstep 1")
+    done = job.finish("job 1 /run\ndone\n\nresult")
     assert await asyncio.wait_for(done, 5) == 1
     await box.close()
-    assert [(kind, text) for _, kind, _, text in transport.sent] == [("text", "#1 /run\ndone\n\nresult")]
+    assert [(kind, text) for _, kind, _, text in transport.sent] == [("text", "job 1 /run\ndone\n\nresult")]
     assert box.tally.coalesced == 1 and box.tally.sends == 1 and box.tally.edits == 0
 
 

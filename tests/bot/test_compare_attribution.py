@@ -111,9 +111,14 @@ def test_method_card_names_top_three_movers(ctx: AppContext) -> None:
     # the card's movers are the first three rows of compare's table (same runs, same metric, same scope)
     assert [m["buffer"] for m in movers["rows"]] == [r["buffer"] for r in compared.data["buffers"]["rows"][:3]]
     lines = card.text.splitlines()
-    start = lines.index("top movers vs sgd, dmc@1 (one step):")
-    assert [line.split(":")[0] for line in lines[start + 1 : start + 4]] == [m["buffer"] for m in movers["rows"]]
-    assert all(len(line) <= 60 for line in lines[start : start + 4])
+    start = next(i for i, line in enumerate(lines) if line.startswith("DMC, one step: "))
+    parts = [p.rsplit(" ", 2) for p in lines[start + 1].split(", ")]  # "b1 −1.5 %" → name, signed share, "%"
+    assert len(parts) >= 2 and [p[0] for p in parts] == [m["buffer"] for m in movers["rows"]][: len(parts)]
+    for (_, share, _), mover in zip(parts, movers["rows"], strict=False):
+        # each share is the buffer's change over sgd's total: its sign is the change's (no "−52,113 (53%)")
+        assert share[0] == ("−" if mover["change"] < 0 else "+")
+        assert float(share[1:]) == pytest.approx(abs(mover["change"]) / movers["total_a"] * 100, abs=0.051)
+    assert all(len(line) <= 40 for line in lines[1:])
 
 
 @pytest.mark.slow

@@ -44,8 +44,9 @@ def test_a_shared_request_attaches_across_members_an_own_one_only_for_the_same_m
         first = board.submit(TALLY, _tally(ANN, file))
         again = _tally(BOB, file)
         assert board.submit(TALLY, again) is first  # another member, same request: the same job
-        assert board.acknowledgement(first, again) == "same request as #1 (ann's, position 1): you get its answer too"
-        assert board.acknowledgement(first, first.invocation) == "queued #1, position 1"
+        said = board.acknowledgement(first, again)
+        assert said == "same request as job 1 (ann's, position 1): you get its answer too"
+        assert board.acknowledgement(first, first.invocation) == "queued as job 1, position 1"
         assert [a.caller.name for a in first.askers] == ["ann", "bob"]
         assert board.submit(TALLY, _tally(BOB, file, steps="2")) is not first  # a different request
         own = dataclasses.replace(TALLY, shared_answer=False)
@@ -76,7 +77,7 @@ def test_only_the_owner_or_an_admin_cancels_a_shared_job_and_everyone_hears_it(t
         board = _board()
         job = board.submit(TALLY, _tally(ANN, tmp_path / "t"))
         board.submit(TALLY, _tally(BOB, tmp_path / "t"))
-        with pytest.raises(UsageError, match=r"#1 is ann's job \(you sent the same request, so you get its answer\)"):
+        with pytest.raises(UsageError, match=r"job 1 is ann's \(you sent the same request, so you get its answer\)"):
             board.cancel(job.id, BOB)
         board.cancel(job.id, ADMIN)
         reply, status = await job.outcome
@@ -102,7 +103,7 @@ async def test_two_askers_of_one_request_get_one_run_both_progress_and_the_answe
         bobs = _tally(BOB, file, steps="3", pause="0.2")
         joined = board.submit(TALLY, bobs, on_progress=lambda line, f=None: bob_lines.append(line))
         assert joined is first
-        assert board.acknowledgement(joined, bobs) == "same request as #1 (ann's, running): you get its answer too"
+        assert board.acknowledgement(joined, bobs) == "same request as job 1 (ann's, running): you get its answer too"
         reply, status = await first.outcome
         assert status == 0 and reply.text == "tallied: 1 run(s)"
         assert len(file.read_text().splitlines()) == 1  # both asked, one worker process ran it
@@ -123,7 +124,7 @@ async def test_in_the_chat_two_members_get_the_one_answer_each_in_their_own_topi
     request = f"/tally file={file} steps=4 pause=0.2"
     async with running_bot(fake):
         fake.push_message(chat_id=GROUP, user_id=MEMBER, username="ann", text=request)
-        await until(fake, lambda cs: any("queued #1" in t or "#1 started" in t for t in texts(cs)))
+        await until(fake, lambda cs: any("queued as job 1" in t or "job 1 started" in t for t in texts(cs)))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, username="bob", thread_id=TOPIC, text=request)
         calls = await until(fake, lambda cs: sum("tallied" in t for t in texts(cs)) == 2)
     now = shown(calls)  # each asker's acknowledgement is edited into the answer (one message per job and asker)
@@ -135,7 +136,7 @@ async def test_in_the_chat_two_members_get_the_one_answer_each_in_their_own_topi
     bob_ack = next(
         c for c in calls if c.method == "sendMessage" and c.params.get("message_thread_id") == str(TOPIC)
     ).params["text"]
-    assert "same request as #1 (ann's" in bob_ack and "you get its answer too" in bob_ack
+    assert "same request as job 1 (ann's" in bob_ack and "you get its answer too" in bob_ack
     assert not any("#2" in t for t in texts(calls))  # no second job was made
 
 
@@ -156,6 +157,6 @@ async def test_a_member_repeating_a_sleepy_request_attaches_while_another_member
     # each answer is headed by its job. The updates are handled concurrently, so which asker's job is #1 varies; what
     # holds is two jobs, one answering twice (the member's two askings) and one once (the other member's). A repeat
     # that started a job of its own would make three jobs; an attach across members, one job answering three times.
-    answers = Counter(t.split()[0] for t in texts(calls) if "slept 3 steps" in t)
-    assert set(answers) == {"#1", "#2"} and sorted(answers.values()) == [1, 2]
+    answers = Counter(" ".join(t.split()[:2]) for t in texts(calls) if "slept 3 steps" in t)
+    assert set(answers) == {"job 1", "job 2"} and sorted(answers.values()) == [1, 2]
     assert SLEEPY.shared_answer is False

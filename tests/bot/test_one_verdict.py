@@ -19,9 +19,10 @@ from click.testing import CliRunner
 from bot.cli import main
 from bot.commands import command_named
 from bot.commands.base import Caller, Invocation
+from bot.commands.card_voice import judged_part, metric_name, verdict_words
 from bot.context import AppContext
 from bot.core.judgement import judgement_from
-from bot.core.judgement_words import baseline_words, judgement_lines, judgement_summary
+from bot.core.judgement_words import judgement_lines, judgement_summary
 from bot.dispatch import execute
 from bot.settings import Settings
 from engine.sandbox.tier import probe_tier
@@ -64,14 +65,17 @@ def assert_one_verdict(data_dir: Path, card: str, answer: dict[str, Any], again:
     shown = cli_json("show", str(run_id))
     assert shown["verdict"] == stored  # /show --json: the same stored value, not recomputed
     _, show_text = cli("show", str(run_id))
-    lines = judgement_lines(judgement)
+    _, full_text = cli("show", str(run_id), "--full")
+    said = verdict_words(judgement)  # the short renderings: the card and /show's summary
     if answer.get("published_as"):  # the group's own program: credited to its authors, no record claimed for the member
-        lines = [line for line in [baseline_words(judgement)] if line]
-        assert not any("vs the record" in flat(line) for line in [card, again])
-    for line in lines:
+        said = [line for line in [judged_part(judgement)] if line]
+        assert not any("new record" in flat(text) or "record #" in flat(text) for text in [card, again])
+    for line in said:
         assert flat(line) in flat(card), (line, card)  # the card when it was judged
         assert flat(line) in flat(again), (line, again)  # the stored answer's card later
         assert flat(line) in flat(show_text), (line, show_text)  # /show
+    for line in judgement_lines(judgement):
+        assert flat(line) in flat(full_text), (line, full_text)  # /show --full, in the verdict's long words
     log = sprint_log(data_dir)
     assert flat(judgement_summary(judgement)) in log, (judgement_summary(judgement), log)  # the log's headline
     digest = flat(cli("digest")[1])
@@ -79,8 +83,10 @@ def assert_one_verdict(data_dir: Path, card: str, answer: dict[str, Any], again:
     # the card never states a second outcome of the primary metric
     outcome = judgement.outcome
     if outcome is not None and judgement.versus_baseline is not None:
-        others = {"WIN", "LOSS", "INCONCLUSIVE"} - {outcome.value}
-        assert not any(f"{o} vs {judgement.baseline}" in flat(card) for o in others)
+        named = f"{metric_name(judgement.metric)} "
+        stated = [p for p in flat(card).split("; ") if named in p]  # the headline's part on the judged metric
+        words = {"WIN": "(WIN)", "LOSS": "(LOSS)", "INCONCLUSIVE": "inconclusive"}
+        assert stated and all(words[outcome.value] in p for p in stated), (stated, outcome)
     return stored
 
 
@@ -124,9 +130,9 @@ def test_a_researchers_week(_isolated_data_dir: Path) -> None:
         gf2 = cli_json("submit", str(SUBMISSIONS / "gf2_solve.py"))
         # the member's GF(2) beats their own brute force by far, but the built-in gf2 costs less: never a record
         assert gf2["verdict"]["versus_baseline"]["outcome"] == "LOSS" and gf2["verdict"]["new_record"] is False
-        # and the card names the solvers kept off this board: they need oracle queries a solve() does not get
-        _, card = cli("submit", str(SUBMISSIONS / "gf2_solve.py"))
-        assert "km, km_min not taken: they need oracle (membership) queries" in flat(card)
+        # and its details name the solvers kept off this board: they need oracle queries a solve() does not get
+        _, shown = cli("show", str(gf2["run_id"]))
+        assert "km, km_min not taken: they need oracle (membership) queries" in flat(shown)
         answers += [brute, gf2]
     result = CliRunner().invoke(main, ["submit", "-", "--challenge", "matmul_4x4", "--json"], input=WRONG_4X4)
     failed = json.loads([line for line in result.output.splitlines() if line.strip()][-1])

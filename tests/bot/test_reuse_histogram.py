@@ -72,7 +72,10 @@ def test_chart_is_a_png_even_for_names_matplotlib_would_parse() -> None:
 def call(ctx: AppContext, name: str, *args: str, **options: str) -> tuple[Reply, int]:
     command = command_named(name)
     assert command is not None
-    return execute(ctx, command, Invocation(command=name, args=list(args), options=options, caller=BOB))
+    flags = {a.removeprefix("--") for a in args if a.startswith("--")}
+    inv = Invocation(command=name, args=[a for a in args if not a.startswith("--")], options=options, flags=flags)
+    inv.caller = BOB
+    return execute(ctx, command, inv)
 
 
 @pytest.mark.slow
@@ -81,7 +84,7 @@ def test_show_sends_the_histogram_of_each_scope(tmp_path: Path) -> None:
     reply, _ = call(ctx, "run", "sgd", n="8", epochs="1")
     assert reply.data is not None
     run_id = reply.data["run_id"]
-    shown, status = call(ctx, "show", str(run_id))
+    shown, status = call(ctx, "show", str(run_id), "--full")
     assert status == 0 and shown.data is not None
     with ctx.sessions()() as session:
         stored = result_of(get_run(session, run_id=run_id)).buffer_attribution
@@ -103,12 +106,12 @@ def test_cli_writes_the_chart_and_prints_its_path(_isolated_data_dir: Path) -> N
     runner = CliRunner()
     ran = runner.invoke(main, ["run", "sgd", "n=8", "epochs=1", "--json"])
     run_id = json.loads(ran.output)["run_id"]
-    shown = runner.invoke(main, ["show", str(run_id)])
+    shown = runner.invoke(main, ["show", str(run_id), "--full"])
     assert shown.exit_code == 0, shown.output
     path = _isolated_data_dir / "files" / f"run-{run_id}-reuse-whole-run.png"
     assert f"wrote {path}" in shown.output.replace("\n", "")
     assert path.read_bytes().startswith(PNG)
-    as_json = json.loads(runner.invoke(main, ["show", str(run_id), "--json"]).output)
+    as_json = json.loads(runner.invoke(main, ["show", str(run_id), "--full", "--json"]).output)
     assert str(path) in as_json["files"]
 
 

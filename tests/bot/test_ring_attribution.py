@@ -111,7 +111,7 @@ def test_show_draws_an_ir_runs_reads_by_ring_distance() -> None:
     command = command_named("show")
     assert command is not None
     caller = Caller(name="alice", is_admin=False)
-    shown, status = execute(ctx, command, Invocation(command="show", args=[str(run_id)], caller=caller))
+    shown, status = execute(ctx, command, Invocation(command="show", args=[str(run_id)], flags={"full"}, caller=caller))
     assert status == 0 and shown.data is not None
     assert [f.name for f in shown.files if f.mime == "image/png"] == [f"run-{run_id}-reuse-whole-program.png"]
     # every read lands in one bin, the bin of its ring r (2^b ≤ r < 2^(b+1))

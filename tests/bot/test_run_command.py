@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from bot.cli import main
 from engine.methods import METHODS
-from tools.metric_format import format_value
 
 PLAIN_SOLVERS = {m.name for m in METHODS if m.kind == "solver" and not m.oracle}
 """Built-in solvers that learn from the training rows alone (km and km_min ask membership queries)."""
@@ -165,16 +164,13 @@ def test_card_shows_the_run_id_and_the_change_against_the_record():
     result = CliRunner().invoke(main, ["run", "gf2", "seed=3"])  # the stored answer, shown as a card
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
-    assert f"run #{gf2['run_id']} (stored result; add --force to run it again)" in flat
+    assert f"run #{gf2['run_id']}, stored answer (--force reruns)" in flat
     # the only other member's run is fourier on the same board (n=20 k=3, solver): gf2 moves less data, by far more
     # than the 1 % minimum change of the verdict rule, so it is a WIN and holds the record
     new, old = gf2["metrics"]["dmc@1"], fourier["metrics"]["dmc@1"]
     assert (old - new) / old > 0.01
-    where = "sparse_parity n=20 k=3 · solver · dmc@1"
-    previous = f"vs the previous one (#{fourier['run_id']})"
-    said = re.search(
-        rf"WIN — dmc@1 {format_value(new)}: new record on {where}, ([\d,.]+)× cheaper {re.escape(previous)}", flat
-    )
+    assert gf2["verdict"]["board"] == "sparse_parity n=20 k=3 · solver · dmc@1"
+    said = re.search(rf"new record: ([\d,.]+)× cheaper vs #{fourier['run_id']}\b", flat)
     assert said is not None, flat
     assert float(said.group(1).replace(",", "")) == pytest.approx(old / new, rel=0.01)
 
@@ -184,14 +180,19 @@ def test_records_are_per_board_never_across_instances_or_tracks():
     _, gf2 = _json("gf2", "seed=3")  # solver, n=20 k=3 (its baseline, the best other solver, stored first)
     _, small = _json("gf2", "n=6", "k=2", "seed=3")  # the same solver on another instance: a board of its own
     flat = " ".join(CliRunner().invoke(main, ["run", "gf2", "n=6", "k=2", "seed=3"]).output.split())
-    assert "first result on sparse_parity n=6 k=2 · solver · dmc@1" in flat
+    assert "first result on its board" in flat and small["verdict"]["board"] == "sparse_parity n=6 k=2 · solver · dmc@1"
     assert "new record" not in flat and "vs the record" not in flat
     _, km = _json("km", "seed=3")  # membership queries: a board of its own, never ranked with gf2
     flat = " ".join(CliRunner().invoke(main, ["run", "km", "seed=3"]).output.split())
-    assert "first result on sparse_parity n=20 k=3 · oracle solver · dmc@1" in flat
+    assert (
+        "first result on its board" in flat
+        and km["verdict"]["board"] == "sparse_parity n=20 k=3 · oracle solver · dmc@1"
+    )
     _, sgd = _json("sgd", "seed=3")  # a training method on n=20 k=3: not compared with the gf2 solver
     flat = " ".join(CliRunner().invoke(main, ["run", "sgd", "seed=3"]).output.split())
-    assert "first result on sparse_parity n=20 k=3 · training · dmc@1" in flat
+    assert (
+        "first result on its board" in flat and sgd["verdict"]["board"] == "sparse_parity n=20 k=3 · training · dmc@1"
+    )
     boards = json.loads(CliRunner().invoke(main, ["leaderboard", "sparse_parity", "--json"]).output)["boards"]
     # the system's baselines are on no board: only the members' own runs are
     expected = {("solver", (gf2["run_id"],)), ("oracle solver", (km["run_id"],)), ("training", (sgd["run_id"],))}

@@ -134,6 +134,6 @@ def test_a_judged_solve_names_its_baseline_on_the_card_and_in_the_log(ctx: AppCo
     from bot.commands.submission_card import submission_card
 
     card = submission_card(recorded, "gf2 mine").text
-    assert f"vs {baseline.label}, the baseline: dmc@1" in card, card
+    assert f"vs {baseline.label}: DMC " in card, card
     log = "".join(p.read_text() for p in ctx.settings.data_dir.rglob("*.md"))
     assert baseline.label in log and f"sparse_parity / {stored.subject}" not in log  # no entry of its own

@@ -103,6 +103,10 @@ def test_runs_show_and_unknown_id(ctx: AppContext) -> None:
     reply, status = call(ctx, "runs", "mine", caller=ALICE)
     assert status == 0 and [r["id"] for r in reply.data["runs"]] == [1]  # type: ignore[index]
     reply, status = call(ctx, "show", "#2")
+    assert status == 0 and reply.text.startswith("#2 tiled on matmul_4x4 by bob: ok") and not reply.files
+    show = command_named("show")
+    assert show is not None
+    reply, status = execute(ctx, show, Invocation(command="show", args=["#2"], flags={"full"}, caller=BOB))
     assert status == 0 and reply.text.startswith("#2 matmul_4x4 / tiled by bob — ok")
     assert reply.files and reply.files[0].content == b"tiled 150"
     reply, status = call(ctx, "show", "99")
@@ -120,7 +124,7 @@ def test_compare_reports_deltas_and_cost_moves(ctx: AppContext) -> None:
     assert reply.data["metrics"] == [  # type: ignore[index]
         {"metric": "dally@1", "a": 200.0, "b": 150.0, "delta": -50.0, "verdict": "WIN"}
     ]
-    assert "dally@1: WIN" in reply.text and "not like for like" not in reply.text
+    assert reply.text.startswith("#2 tiled vs #1 naive: Dally −25.0 % (WIN)") and "not like for like" not in reply.text
     reverse, _ = call(ctx, "compare", "2", "1")
     assert reverse.data["metrics"][0]["verdict"] == "LOSS"  # type: ignore[index]
     assert [(s["label"], s["delta"]) for s in reply.data["shifts"]] == [("A", -90.0), ("B", 40.0)]  # type: ignore[index]

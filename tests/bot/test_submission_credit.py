@@ -73,11 +73,11 @@ def test_stolen_credit_is_told_not_taken(ctx: AppContext) -> None:
     assert thief["identical_to"] is None
     told = victim["identical_to"]
     assert told["run_id"] == thief["run_id"] and told["member"] == "thief" and told["label"] == "victim-fast"
-    assert f"identical to run #{thief['run_id']} by thief" in mine.text and "submitted 20" in mine.text
+    assert f"identical to run #{thief['run_id']} by thief" in mine.text and told["submitted_at"].startswith("20")
     assert f"yours is #{victim['submission_id']}" in mine.text
     # never shown as the victim's own run: no standing of someone else's run, no "stored result" of theirs
     assert "first stored result" not in mine.text and "new record" not in mine.text
-    assert "(stored result;" not in mine.text
+    assert "stored answer" not in mine.text
     # the board credits the first submitter, once
     rows = _board(ctx)
     assert [(r["member"], r["method"]) for r in rows] == [("thief", "victim-fast")]
@@ -117,4 +117,4 @@ def test_own_resubmission_is_a_plain_stored_answer(ctx: AppContext) -> None:
     first = _data(_run(ctx, "submit", VICTIM, name="victim-fast"))
     again = _run(ctx, "submit", VICTIM, name="another-name")
     assert _data(again)["run_id"] == first["run_id"] and _data(again)["identical_to"] is None
-    assert "(stored result;" in again.text and "identical to" not in again.text
+    assert "stored answer (--force reruns)" in again.text and "identical to" not in again.text

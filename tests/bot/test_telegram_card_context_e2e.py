@@ -29,7 +29,7 @@ def reply_to(fake: FakeBotApi, card: dict[str, Any], text: str, user_id: int = O
 async def first_card(fake: FakeBotApi) -> dict[str, Any]:
     fake.push_message(chat_id=GROUP, user_id=MEMBER, text=TINY)
     calls = await until(fake, lambda cs: bool(messages(cs, "tiny (ir) on matmul_1x1")), timeout=60)
-    [card] = messages(calls, "tiny (ir) on matmul_1x1")
+    [card] = messages(calls, "tiny (ir) on matmul_1x1")[-1:]
     return card.result
 
 
@@ -39,9 +39,27 @@ async def test_show_and_why_sent_as_replies_to_a_card_show_that_cards_run(fake: 
         reply_to(fake, card, "/show")
         reply_to(fake, card, "why?")
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/show 1")  # the same, typed in full
-        calls = await until(fake, lambda cs: len(messages(cs, "#1 matmul_1x1 / tiny by ")) == 3, timeout=30)
-    shown = {m.text for m in messages(calls, "#1 matmul_1x1 / tiny by ")}
+        calls = await until(fake, lambda cs: len(messages(cs, "#1 tiny on matmul_1x1 by ")) == 3, timeout=30)
+    shown = {m.text for m in messages(calls, "#1 tiny on matmul_1x1 by ")}
     assert len(shown) == 1  # three ways to ask, one answer
+
+
+async def test_run_force_and_details_sent_as_replies_to_a_card_apply_to_its_run(fake: FakeBotApi) -> None:
+    async with running_bot(fake, commands=COMMANDS):
+        fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/run matmul_2x2")
+        calls = await until(fake, lambda cs: bool(messages(cs, "run #1, logged")), timeout=60)
+        [card] = messages(calls, "run #1, logged")
+        reply_to(fake, card.result, "details", user_id=MEMBER)  # a plain word under the card: that run's summary
+        calls = await until(fake, lambda cs: bool(messages(cs, "#1 baseline on matmul_2x2 by ")), timeout=30)
+        reply_to(fake, card.result, "/run --force", user_id=MEMBER)  # the card's request, run again
+        calls = await until(fake, lambda cs: bool(messages(cs, "run #2, logged")), timeout=60)
+        submitted = await first_card(fake)  # a submitted program's card: not rebuilt from storage
+        reply_to(fake, submitted, "/run --force", user_id=MEMBER)
+        calls = await until(fake, lambda cs: bool(messages(cs, "is a submitted program")), timeout=30)
+    [again] = messages(calls, "run #2, logged")
+    assert again.text.split("\n\n")[-1].startswith("baseline on matmul_2x2")  # the same request as the card's
+    [refusal] = messages(calls, "is a submitted program")
+    assert "is a submitted program (ir)" in refusal.text and "/submit --force" in refusal.text
 
 
 async def test_a_reply_to_a_message_without_a_details_button_gets_no_context(fake: FakeBotApi) -> None:
@@ -74,7 +92,10 @@ def test_the_run_fills_in_only_what_the_command_is_short_of() -> None:
     assert with_card_run("show", "9", 7) == "9"  # an id typed wins
     assert with_card_run("compare", "5", 7) == "7 5"
     assert with_card_run("compare", "5 6", 7) == "5 6"
-    assert with_card_run("run", "--force", 7) == "--force"  # not a command that takes a run id
+    assert with_card_run("run", "--force", 7) == "from=7 --force"  # that card's request, run again
+    assert with_card_run("run", "sgd --force", 7) == "sgd --force"  # a method typed wins
+    assert with_card_run("run", "n=30 --force", 7) == "n=30 --force"  # so does any parameter
+    assert with_card_run("leaderboard", "", 7) == ""  # not a command about one run
 
 
 @pytest.mark.parametrize(

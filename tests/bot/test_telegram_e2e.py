@@ -104,7 +104,7 @@ async def test_progress_edits_one_message_then_the_result_arrives_in_the_topic(f
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=16 pause=0.05", thread_id=TOPIC)
         calls = await until(fake, any_text("slept 16 steps"))
     [ack] = [c for c in calls if c.method == "sendMessage"]  # one message per job: the result replaces it
-    assert "queued #1, position 1" in ack.params["text"]
+    assert "queued as job 1, position 1" in ack.params["text"]
     assert ack.params["message_thread_id"] == str(TOPIC)
     edits = [c for c in calls if c.method == "editMessageText"]
     assert {e.params["message_id"] for e in edits} == {str(ack.result["message_id"])}  # one message, edited
@@ -124,7 +124,7 @@ async def test_cancel_kills_the_job_and_its_child_processes(fake: FakeBotApi, tm
         worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
         assert process_alive(worker_pid) and process_alive(grandchild_pid)
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/cancel 1")
-        await until(fake, any_text("is member's job"))
+        await until(fake, any_text("job 1 is member's"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/queue")
         await until(fake, any_text("1 running, 0 queued"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/cancel 1")
@@ -258,12 +258,12 @@ async def test_stopping_the_bot_answers_running_and_queued_jobs(fake: FakeBotApi
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text=f"/sleepy steps=400 pause=0.05 child={pids_file}")
         await until(fake, any_text("/400 (", "editMessageText"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
-        await until(fake, any_text("queued #2, position 1"))
+        await until(fake, any_text("queued as job 2, position 1"))
     calls = fake.delivered()
     worker_pid, grandchild_pid = map(int, pids_file.read_text().split())
     replies = texts(calls)
-    assert any("#1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies)
-    assert any("#2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies)
+    assert any("job 1 /sleepy" in t and "was stopped: the bot is shutting down; send it again" in t for t in replies)
+    assert any("job 2 /sleepy" in t and "was not run: the bot is shutting down; send it again" in t for t in replies)
     deadline = time.monotonic() + 3
     while (process_alive(worker_pid) or process_alive(grandchild_pid)) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
@@ -273,7 +273,7 @@ async def test_stopping_the_bot_answers_running_and_queued_jobs(fake: FakeBotApi
 async def test_the_per_member_queue_limit_answers_in_the_chat(fake: FakeBotApi) -> None:
     async with running_bot(fake, job_queue_per_member=1, job_workers=1):  # one worker: the held job must wait
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=20 pause=0.05")
-        await until(fake, any_text("queued #1"))
+        await until(fake, any_text("queued as job 1"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=1")
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/sleepy steps=1")
         # the two messages may be taken up in either order, so neither the job numbers nor which job answers
@@ -287,7 +287,7 @@ async def test_the_per_member_queue_limit_answers_in_the_chat(fake: FakeBotApi) 
         )
     # over the member's share of 1: held, not refused — it waits behind other members' jobs and says so once
     sent = [c.params.get("text", "") for c in calls]  # every send and edit, the acknowledgement included
-    assert sum("queued #" in t and "starts after others'" in t for t in sent) == 1
+    assert sum("queued as job " in t and "starts after others'" in t for t in sent) == 1
     assert not any("you already have" in t for t in sent)
     assert not any("cleaned up" in t for t in texts(calls))  # a job that answered leaves nothing to undo
 
@@ -314,8 +314,9 @@ async def test_an_admins_queue_limit_change_applies_to_the_next_submission(fake:
         fake.push_message(chat_id=GROUP, user_id=ADMIN, text="/config set limits.queue_per_member 1")
         await until(fake, any_text("limits.queue_per_member"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=20 pause=0.05")
-        await until(fake, any_text("#1 /sleepy"))
+        await until(fake, any_text("job 1 /sleepy"))
         fake.push_message(chat_id=GROUP, user_id=MEMBER, text="/sleepy steps=1")
         calls = await until(fake, any_text("starts after others'"))
     # the admins' new share (1), not the deployment's (5): the second job is held behind everyone else's
-    assert any("queued #2" in t and "starts after others'" in t for t in (c.params.get("text", "") for c in calls))
+    sent = [c.params.get("text", "") for c in calls]
+    assert any("queued as job 2" in t and "starts after others'" in t for t in sent)

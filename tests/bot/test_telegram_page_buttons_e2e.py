@@ -203,14 +203,15 @@ async def test_details_under_a_result_card_answers_with_show(fake: FakeBotApi) -
         assert keyboard_of(card.result) == [("details", "go:show 1")]
         fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("go:show 1"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/show 1")
-        calls = await until(fake, lambda cs: len(messages(cs, "#1 matmul_1x1 / tiny by ")) == 2, timeout=30)
+        calls = await until(fake, lambda cs: len(messages(cs, "#1 tiny on matmul_1x1 by ")) == 2, timeout=30)
         # a run nobody can see (there is no run 99): the same one line as typing /show 99
         fake.push_button_press(card=card.result, user_id=OTHER_MEMBER, data=sealed("go:show 99"))
         fake.push_message(chat_id=GROUP, user_id=OTHER_MEMBER, text="/show 99")
         calls = await until(fake, lambda cs: len(messages(cs, "99")) >= 2, timeout=30)
     card_id = int(card.result["message_id"])
-    pressed, typed = messages(calls, "#1 matmul_1x1 / tiny by ")
-    assert pressed.text == typed.text and "by member — ok" in pressed.text
+    pressed, typed = messages(calls, "#1 tiny on matmul_1x1 by ")
+    assert pressed.text == typed.text and "by member: ok" in pressed.text
+    assert len(pressed.text.splitlines()) <= 25 and not any(c.method == "sendDocument" for c in calls)  # in place
     assert [m.text for m in replies_to(calls, card_id)] == [pressed.text, *[m.text for m in messages(calls, "99")][:1]]
     refusals = {m.text for m in messages(calls, "99")}
     assert len(refusals) == 1 and "\n" not in next(iter(refusals))

@@ -20,10 +20,18 @@ def test_the_committed_card_and_entry_are_what_a_run_shows_today() -> None:
     shown = showcase.generate()
     assert (OUT / showcase.CARD_TEXT).read_text(encoding="utf-8") == shown.card, f"docs/showcase card is {REGENERATE}"
     assert (OUT / showcase.ENTRY_TEXT).read_text(encoding="utf-8") == shown.entry, f"the entry is {REGENERATE}"
+    assert (OUT / showcase.METHOD_TEXT).read_text(encoding="utf-8") == shown.method_card, (
+        f"the method card is {REGENERATE}"
+    )
 
 
 @pytest.mark.parametrize(
-    ("text", "picture"), [(showcase.CARD_TEXT, showcase.CARD_PICTURE), (showcase.ENTRY_TEXT, showcase.ENTRY_PICTURE)]
+    ("text", "picture"),
+    [
+        (showcase.CARD_TEXT, showcase.CARD_PICTURE),
+        (showcase.ENTRY_TEXT, showcase.ENTRY_PICTURE),
+        (showcase.METHOD_TEXT, showcase.METHOD_PICTURE),
+    ],
 )
 def test_each_picture_was_drawn_from_the_committed_text(text: str, picture: str) -> None:
     with Image.open(OUT / picture) as image:
@@ -34,7 +42,7 @@ def test_each_picture_was_drawn_from_the_committed_text(text: str, picture: str)
 def test_the_readme_shows_both_pictures() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("<!-- showcase:start -->")[1].split("<!-- showcase:end -->")[0]
-    for picture in (showcase.CARD_PICTURE, showcase.ENTRY_PICTURE):
+    for picture in (showcase.CARD_PICTURE, showcase.ENTRY_PICTURE, showcase.METHOD_PICTURE):
         assert f"({showcase.OUT_DIR.as_posix()}/{picture})" in block
 
 

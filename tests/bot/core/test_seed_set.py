@@ -128,7 +128,7 @@ def test_a_seed_set_runs_end_to_end_with_its_baseline_on_the_same_seeds(ctx: App
     alone = [run_here(SeedTask("local_update", {**TINY, "seed": s})) for s in (3, 4)]
     assert data["seed_metrics"]["dmc@1"] == [r.metrics["dmc@1"] for r in alone]  # exactly: dmc's sum is exact
     assert data["metrics"]["dmc@1"] == pytest.approx(sum(data["seed_metrics"]["dmc@1"]) / 2, rel=1e-12)
-    assert "2 seeds (3, 4)" in reply.text and "dmc@1 mean" in reply.text
+    assert ", 2 seeds: " in reply.text.splitlines()[0]  # the card names the set; show ID has each seed's value
     with ctx.sessions()() as session:
         base = get_run(session, run_id=data["baseline"]["run_id"])
         assert (base.subject, base.seeds, base.role, base.member.name) == ("sgd", [3, 4], "baseline", "(system)")
@@ -136,10 +136,10 @@ def test_a_seed_set_runs_end_to_end_with_its_baseline_on_the_same_seeds(ctx: App
     log = "".join(p.read_text() for p in ctx.settings.data_dir.rglob("*.md"))
     # the baseline has no entry of its own: the run's headline names it with its run id
     assert f"local_update vs sgd (#{base.id}), n=8 k=3, 2 seeds:" in log and "sparse_parity / sgd" not in log
-    # a phone-sized card: verdicts first, ≤ 25 lines once wrapped at 40 characters, no tables (they are in show)
-    wrapped = sum(-(-len(line) // 40) or 1 for line in reply.text.splitlines())
-    assert wrapped <= 25 and not reply.tables, reply.text
-    assert reply.text.splitlines()[0].startswith("dmc@1") and "the baseline: dmc@1" in reply.text.splitlines()[1]
+    # a phone-sized card: the verdict first, a headline and at most six lines of 40 characters, no tables
+    head, *rest = reply.text.splitlines()
+    assert len(rest) <= 6 and all(len(line) <= 40 for line in rest) and not reply.tables, reply.text
+    assert head.startswith("local_update vs sgd, n=8 k=3, 2 seeds: ByteDMD ") and "; DMC " in head
     shown, _ = call(ctx, "show", str(data["run_id"]))
     assert any(t.title.startswith(f"against stored results (baseline: sgd (#{base.id}))") for t in shown.tables)
     assert COUNTING_NOTE in reply.text and COUNTING_NOTE in shown.text  # not SutroYaro's hand counts: said once
@@ -177,7 +177,7 @@ def test_compare_judges_over_the_seed_values_and_names_differing_seeds(ctx: AppC
     b = _stored_set(ctx, [4, 5, 6], [98.0, 100.0, 102.0])
     c = _stored_set(ctx, [7, 8, 9], [90.0, 100.0, 110.0])  # the same mean, s = 10: inside the margin
     reply, status = call(ctx, "compare", str(a), str(b))
-    assert status == 0 and "dmc@1: WIN" in reply.text
+    assert status == 0 and reply.text.startswith(f"#{b} sgd vs #{a} sgd: DMC −4.8 % (WIN)")  # 100 vs 105
     assert "not like for like: seeds 1,2,3 vs 4,5,6" in reply.text.splitlines()
     reply, _ = call(ctx, "compare", str(a), str(c))
-    assert "dmc@1: INCONCLUSIVE" in reply.text
+    assert "DMC −4.8 %, inconclusive — seed spread" in reply.text
