@@ -83,7 +83,7 @@ def _claude(ctx: AppContext, spend_usd: float) -> Proposer | None:
     if config.api_key is None or spend_usd <= 0:
         return None
     from bot.commands.explore_claude import ClaudeProposer  # anthropic only when a key is set
-    from bot.commands.ideas.limits import MonthlyBudget
+    from bot.core.idea_budget import MonthlyBudget
 
     budget = MonthlyBudget(ctx.sessions(), config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok)
     return ClaudeProposer(config, budget, dev_override=ctx.settings.dev_allow_unsandboxed)

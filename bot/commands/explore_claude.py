@@ -17,9 +17,9 @@ from typing import Any
 import anthropic
 
 from bot.commands.ideas.config import AssistantConfig
-from bot.commands.ideas.drafting import _api_failure
-from bot.commands.ideas.limits import BudgetExhausted, MonthlyBudget
 from bot.core.explore import Idea, SearchState
+from bot.core.idea_budget import BudgetExhausted, MonthlyBudget
+from bot.core.idea_drafting import _api_failure
 from engine.errors import EngineError
 from engine.sandbox import run_generate
 
