@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import anthropic
-
 from bot.commands.ideas.config import AssistantConfig, assistant_config
 from bot.core.idea_budget import BudgetExhausted, MonthlyBudget
 from bot.core.sprint_tldr import SYSTEM, SprintFacts, Writer
@@ -43,6 +41,8 @@ def assistant_summary(config: AssistantConfig, budget: MonthlyBudget, facts: Spr
         budget.check()
     except BudgetExhausted:
         return None
+    import anthropic  # the SDK takes about a second of CPU to import; the bot and its tests load this module
+
     client = anthropic.Anthropic(
         api_key=config.api_key, base_url=config.base_url, timeout=config.timeout_s, max_retries=config.max_retries
     )
