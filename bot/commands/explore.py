@@ -82,8 +82,8 @@ def _claude(ctx: AppContext, spend_usd: float) -> Proposer | None:
     config = assistant_config(ctx)
     if config.api_key is None or spend_usd <= 0:
         return None
-    from bot.commands.explore_claude import ClaudeProposer  # anthropic only when a key is set
-    from bot.commands.ideas.limits import MonthlyBudget
+    from bot.core.explore_claude import ClaudeProposer  # anthropic only when a key is set
+    from bot.core.idea_budget import MonthlyBudget
 
     budget = MonthlyBudget(ctx.sessions(), config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok)
     return ClaudeProposer(config, budget, dev_override=ctx.settings.dev_allow_unsandboxed)

@@ -8,7 +8,9 @@ on one candidate). The loop that drives them, with its budget and journal, is ``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_exports
 
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
@@ -45,12 +47,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.explore' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -75,14 +75,14 @@ def test_a_loop_from_the_published_tiled_program_lowers_it_and_stores_the_best(
     assert f"run #{data['run_id']}" in log and "#1)" not in log.replace(f"run #{data['run_id']}", "")
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # 1.0 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_the_step_budget_stops_the_loop(_isolated_data_dir: Path) -> None:
     code, data = _json("explore", "matmul_16x16", f"from={TILED}", "budget=1")
     assert code == 0 and len(data["steps"]) == 1 and data["stop_reason"] == "its step budget is spent"
     assert data["start"] == "file matmul__tiled_16x16.ir"
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # 3.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_the_circuit_breaker_stops_a_loop_that_finds_nothing(_isolated_data_dir: Path) -> None:
     assert CliRunner().invoke(main, ["config", "set", "explore.stale_steps", "1"]).exit_code == 0
     code, data = _json("explore", "matmul_16x16", f"from={RECORD_66707}")
@@ -119,6 +119,7 @@ def test_candidates_that_break_the_rules_are_refused_with_their_reason(ctx: AppC
     assert outcome.recorded is None and outcome.loop.best_cost == 133_783
 
 
+@pytest.mark.slow  # 0.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_loop_stopped_mid_way_keeps_its_journal_and_best(ctx: AppContext) -> None:
     seen: list[str] = []
 
@@ -165,7 +166,7 @@ def test_a_cancelled_job_and_a_restart_close_running_loops_with_their_best(ctx: 
         assert get_loop(session, 2).status == EXPLORE_INTERRUPTED and get_loop(session, 2).best_code == text
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # 2.3 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_resume_carries_on_from_a_loop_s_best(_isolated_data_dir: Path) -> None:
     code, first = _json("explore", "matmul_16x16", f"from={TILED}", "budget=1")
     code, second = _json("explore", "resume", str(first["loop_id"]), "budget=1")

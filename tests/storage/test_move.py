@@ -161,6 +161,7 @@ class Interrupted(Exception):
     pass
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_an_interrupted_move_resumes_where_it_stopped(source: Engine, tmp_path: Path) -> None:
     target = make_engine(f"sqlite:///{tmp_path / 'target.db'}")
     batches = []

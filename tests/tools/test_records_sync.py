@@ -296,6 +296,7 @@ def test_a_leaderboard_table_best_first_is_read_in_acceptance_order() -> None:
     assert _leaderboard_order(table.rows)
 
 
+@pytest.mark.slow  # 0.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_published_program_is_credited_to_its_authors_not_the_member(tmp_path: Path) -> None:
     """Scoring the group's 667 (shipped snapshot: @jurajselep, 2026-09-20) is that author's record, not the local
     member's: the card says whose, the run is off the board and out of the records; an earlier run of a program

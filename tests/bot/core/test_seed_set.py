@@ -113,6 +113,7 @@ def call(ctx: AppContext, name: str, *args: str, **options: str) -> tuple[Reply,
     return execute(ctx, command, Invocation(command=name, args=list(args), options=options, caller=ANN))
 
 
+@pytest.mark.slow  # 0.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_child_processes_give_the_same_result_as_this_process() -> None:
     tasks = [SeedTask("gf2", {"n": 12, "seed": s}) for s in (1, 2)]
     parallel = run_tasks(tasks, workers=2)
