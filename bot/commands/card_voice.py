@@ -132,6 +132,8 @@ def board_standing(judgement: Judgement | None) -> str | None:
     not a record`` or ``record #3: 2.1× costlier (LOSS)``; None for a failed run or one with no value."""
     if judgement is None or not judgement.passed or judgement.value is None:
         return None
+    if judgement.frozen:
+        return f"retired {judgement.frozen}: not ranked"
     if judgement.record is None:
         return "first result on its board"
     verdict = judgement.versus_record

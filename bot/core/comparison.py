@@ -186,7 +186,8 @@ def compare(
         paired = is_paired(value_keys(run), baseline.keys, mine, theirs)
         versus = judge(mine, theirs, candidate_passed=run.ok, rule=rule, paired=paired)
     standing = None
-    frozen = current_snapshot(session).retirement(run.challenge) is not None  # a retired tier's board is frozen
+    retired = current_snapshot(session).retirement(run.challenge)  # a retired tier's board is frozen
+    frozen = "" if retired is None else retired.since.isoformat()
     if run.ok and primary is not None and primary in run.metrics and not frozen:
         if primary not in others:
             others[primary] = _rivals(session, run, primary)
@@ -227,6 +228,7 @@ def compare(
             rule=rule,
             baseline_name=None if baseline is None else baseline.name,
             baseline_run=None if baseline is None else baseline.run_id,
+            frozen=frozen,
         )
     return Comparison(
         rows=tuple(rows), standing=standing, baseline=baseline, versus_baseline=versus, judgement=judgement

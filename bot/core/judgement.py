@@ -33,6 +33,8 @@ class Judgement:
     label (``sgd (#1)``), None without one. record: the board's current record value (None: the run is the first
     on its board); record_label: whose it is (``#12``, ``@sjbaebae (published)``). The two verdicts are over each
     side's seed values (:func:`bot.core.verdict.judge`); None where there is nothing to compare with.
+    frozen: the date (ISO) the group retired the run's tier when the run was stored after it — its board is frozen,
+    so the run stands on no board: no record, no "first result" ("" for a current board).
     """
 
     metric: str
@@ -48,6 +50,7 @@ class Judgement:
     rule: VerdictRule = DEFAULT_RULE
     baseline_name: str | None = None
     baseline_run: int | None = None
+    frozen: str = ""
 
     @property
     def loses_to_baseline(self) -> bool:
@@ -65,7 +68,7 @@ class Judgement:
 
     @property
     def first_on_board(self) -> bool:
-        return self.passed and self.value is not None and self.record is None
+        return self.passed and self.value is not None and self.record is None and not self.frozen
 
     @property
     def outcome(self) -> Outcome | None:
@@ -182,6 +185,7 @@ def judgement_data(judgement: Judgement) -> dict[str, Any]:
         "outcome": None if j.outcome is None else j.outcome.value,
         "new_record": j.new_record,
         "first_on_board": j.first_on_board,
+        "frozen": j.frozen or None,
     }
 
 
@@ -208,4 +212,5 @@ def judgement_from(data: dict[str, Any]) -> Judgement:
         ),
         baseline_name=None if choice is None else choice.name,
         baseline_run=None if choice is None else choice.run_id,
+        frozen=str(data.get("frozen") or ""),
     )
