@@ -16,7 +16,7 @@ from bot.context import AppContext
 from bot.core.attribution_diff import compare_stored
 from bot.core.comparison import run_versus_run
 from bot.core.verdict import Verdict, VerdictRule, configured_rule
-from engine.attribution import ONLY_A, ONLY_B, AttributionDiff, BufferChange, explain
+from engine.attribution import UNCHANGED, AttributionDiff, BufferChange, explain
 from tools.board import setting_of, what_differs
 from tools.compare import metric_cells, shift_cells
 from tools.metric_format import format_value, percent_needed
@@ -53,9 +53,9 @@ def headline(a_id: int, a: str, b_id: int, b: str, judged: dict[str, Verdict], r
 def buffer_table(diff: AttributionDiff, a_id: int, b_id: int) -> Table:
     """The per-buffer diff as a card table: name, contribution in A and B, change, that change as a share of A's
     total (so its sign is the change's and the shares add up to the whole change),
-    the verdict; buffers whose contribution did not change at all are left out (the title counts them), the last
-    row is the totals (``--json`` lists every buffer)."""
-    changed = [r for r in diff.rows if r.change != 0 or r.verdict in (ONLY_A, ONLY_B)]
+    the verdict; buffers that did not move (:data:`engine.attribution.UNCHANGED`: no change, or one too small to
+    count) are left out and counted in the title, the last row is the totals (``--json`` lists every buffer)."""
+    changed = [r for r in diff.rows if r.verdict != UNCHANGED]
     rows = [
         [
             r.name,
@@ -72,7 +72,7 @@ def buffer_table(diff: AttributionDiff, a_id: int, b_id: int) -> Table:
         headers=["buffer", f"#{a_id}", f"#{b_id}", "change", f"of #{a_id}", "verdict"],
         rows=rows,
         title=f"where {diff.metric} ({diff.scope}) moved, by buffer"
-        + (f" ({len(diff.rows) - len(changed)} more unchanged)" if len(changed) < len(diff.rows) else ""),
+        + (f" ({len(diff.rows) - len(changed)} more barely moved)" if len(changed) < len(diff.rows) else ""),
     )
 
 
