@@ -2,12 +2,14 @@
 so one huge call cannot carry the judge past its CPU allowance.
 
 Each attack repeats the largest call of its kind the budgets allow (a float16 power, an argsort, an int64 matrix
-product, an outer product) until the judge stops it. Oracle: an invariant. The numpy work charged to the submission
-(``spent``, the judge's own account, recorded by wrapping :func:`engine.sandbox.judge.cpu_allowance`) never passes
-``Limits.parent_cpu_s`` (1.5 s). On the landed code the allowance was checked after each request, so a run was
-stopped only once the charged work had passed it — by up to one call's cost (a 2 Mi-element float16 power: about
-0.14 s here) — and the refusal said "exceeded"; now the refusal names the call and its estimate, and the charged work
-stays below the allowance (measured in one run: bench/bench_judge_work.py).
+product, an outer product, a ``.tolist()``) until the judge stops it. Oracle: an invariant. The numpy work
+charged to the submission (``spent``, the judge's own account, recorded by wrapping
+:func:`engine.sandbox.judge.cpu_allowance`) never passes ``Limits.parent_cpu_s`` (1.5 s). On the landed code the
+allowance was checked after each request, so a run was stopped only once the charged work had passed it — by up to
+one call's cost (a 2 Mi-element float16 power: about 0.14 s here) — and the refusal said "exceeded"; now the
+refusal names the call and its estimate, and the charged work stays below the allowance (measured in one run:
+bench/bench_judge_work.py). On a machine loaded enough, the wall-clock limit (10 s) can end a run first: the
+invariant holds then too.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ ATTACKS = {
     "argsort": "    a = np.random.random(2_000_000)\n" + _LOOP.format("np.argsort(a)"),
     "int64 matmul": "    a = np.ones((368, 368), dtype=np.int64)\n" + _LOOP.format("a @ a"),
     "outer": "    v = np.random.random(2000)\n" + _LOOP.format("np.outer(v, v)"),
+    "tolist": "    a = np.ones((256, 256))\n" + _LOOP.format("a.tolist()"),  # 65,536 handles made by the judge
 }
 
 
@@ -54,8 +57,9 @@ def test_one_huge_call_cannot_pass_the_judges_cpu_allowance(
     code, out = submit(str(path), "--json")
     payload = one_json(out)
     assert code == 1 and payload["ok"] is False and payload["failure_kind"] == "limit", payload
-    assert payload["failure"].startswith("judge CPU time limit (1.5 s of numpy work run for your code): "), payload
-    assert "would need about" in payload["failure"] and "\n" not in payload["failure"]
     assert seen, "the judge built no allowance"
     spent = seen[-1][0]
-    assert spent <= DEFAULT_LIMITS.parent_cpu_s, (name, spent)
+    assert spent <= DEFAULT_LIMITS.parent_cpu_s, (name, spent, payload["failure"])
+    if payload["failure"].startswith("judge CPU time limit"):  # on a machine loaded enough the wall clock ends it
+        assert payload["failure"].startswith("judge CPU time limit (1.5 s of numpy work run for your code): ")
+        assert "would need about" in payload["failure"] and "\n" not in payload["failure"]

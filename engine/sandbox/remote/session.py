@@ -501,7 +501,8 @@ class Session:
         hid = req.get("t")
         target = self._arrays.get(hid) if type(hid) is int else None
         left, limit = self.cpu_left()
-        if left > work.worst_seconds(work.elements_read(target, args, kwargs), self.max_elements):
+        listing = op == "meth" and bool(args) and args[0] == "tolist"
+        if left > work.worst_seconds(work.elements_read(target, args, kwargs), self.max_elements, listing):
             return  # nothing this request could do passes the allowance
         named = op in ("bin", "un", "meth", "np", "rng", "ibin")
         name = str(args[0]) if named and args else ""
