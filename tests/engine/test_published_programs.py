@@ -1,9 +1,9 @@
 """The group's record programs published after the May snapshot (tests/data/published/matmul, provenance in
 PROVENANCE.md there) score exactly their published cost under the symbolic correctness rule (matmul rules@2).
 
-Oracles: each program's cost as matmul/README.md's record tables publish it (sutro-problems a1fc22e); for 63,290 also
-the SHA-256 and operation counts its frozen-artifact verifier pins (matmul/submissions/best_63290.py at a1fc22e),
-which prove the copy here is byte for byte the published file.
+Oracles: each program's cost as matmul/README.md's record tables publish it (sutro-problems a1fc22e); for the 16×16
+programs also the SHA-256 and operation counts their frozen-artifact verifiers pin (matmul/submissions/best_63290.py
+and best_63350.py), which prove the copies here are byte for byte the published files.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ COSTS = {
     "best_681.ir": ("matmul_4x4", 681),
     "best_675.ir": ("matmul_4x4", 675),
     "best_667.ir": ("matmul_4x4", 667),
+    "best_63350.ir": ("matmul_16x16", 63_350),
     "best_63290.ir": ("matmul_16x16", 63_290),
 }
 """Every program held here: its board and published cost."""
 
 PINNED = {
+    "best_63350.ir": ("3cf3b8dea456fa0a7dba2e5fab3a31af0dc971fd11d7b04332bcfd967d3259af", 2_167 + 4_096 + 3_840),
     "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
