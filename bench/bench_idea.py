@@ -18,8 +18,8 @@ import anthropic
 from measure import machine_line, median_s
 
 from bot.commands.ideas.config import AssistantConfig
-from bot.commands.ideas.drafting import draft_experiment
-from bot.commands.ideas.limits import MonthlyBudget
+from bot.core.idea_budget import MonthlyBudget
+from bot.core.idea_drafting import draft_experiment
 from engine.sandbox import judge_solve, probe_tier
 from storage.database import make_engine, session_factory
 from storage.migrate import upgrade_to_head

@@ -2,7 +2,8 @@
 instances), for an honest full brute force beside each attack, in one run; and the honest brute-force solve()
 before/after a change (``--base`` names a checkout of the code before it).
 
-Each case runs in a fresh Python process (``--case``), so its peak RSS (``ru_maxrss``) and CPU
+Each case runs in a fresh Python process (``--case``), so its peak RSS (``ru_maxrss``), the growth of its
+address space during the judgement (``VmPeak`` less ``VmSize`` at the start: what the judge's own limit counts) and CPU
 (``RUSAGE_SELF``: the judge, its element trace and the watchdog loop; never the sandboxed child, which has its own
 process and limits) are its own. Every instance is the worst case for the brute force (secret [17, 18, 19]: all
 1,140 combinations tried), drawn from fixed seeds, so every case sees the same data. Cases:
@@ -76,6 +77,7 @@ def one_case(path: Path) -> dict[str, Any]:
 
     judge.run_submission = run  # type: ignore[assignment]
     code = path.read_text()
+    vm_start = _status_mib("VmSize")
     before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.monotonic()
     result = judge.judge_solve(code)
@@ -83,6 +85,7 @@ def one_case(path: Path) -> dict[str, Any]:
     return {
         "cpu_s": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
         "rss_mib": after.ru_maxrss / 1024,
+        "vm_growth_mib": _status_mib("VmPeak") - vm_start,
         "wall_s": time.monotonic() - start,
         "solve_s": sum(solve_s),
         "solve_cpu_s": sum(solve_cpu_s),
@@ -90,6 +93,16 @@ def one_case(path: Path) -> dict[str, Any]:
         "failure": result.failure,
         "bytedmd": result.metrics.get("bytedmd@2"),
     }
+
+
+def _status_mib(key: str) -> float:
+    """A ``/proc/self/status`` size in MiB (``VmSize``: the address space now; ``VmPeak``: its peak so far): what
+    the judge's address-space limit (``Limits.judge_memory_bytes``, engine/sandbox/judge_memory.py) counts."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def run_case(name: str, tree: Path) -> dict[str, Any]:
@@ -109,6 +122,7 @@ def _line(runs: list[dict[str, Any]]) -> str:
     verdict = "ok" if runs[0]["ok"] else f"failed: {str(runs[0]['failure'])[:90]}"
     return (
         f"parent CPU {median('cpu_s'):6.2f} s  peak RSS {median('rss_mib'):6.0f} MiB"
+        f"  address space +{median('vm_growth_mib'):4.0f} MiB"
         f"  solve() {median('solve_s'):6.2f} s"
         f" (child CPU {median('solve_cpu_s'):5.2f} s)  {verdict}"
     )

@@ -15,6 +15,13 @@ The group's evaluator is not part of this repository: pass a local copy of their
 
 Run: ``PYTHONPATH=$PWD python bench/bench_mask_score.py [--runs 3] [--group /tmp/copy/mask_sparse_parity.py]``
 (about 2 minutes a round on 2 loaded cores).
+
+``--records``: instead, the group's published band records (tests/data/mask32) judged in one long-lived process,
+the way a search loop judges candidates: :class:`engine.scoring.ProgramJudge` (the dev suite built once; parse,
+check, price, run, count), its suite run alone (the compiled lane runner on the parsed program), and ``score_ir``
+(the per-call scorer), interleaved in this process; with ``--group``, the group's ``evaluate_mask`` too. Each row
+gives dev-suite instances per CPU second of one core (1,024 / median seconds), against the issue's target of 60,000
+(the group's Rust evaluator per thread); ``PYTHONPATH=$PWD python bench/bench_mask_score.py --records [--runs 9]``.
 """
 
 from __future__ import annotations
@@ -37,6 +44,10 @@ from measure import load_line, machine_line  # noqa: E402
 
 from engine.challenges.mask_scan_generator import scan_program  # noqa: E402
 from engine.challenges.mask_sparse_parity import MAX_LINES  # noqa: E402
+
+RECORDS = ROOT / "tests" / "data" / "mask32"
+RATE_TARGET = 60_000
+"""Dev-suite instances per second on one core the judge must reach on a band record (issue 30, point 4)."""
 
 SCRATCH = 10_000
 """A cell above every address the walk uses: the padding copies land there and are never read."""
@@ -84,10 +95,67 @@ def _round(which: str, path: str, group: str | None) -> dict[str, float]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def _group_module(group: str) -> object:
+    spec = importlib.util.spec_from_file_location("group_mask_sparse_parity", group)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def records(runs: int, group: str | None) -> None:
+    """Instances per CPU second on each published band record: judge, suite run alone, score_ir, the group's."""
+    import gzip
+
+    from measure import interleaved_medians
+
+    from engine.challenges.mask_parity_suite import dev_suite
+    from engine.challenges.mask_sparse_parity import MASK_SPARSE_PARITY
+    from engine.ir.lanes import COMPILED, run_lanes
+    from engine.ir.parser import parse
+    from engine.ir.static_check import Expect, check
+    from engine.scoring.ir import score_ir
+    from engine.scoring.program_judge import ProgramJudge
+
+    suite = dev_suite()
+    judge = ProgramJudge("mask_sparse_parity")
+    theirs = _group_module(group) if group else None
+    if theirs is not None:
+        theirs.mask_suite()  # type: ignore[attr-defined]
+    print(f"compiled lane runner: {'yes' if COMPILED else 'no (plain-Python fallback)'}")
+    print(
+        f"{'record':30s} {'lines':>7s} {'dally@1':>9s} {'judge/s':>9s} {'run/s':>9s} {'score_ir/s':>10s} "
+        f"{'group/s':>9s} {'target':>7s}"
+    )
+    spec = MASK_SPARSE_PARITY
+    for path in sorted(RECORDS.glob("*.ir.gz")):
+        text = gzip.decompress(path.read_bytes()).decode()
+        verdict = judge.judge(text)
+        assert verdict.correct, verdict.reason
+        program = parse(text, spec.dialect)
+        slots = check(program, spec.dialect, Expect(spec.n_inputs, spec.n_outputs))
+        fns = {
+            "judge": lambda text=text: judge.judge(text),
+            "run": lambda program=program, slots=slots: run_lanes(program, slots, spec.dialect, suite.inputs),
+            "score_ir": lambda text=text: score_ir("mask_sparse_parity", text),
+        }
+        if theirs is not None:
+            fns["group"] = lambda text=text: theirs.evaluate_mask(text)  # type: ignore[attr-defined]
+        t = interleaved_medians(fns, runs, clock=time.process_time)
+        rate = {name: suite.size / seconds for name, seconds in t.items()}
+        group_rate = f"{rate['group']:9,.0f}" if "group" in rate else f"{'-':>9s}"
+        flag = "ok" if rate["judge"] >= RATE_TARGET else "UNDER"
+        print(
+            f"{path.name.removesuffix('.ir.gz'):30s} {verdict.instructions or 0:7,d} {verdict.cost or 0:9,d} "
+            f"{rate['judge']:9,.0f} {rate['run']:9,.0f} {rate['score_ir']:10,.0f} {group_rate} {RATE_TARGET:7,d} {flag}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--group", help="a local copy of the group's mask_sparse_parity.py (outside this repository)")
+    parser.add_argument("--records", action="store_true", help="the band records judged in one long-lived process")
     parser.add_argument("--child", choices=("ours", "group"), help=argparse.SUPPRESS)
     parser.add_argument("--program", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -96,6 +164,10 @@ def main() -> None:
         return
     print(machine_line())
     print(load_line())
+    if args.records:
+        records(args.runs if args.runs != 3 else 9, args.group)
+        print(load_line())
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scan_full_padded.ir"
         text = padded_program()

@@ -10,6 +10,11 @@ CPU seconds of this process (both scorers run in it, so the ratio does not depen
 the cores); ``--wall`` times the wall clock instead.
 
 Run: ``PYTHONPATH=$PWD python bench/bench_score_ir.py [--runs 7] [--only SUBSTRING]`` (about 40 s on 2 cores).
+
+``--judge``: instead, the long-lived judge of a search loop (:class:`engine.scoring.ProgramJudge`, one per board,
+reused for every candidate) on the 16×16 matmul programs, beside ``score_on`` (the per-call scorer) and the
+group's ``score_16x16`` in the same process, interleaved; each row gives candidates per CPU second, against the
+issue's target of 100 (``PYTHONPATH=$PWD python bench/bench_score_ir.py --judge [--runs 15]``, about 30 s).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from measure import interleaved_medians, load_line, machine_line  # noqa: E402
 from engine.challenges.matmul import matmul_challenge  # noqa: E402
 from engine.challenges.matmul_generators import baseline as matmul_baseline  # noqa: E402
 from engine.scoring.ir import ir_challenge, score_on  # noqa: E402
+from engine.scoring.program_judge import ProgramJudge  # noqa: E402
 
 PUBLISHED = Path(os.environ.get("SUTRO_REFERENCE_IR", "/work/shared/reference/ir"))
 
@@ -101,16 +107,53 @@ def cases() -> list[tuple[str, str, str, tuple[str, str, str], float, int]]:
     return found
 
 
+JUDGE_TARGET = 100.0
+"""Candidates per second the judge must reach on 16×16 matmul programs (issue 30, point 4)."""
+
+
+def judge_rows(runs: int, clock: Callable[[], float]) -> None:
+    """Candidates per second on each published 16×16 program: the judge, score_on, and the group's scorer."""
+    judge = ProgramJudge("matmul_16x16")
+    spec = ir_challenge("matmul_16x16")
+    ref_module = reference_code.sutro_scorer("matmul", "matmul")
+    print(f"{'16x16 program':44s} {'dally@1':>9s} {'judge/s':>9s} {'score_on/s':>10s} {'group/s':>9s} {'target':>7s}")
+    for file, challenge, *_ in PROGRAMS:
+        if challenge != "matmul_16x16" or not (PUBLISHED / file).exists():
+            continue
+        text = (PUBLISHED / file).read_text()
+        verdict = judge.judge(text)
+        assert verdict.correct, verdict.reason
+        fns: dict[str, Callable[[], object]] = {
+            "judge": lambda text=text: judge.judge(text),  # type: ignore[misc]
+            "score_on": lambda text=text: score_on(spec, text),  # type: ignore[misc]
+        }
+        if ref_module is not None:
+            fns["group"] = lambda text=text: ref_module.score_16x16(text)  # type: ignore[misc]
+        t = interleaved_medians(fns, runs, clock=clock)
+        rate = {name: 1 / seconds for name, seconds in t.items()}
+        group = f"{rate['group']:9.0f}" if "group" in rate else f"{'-':>9s}"
+        flag = "ok" if rate["judge"] >= JUDGE_TARGET else "UNDER"
+        print(
+            f"{file.removesuffix('.ir'):44s} {verdict.cost:9,d} {rate['judge']:9.0f} {rate['score_on']:10.0f} "
+            f"{group} {JUDGE_TARGET:7.0f} {flag}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="rounds for the published programs (big cases: fewer)")
     parser.add_argument("--only", default="", help="run only cases whose label contains this")
     parser.add_argument("--wall", action="store_true", help="time wall clock instead of this process's CPU time")
+    parser.add_argument("--judge", action="store_true", help="candidates per second of the long-lived judge")
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else time.process_time
     print(machine_line())
     print(load_line(), "· timing:", "wall clock" if args.wall else "CPU time of this process (both sides run in it)")
     print(f"reference: cybertronai/sutro-problems {reference_code.commit('cybertronai/sutro-problems') or 'absent'}")
+    if args.judge:
+        judge_rows(args.runs if args.runs != 7 else 15, clock)
+        print(load_line())
+        return
     print(f"{'case':44s} {'dally@1':>9s} {'ours ms':>9s} {'ref ms':>9s} {'ours/ref':>8s} {'target':>7s}")
     for label, challenge, text, (folder, module, fn), target, runs in cases():
         if args.only not in label:

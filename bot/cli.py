@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from bot.command import MANY_FILES_FLAG
 from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
 from bot.commands.tokens import parse_tokens
@@ -50,6 +51,21 @@ def _read_input(path: str) -> Attachment:
     if len(data) > MAX_INPUT_BYTES:
         raise UsageError(f"{path} is larger than {MAX_INPUT_BYTES // 2**20} MiB", hint="submit a smaller file")
     return Attachment(name=name, content=data)
+
+
+def _read_many(paths: list[str]) -> list[Attachment]:
+    """Every file named, a directory standing for its ``*.ir`` files in name order (``score DIR``)."""
+    files: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found = sorted(str(f) for f in p.iterdir() if f.suffix == ".ir" and f.is_file())
+            if not found:
+                raise UsageError(f"{path} holds no .ir files", hint="give a directory of IR programs (*.ir)")
+            files.extend(found)
+        else:
+            files.append(path)
+    return [Attachment(name=f, content=_read_input(f).content) for f in files]
 
 
 def render_reply(console: Console, reply: Reply) -> None:
@@ -157,7 +173,11 @@ def _make_click_command(command: Command) -> click.Command:
             if command.file_arg:
                 if not inv.args:
                     raise UsageError("missing file argument", hint=f"usage: sutro {command.name} {command.usage}")
-                inv.attachments.append(_read_input(inv.args[0]))
+                if command.many_files and (len(inv.args) > 1 or Path(inv.args[0]).is_dir()):
+                    inv.attachments.extend(_read_many(inv.args))
+                    inv.flags.add(MANY_FILES_FLAG)
+                else:
+                    inv.attachments.append(_read_input(inv.args[0]))
             named = inv.options.get(command.file_option) if command.file_option else None
             if named is not None and (named == "-" or Path(named).is_file()):
                 inv.attachments.append(_read_input(named))

@@ -20,6 +20,10 @@ ended without answering (cancelled, past its time limit, its worker died), with 
 UTC): undo what the killed run left half-done and return a line for the member ("" for none)."""
 
 
+MANY_FILES_FLAG = "many_files"
+"""Set by the CLI on an invocation whose attachments are a set of files (several paths or a directory)."""
+
+
 @dataclass(frozen=True)
 class Command:
     """A registered command: the single source for dispatch, ``/help``, the Telegram menu and the README table.
@@ -30,6 +34,8 @@ class Command:
     value_options: options that take a value (``--challenge NAME`` or ``challenge=NAME``), name -> help.
     flag_options: boolean flags (``--force``), name -> help.
     file_arg: the first positional argument names a file (``-`` = stdin) that the CLI reads into an attachment.
+    many_files: with ``file_arg``, the CLI also takes several paths or a directory (its ``*.ir`` files, in name order),
+        reads every one into an attachment and sets the flag :data:`MANY_FILES_FLAG` (``score DIR``).
     file_option: a value option that may name a file instead (``from=PATH``): the CLI reads an existing path into an
         attachment and drops the option; in the chat the code or document sent with the command is the attachment.
     admin_only: refused for non-admin callers.
@@ -58,6 +64,7 @@ class Command:
     value_options: dict[str, str] = field(default_factory=dict)
     flag_options: dict[str, str] = field(default_factory=dict)
     file_arg: bool = False
+    many_files: bool = False
     file_option: str = ""
     admin_only: bool = False
     cli: bool = True

@@ -1,7 +1,8 @@
 """Loading the engine's optional compiled extensions, and refusing one that is older than its Cython source.
 
-The engine has two Cython extensions (``pyproject.toml`` ``[[tool.setuptools.ext-modules]]``): the ByteDMD depth pass
-(``engine/metrics/bytedmd_kernel.pyx``) and the element tracer (``engine/tracing/tracked_kernel.pyx``). Each has a
+The engine has three Cython extensions (``pyproject.toml`` ``[[tool.setuptools.ext-modules]]``): the ByteDMD depth
+pass (``engine/metrics/bytedmd_kernel.pyx``), the element tracer (``engine/tracing/tracked_kernel.pyx``) and the signed
+8-bit lane runner (``engine/ir/lanes_kernel.pyx``). Each has a
 plain-Python twin that is its oracle, so an install without a C compiler still works, only slower.
 
 Two ways a build can lie, and what this module does about them:

@@ -51,6 +51,7 @@ def open_loop(
     start_code: str,
     record_cost: float | None,
     budget: dict[str, Any],
+    metric: str = "dally@1",
 ) -> ExploreLoop:
     """A new running loop whose best is its start (commit)."""
     owner = member_named(session, name=member)
@@ -59,6 +60,7 @@ def open_loop(
         member_id=owner.id,
         board=board,
         params=dict(params),
+        metric=metric,
         goal=goal,
         start_label=start_label[:200],
         start_cost=start_cost,

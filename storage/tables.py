@@ -447,6 +447,9 @@ class ExploreLoop(SQLModel, table=True):
     member_id: int = Field(foreign_key="members.id", index=True)
     board: str = Field(max_length=100)
     params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    metric: str = Field(default="dally@1", max_length=40)
+    """What the loop lowers (``dally@1`` on IR boards; a method's loop: its board's primary metric, each candidate's
+    mean over the seeds rounded to a whole unit)."""
     goal: str = Field(default="", sa_column=Column(Text, nullable=False))
     start_label: str = Field(max_length=200)
     start_cost: int = Field(sa_type=BigInteger)
@@ -487,3 +490,40 @@ class ExploreStep(SQLModel, table=True):
     wall_s: float = 0.0
     code_hash: str = Field(default="", max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+REJUDGE_PENDING = "pending"
+"""A board entry a new judge epoch has still to judge again."""
+REJUDGE_DONE = "done"
+"""Judged again on the new epoch's suite (``new_run``; its earlier entry retired)."""
+REJUDGE_SKIPPED = "skipped"
+"""Not judged again: its run keeps no code."""
+REJUDGE_DROPPED = "dropped"
+"""Left pending when a later epoch started: that epoch's rotation covers the board entry instead."""
+
+
+class EpochRejudge(SQLModel, table=True):
+    """One board entry that a judge epoch's rotation judges again (bot/core/epoch_rotation.py): the plan is written
+    when the epoch starts and each row is marked when its entry is done, so an interrupted rotation resumes where it
+    stopped. position: the order of the work; old_value / old_rank: the entry's figure and rank on its board before
+    the rotation (on ``metric``); new_run / new_value: its run on the new suite (value None: it failed there,
+    ``failure`` says why)."""
+
+    __tablename__ = "epoch_rejudges"
+    __table_args__ = (UniqueConstraint("epoch_id", "old_run"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    epoch_id: int = Field(foreign_key="judge_epochs.id", index=True)
+    position: int
+    board: str = Field(max_length=200)
+    metric: str = Field(max_length=100)
+    member: str = Field(max_length=200)
+    label: str = Field(max_length=200)
+    old_run: int = Field(foreign_key="runs.id")
+    old_value: float
+    old_rank: int
+    state: str = Field(default=REJUDGE_PENDING, max_length=20, index=True)
+    new_run: int | None = Field(default=None, foreign_key="runs.id")
+    new_value: float | None = None
+    failure: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    done_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

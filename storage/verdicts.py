@@ -46,3 +46,9 @@ def start_epoch(session: Session, *, key: str, started_by: str) -> JudgeEpoch:
 def epoch_numbered(session: Session, *, number: int) -> JudgeEpoch | None:
     """Epoch ``number`` (its id), or None."""
     return session.get(JudgeEpoch, number)
+
+
+def epoch_before(session: Session, *, epoch_id: int) -> JudgeEpoch | None:
+    """The epoch that epoch ``epoch_id`` replaced (None: it is the first)."""
+    query = select(JudgeEpoch).where(col(JudgeEpoch.id) < epoch_id).order_by(col(JudgeEpoch.id).desc())
+    return session.exec(query).first()

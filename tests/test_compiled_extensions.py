@@ -30,8 +30,12 @@ def declared_extensions() -> list[str]:
     return [module["name"] for module in project["tool"]["setuptools"]["ext-modules"]]
 
 
-def test_the_package_declares_the_two_engine_extensions() -> None:
-    assert sorted(declared_extensions()) == ["engine.metrics.bytedmd_kernel", "engine.tracing.tracked_kernel"]
+def test_the_package_declares_the_three_engine_extensions() -> None:
+    assert sorted(declared_extensions()) == [
+        "engine.ir.lanes_kernel",
+        "engine.metrics.bytedmd_kernel",
+        "engine.tracing.tracked_kernel",
+    ]
 
 
 @pytest.mark.parametrize("name", declared_extensions())

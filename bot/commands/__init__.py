@@ -62,7 +62,7 @@ USAGES = {
     "run": "METHOD [key=value ...] [--force] [--histogram] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
     "sweep": "METHOD key=V1,V2,... [key=value ...] [--force]   (e.g. sweep km_min n=20,50,100 k=3,5)",
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
-    "score": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
+    "score": "PATH [PATH ...] [--challenge NAME] [--name LABEL] [--force] [--json]",
     "compare": "ID ID",
     "show": "ID [--full]",
     "idea": "TEXT [--revise ID] [--yes] / --run ID / --discard ID",
@@ -71,9 +71,9 @@ USAGES = {
     "db": "move --to URL [--force | --resume]",
     "config": "list [page=N] | get KEY | set KEY VALUE | reset KEY | history [KEY]",
     "rescore": "OLD_METRIC NEW_METRIC | rules CHALLENGE   (e.g. rescore dally@1 dally@2, rescore rules matmul_16x16)",
-    "epoch": "[rotate]",
+    "epoch": "[rotate|resume]",
     "explore": 'BOARD [from=published NAME | from=RUN | from=FILE] [band=N] [budget=60s,200,$0.20] [goal="…"] '
-    "| show ID | list | resume ID",
+    "| METHOD [n=BITS k=SECRET] [budget=…] | show ID | list | resume ID",
     "export": "journal [LOOP ... | BOARD] | records BOARD [band=N]",
 }
 """Argument synopses that a command body also quotes in its usage errors (:func:`usage_of`)."""
@@ -170,8 +170,12 @@ COMMANDS: tuple[Command, ...] = (
         shared_answer=False,
         details=(
             "PATH is an IR file, or - for stdin. Without --challenge the challenge is inferred from the number of "
-            "inputs and outputs. A rejected program exits with status 1."
+            "inputs and outputs. A rejected program exits with status 1. Several paths, or a directory (its *.ir "
+            "files), are judged together in this one process by the boards' long-lived judges: one table row per "
+            "file and one line per file that is not correct; nothing is stored (send one with score PATH to "
+            "record it)."
         ),
+        many_files=True,
         value_options={
             "challenge": "challenge name, e.g. matmul_16x16 (see `sutro challenges`)",
             "name": "label for the leaderboard (default: the file name)",
@@ -193,7 +197,9 @@ COMMANDS: tuple[Command, ...] = (
             "row not kept, explore.invalid_in_a_row refused), or when no operator gains; /cancel keeps the best so "
             "far. The best, when it beats the start, is judged again and stored as your result (found by /explore). "
             "Start: from=published NAME, from=RUN, a file (from=PATH; in the chat attach it), else the board's "
-            "baseline. show ID reads a loop's journal back, list the newest loops, resume ID carries on from a "
+            "baseline. METHOD (a built-in method, e.g. local_update) searches its parameters around its defaults, one "
+            "knob halved or doubled at a time, each candidate a stored run kept only on a WIN beyond the seeds' "
+            "noise. show ID reads a loop's journal back, list the newest loops, resume ID carries on from a "
             "loop's best. Admins set the boards (explore.boards) and the caps (explore.max_*)."
         ),
         value_options={
@@ -201,6 +207,8 @@ COMMANDS: tuple[Command, ...] = (
             "band": "mask_sparse_parity: the recovery band's board (default: the start's band)",
             "budget": "steps, CPU time and/or USD, e.g. 60s, 200, $0.20 or 60s,200 (default: the admins' caps)",
             "goal": "what you are after, in words (kept in the journal and the log)",
+            "n": "a method's loop: input bits of the instance (default 20)",
+            "k": "a method's loop: secret bits of the instance (default 3)",
         },
         file_option="from",
         on_stopped=Deferred("bot.commands.explore", "explore_stopped"),
@@ -254,6 +262,7 @@ COMMANDS: tuple[Command, ...] = (
             "k": "sparse parity: secret bits of the instance (default 3)",
             "snapshot": "sync: also write the snapshot file the product ships (terminal only)",
             "links": "sync: where the records' program links point (default: the source's own address)",
+            "as_source": "sync: URL@COMMIT the records come from, when SOURCE is a local copy of them (terminal only)",
         },
     ),
     Command(
@@ -367,11 +376,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         name="epoch",
-        summary="The judge epoch of solve() submissions; rotate (admins) re-judges the leaders",
+        summary="The judge epoch of solve() submissions; rotate (admins) re-judges the board entries",
         usage=USAGES["epoch"],
         handler=_in("epoch", "epoch"),
         details="Every solve() of an epoch is judged on the same secret hidden instances, so identical code gives "
-        "one figure. rotate starts a new epoch and re-judges each submission board's best three on its suite.",
+        "one figure. rotate starts a new epoch and re-judges every submission board entry on its suite, at most "
+        "epoch.rejudge_budget a call; resume goes on with a rotation that stopped or ran out of budget.",
     ),
     Command(
         name="status",

@@ -15,13 +15,14 @@ Pure rendering of values the core computed once: the verdicts are the stored
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.judgement import Judgement
 from bot.core.recording import RecordedRun
-from bot.core.verdict import Outcome, Verdict, VerdictRule
+from bot.core.verdict import LOG, Outcome, Verdict, VerdictRule
 from engine.attribution import AttributionDiff
 from tools.metric_format import format_relative_change, format_value, percent_needed
 
@@ -101,6 +102,13 @@ def verdict_phrase(verdict: Verdict, rule: VerdictRule, *, spread_of: str = "see
     change = format_relative_change(verdict.candidate_mean, verdict.reference_mean) or "±0"
     if verdict.outcome is not Outcome.INCONCLUSIVE:
         return f"{change} ({verdict.outcome.value})"
+    if verdict.scale == LOG:  # the spread of log costs, as a factor either way (bot.core.judgement.swamped)
+        if verdict.spread > 0 and rule.spread_factor * verdict.spread > math.log1p(rule.min_change):
+            factor = math.exp(verdict.spread)
+            shown = f"{factor:.1f}" if factor < 10 else f"{factor:,.0f}"
+            of = f"{spread_of} (paired)" if verdict.paired else spread_of
+            return f"{change}, inconclusive — {of} ×/÷{shown}"
+        return f"{change}, inconclusive — under the {rule.min_change * 100:g} % minimum"
     share = spread_share(verdict)
     if verdict.spread > 0 and rule.spread_factor * verdict.spread > rule.min_change * abs(verdict.reference_mean):
         shown = f"±{share * 100:.0f} %" if share >= 0.1 else f"±{share * 100:.2g} %"
@@ -124,6 +132,8 @@ def board_standing(judgement: Judgement | None) -> str | None:
     not a record`` or ``record #3: 2.1× costlier (LOSS)``; None for a failed run or one with no value."""
     if judgement is None or not judgement.passed or judgement.value is None:
         return None
+    if judgement.frozen:
+        return f"retired {judgement.frozen}: not ranked"
     if judgement.record is None:
         return "first result on its board"
     verdict = judgement.versus_record

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bot.commands.base import Invocation, Reply, Table
 from bot.context import AppContext
+from bot.core.store import StorageError
 from engine.challenges import CHALLENGES, IRChallenge
-from storage.errors import StorageError
 from tools.published.joins import challenge_of
 from tools.published.records import current_snapshot, shipped_snapshot
 from tools.published.snapshot import Snapshot

@@ -14,8 +14,8 @@ from bot.commands.card_voice import metric_name, movers_lines, verdict_phrase
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
 from bot.core.attribution_diff import compare_stored
-from bot.core.comparison import seed_values
-from bot.core.verdict import Verdict, VerdictRule, configured_rule, judge
+from bot.core.comparison import run_versus_run
+from bot.core.verdict import Verdict, VerdictRule, configured_rule
 from engine.attribution import UNCHANGED, AttributionDiff, BufferChange, explain
 from tools.board import setting_of, what_differs
 from tools.compare import metric_cells, shift_cells
@@ -116,9 +116,7 @@ def compare(ctx: AppContext, inv: Invocation) -> Reply:
     note = "" if comparison.shifts or diff is not None else " (no per-buffer attribution stored for both runs)"
     rule = configured_rule(ctx.tool_config().get)
     judged = {
-        m.metric: judge(
-            seed_values(b, m.metric) or [m.b], seed_values(a, m.metric) or [m.a], candidate_passed=b.ok, rule=rule
-        )
+        m.metric: run_versus_run(b, a, m.metric, rule=rule)
         for m in comparison.metrics
         if m.a is not None and m.b is not None
     }

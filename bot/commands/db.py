@@ -10,8 +10,8 @@ from __future__ import annotations
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
-from storage.database import database_url_for, make_engine, redact
-from storage.move import move_database
+from bot.core.db_move import move_configured_database
+from bot.core.store import redact
 
 USAGE = usage_of("db")
 
@@ -25,11 +25,14 @@ def database(ctx: AppContext, inv: Invocation) -> Reply:
     to = inv.options.get("to", "").strip()
     if not to:
         raise UsageError("db move needs the target database", hint=f"usage: db {USAGE}")
-    source = make_engine(database_url_for(ctx.settings.database_url, ctx.settings.data_dir))
-    target = make_engine(to)
     try:
-        report = move_database(
-            source, target, replace="force" in inv.flags, resume="resume" in inv.flags, progress=inv.progress
+        report = move_configured_database(
+            ctx.settings.database_url,
+            ctx.settings.data_dir,
+            to,
+            replace="force" in inv.flags,
+            resume="resume" in inv.flags,
+            progress=inv.progress,
         )
     except KeyboardInterrupt:  # Ctrl-C: the batches copied so far are committed, the rest can follow
         text = (
@@ -37,9 +40,6 @@ def database(ctx: AppContext, inv: Invocation) -> Reply:
             f"run `sutro db move --to URL --resume` with the same URL to copy the rest"
         )
         return Reply(text=text, ok=False, data={"ok": False, "interrupted": True, "target": redact(to)})
-    finally:
-        source.dispose()
-        target.dispose()
     rows = [
         [t.table, str(t.source.rows), str(t.target.rows), str(t.copied), "yes" if t.matches else "NO"]
         for t in report.tables

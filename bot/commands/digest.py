@@ -8,10 +8,11 @@ digest: the scheduled one still follows (bot/telegram_app/digest_job.py records 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from bot.commands.base import Invocation, Reply, UsageError
 from bot.commands.digest_content import digest_reply
 from bot.context import AppContext
-from storage.timestamps import utcnow
 from tools.errors import ToolError
 
 
@@ -22,7 +23,7 @@ def show_digest(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError(f"unexpected '{extra[0]}'", hint="usage: digest [post]")
     if post and not inv.caller.is_admin:
         raise UsageError("only admins can post the digest", hint="/digest without 'post' shows the preview")
-    reply = digest_reply(ctx, end=utcnow())
+    reply = digest_reply(ctx, end=datetime.now(UTC))
     if not post:
         return reply
     config = ctx.tool_config()

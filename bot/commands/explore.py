@@ -15,20 +15,13 @@ from typing import Any
 from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.context import AppContext
-from bot.core.explore import (
-    ExploreOutcome,
-    ExploreRequest,
-    LoopView,
-    Proposer,
-    budget_caps,
-    check_board,
-    parse_budget,
-    read_loop,
-    run_loop,
-)
+from bot.core.explore import ExploreOutcome, ExploreRequest, Proposer, check_board, run_loop
+from bot.core.explore_budget import budget_caps, parse_budget
 from bot.core.explore_entry import chart_png, counts_line, headline, log_loop, record_line, steps_table, summary_lines
 from bot.core.explore_journal import cancel_loops_since, loop_list, resume_point
+from bot.core.explore_methods import MethodLoop, is_method, method_start
 from bot.core.explore_start import StartPoint, baseline_start, published_start, run_start
+from bot.core.explore_view import LoopView, read_loop
 from engine.errors import BadParameter
 from tools.program_text import program_text
 
@@ -48,6 +41,10 @@ def explore(ctx: AppContext, inv: Invocation) -> Reply:
         loop_id = _loop_id(inv.args[1:])
         board, params, start = resume_point(ctx, loop_id)
         return _run(ctx, inv, board, params, start)
+    if is_method(first):
+        if inv.args[1:] or "from" in inv.options:
+            raise UsageError("a method's loop starts from its defaults", hint="e.g. explore local_update n=20 k=3")
+        return _run(ctx, inv, first, {}, method_start(first, inv.options))
     board = check_board(ctx, first)
     params = _params(inv)
     start = _start(ctx, inv, board)
@@ -55,7 +52,14 @@ def explore(ctx: AppContext, inv: Invocation) -> Reply:
 
 
 def _run(ctx: AppContext, inv: Invocation, board: str, params: dict[str, int], start: StartPoint) -> Reply:
-    board = check_board(ctx, board)
+    method = start.text.split(maxsplit=1)[0] if start.text else ""
+    kind = None
+    if is_method(method):  # a method's parameters (a fresh loop, or resuming one)
+        ctx.run_policy().check_method(method)
+        kind = MethodLoop(ctx, method, member=inv.caller.name)
+        board = kind.name
+    else:
+        board = check_board(ctx, board)
     budget = parse_budget(inv.options.get("budget"), budget_caps(ctx))
     request = ExploreRequest(board=board, params=params, start=start, budget=budget, goal=inv.options.get("goal", ""))
     outcome = run_loop(
@@ -64,7 +68,8 @@ def _run(ctx: AppContext, inv: Invocation, board: str, params: dict[str, int], s
         member=inv.caller.name,
         progress=inv.progress,
         origin=inv.caller.message_link,
-        proposer=_claude(ctx, budget.spend_usd),
+        proposer=_claude(ctx, budget.spend_usd) if kind is None else None,
+        board=kind,
     )
     log_loop(ctx, outcome)
     return outcome_reply(outcome)
@@ -77,8 +82,8 @@ def _claude(ctx: AppContext, spend_usd: float) -> Proposer | None:
     config = assistant_config(ctx)
     if config.api_key is None or spend_usd <= 0:
         return None
-    from bot.commands.explore_claude import ClaudeProposer  # anthropic only when a key is set
-    from bot.commands.ideas.limits import MonthlyBudget
+    from bot.core.explore_claude import ClaudeProposer  # anthropic only when a key is set
+    from bot.core.idea_budget import MonthlyBudget
 
     budget = MonthlyBudget(ctx.sessions(), config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok)
     return ClaudeProposer(config, budget, dev_override=ctx.settings.dev_allow_unsandboxed)
@@ -124,9 +129,10 @@ def _start(ctx: AppContext, inv: Invocation, board: str) -> StartPoint:
     )
 
 
-def _steps_table(loop: LoopView) -> Table:
-    table = steps_table(loop)
-    return Table(headers=list(table.headers), rows=[list(row) for row in table.rows])
+def _steps_table(loop: LoopView, *, only_kept: bool = False) -> Table:
+    table = steps_table(loop, only_kept=only_kept)
+    title = f"kept steps ({loop.kept} of {loop.steps_done}; all: explore show {loop.loop_id})" if only_kept else ""
+    return Table(headers=list(table.headers), rows=[list(row) for row in table.rows], title=title)
 
 
 def loop_data(loop: LoopView) -> dict[str, Any]:
@@ -168,7 +174,8 @@ def outcome_reply(outcome: ExploreOutcome) -> Reply:
     data = loop_data(loop)
     data["baseline_cost"] = outcome.baseline_cost
     chart = OutFile(name=f"explore-{loop.loop_id}.png", content=chart_png(loop), mime="image/png")
-    return Reply(text="\n".join(summary_lines(outcome)), tables=[_steps_table(loop)], data=data, files=[chart])
+    tables = [_steps_table(loop, only_kept=True)] if loop.kept else []
+    return Reply(text="\n".join(summary_lines(outcome)), tables=tables, data=data, files=[chart])
 
 
 def _show(ctx: AppContext, loop_id: int) -> Reply:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, UsageError
-from bot.commands.ideas import approval, card, drafting, limits
+from bot.commands.ideas import approval, card
 from bot.commands.ideas import config as assistant
 from bot.context import AppContext
+from bot.core.idea_proposal import FailedIdea, IdeaRequest
+from bot.core.idea_proposal import propose_idea as core_propose_idea
 from bot.core.log_entry import log_idea
-from storage.ideas import create_idea, fail, get_idea, propose
-from tools.assistant.toolbox import Toolbox
 
 USAGE = usage_of("idea")
 
@@ -33,17 +33,6 @@ def _text(inv: Invocation) -> str:
     return " ".join(inv.args).strip()
 
 
-def _prompt(ctx: AppContext, inv: Invocation, text: str) -> str:
-    if "revise" not in inv.options:
-        return text
-    with ctx.sessions()() as session:
-        old = get_idea(session, idea_id=_idea_id(inv, "revise"))
-    return (
-        f"Earlier idea #{old.id}: {old.text}\nYour card for it: {old.spec}\nIts code:\n{old.code or '(none)'}\n\n"
-        f"Revise that experiment as follows: {text}"
-    )
-
-
 def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
     """Draft a card for the idea in ``inv``; stored as proposed (or failed, with the reason)."""
     text = _text(inv)
@@ -52,30 +41,20 @@ def propose_idea(ctx: AppContext, inv: Invocation) -> Reply:
     config = assistant.assistant_config(ctx)
     if config.api_key is None:
         raise assistant.NO_KEY
-    sessions = ctx.sessions()
-    limits.check_rate(sessions, member=inv.caller.name, per_hour=config.rate_per_hour)
-    prompt = _prompt(ctx, inv, text)
-    with sessions() as session:
-        idea_id = create_idea(session, member=inv.caller.name, text=text, telegram_user_id=inv.caller.user_id).id
-    assert idea_id is not None
-    toolbox = Toolbox(sessions, dev_override=ctx.settings.dev_allow_unsandboxed)
-    budget = limits.MonthlyBudget(
-        sessions, config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok
+    request = IdeaRequest(
+        member=inv.caller.name,
+        telegram_user_id=inv.caller.user_id,
+        text=text,
+        revise=_idea_id(inv, "revise") if "revise" in inv.options else None,
     )
-    try:
-        draft = drafting.draft_experiment(config, toolbox, prompt, budget=budget, progress=inv.progress)
-    except (drafting.AssistantFailed, limits.BudgetExhausted) as err:
-        with sessions() as session:
-            fail(session, idea_id=idea_id, failure=err.one_line(), tokens=0)
-        return Reply(text=f"idea #{idea_id}: {err.one_line()}", ok=False, data={"idea_id": idea_id, "ok": False})
-    with sessions() as session:
-        propose(
-            session,
-            idea_id=idea_id,
-            spec=draft.spec.to_dict(),
-            code=draft.spec.submission.code,
-            tokens=draft.tokens,
+    outcome = core_propose_idea(
+        ctx.sessions(), config, request, dev_override=ctx.settings.dev_allow_unsandboxed, progress=inv.progress
+    )
+    if isinstance(outcome, FailedIdea):
+        return Reply(
+            text=f"idea #{outcome.idea_id}: {outcome.reason}", ok=False, data={"idea_id": outcome.idea_id, "ok": False}
         )
+    idea_id, draft = outcome.idea_id, outcome.draft
     text_card = card.card_text(idea_id, draft.spec, draft.check.message)
     log_idea(ctx, author=inv.caller.name, title=f"idea #{idea_id}: {draft.spec.title}", body=f"{text}\n\n{text_card}")
     data = {

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from bot.commands.base import Invocation, Reply, Table
 from bot.commands.boards import (
-    board_entries,
     check_instance,
     instance_options,
     next_page_hint,
@@ -17,8 +16,9 @@ from bot.commands.boards import (
     page_of,
     paging_of,
 )
-from bot.commands.scope import resolve_scope
 from bot.context import AppContext
+from bot.core.board_entries import board_entries
+from bot.core.board_scope import resolve_scope
 from tools.board import mixed_seeds_note
 from tools.leaderboard import LEADERBOARD_HEADERS, board_title, leaderboard_cells, rank_best
 from tools.param_diff import changed_params

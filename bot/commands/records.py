@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from bot.commands.base import Invocation, OutFile, Reply, Table
 from bot.commands.boards import (
-    board_entries,
     check_instance,
     instance_options,
     next_page_hint,
@@ -15,8 +14,9 @@ from bot.commands.boards import (
     page_of,
     paging_of,
 )
-from bot.commands.scope import resolve_scope
 from bot.context import AppContext
+from bot.core.board_entries import board_entries
+from bot.core.board_scope import resolve_scope
 from tools.records import RECORD_HEADERS, record_cells, record_history
 from tools.records_chart import progression_chart_png
 

@@ -6,7 +6,9 @@ could not be read.
 
 Admins only (in the chat; the terminal user is one). From the chat the source must be a URL: a path names a folder
 on the bot's machine. ``--snapshot PATH`` (terminal) also writes the snapshot file the product ships
-(tools/published/snapshot.json); ``--links URL`` sets where its links point (a mirror's own address otherwise).
+(tools/published/snapshot.json); ``--links URL`` sets where its links point (a mirror's own address otherwise);
+``--as-source URL@COMMIT`` (terminal) records the repository and commit the facts come from when SOURCE is a copy
+assembled from the group's files (how the shipped snapshot is built: tests/data/published/PROVENANCE.md).
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.context import AppContext
 from bot.invocation import LOCAL_CALLER
 from tools.published.follow import SpcOutcome, SyncOutcome, sync_published
-from tools.published.snapshot import MISMATCH, REJECTED
-from tools.published.source import DEFAULT_SOURCE, is_url
+from tools.published.snapshot import MISMATCH, REJECTED, STATUS_WORDS
+from tools.published.source import DEFAULT_SOURCE, RecordedAs, is_url, recorded_as
 
-USAGE = "records sync [SOURCE] [--snapshot PATH] [--links URL]"
+USAGE = "records sync [SOURCE] [--snapshot PATH] [--links URL] [--as-source URL@COMMIT]"
 
 
 def sync_records(ctx: AppContext, inv: Invocation) -> Reply:
@@ -36,16 +38,32 @@ def sync_records(ctx: AppContext, inv: Invocation) -> Reply:
     snapshot_path = inv.options.get("snapshot")
     if snapshot_path is not None and not local:
         raise UsageError("--snapshot writes a file on this machine", hint="use it from the terminal")
+    recorded = _recorded(inv.options.get("as_source"), local=local)
     with ctx.sessions()() as session:
         outcome = sync_published(
             session,
             source,
             link_base=inv.options.get("links", ""),
             write_to=None if snapshot_path is None else Path(snapshot_path),
+            recorded=recorded,
         )
     if isinstance(outcome, SpcOutcome):
         return spc_reply(outcome, snapshot_path)
     return sync_reply(outcome, snapshot_path)
+
+
+def _recorded(text: str | None, *, local: bool) -> RecordedAs | None:
+    """The ``--as-source URL@COMMIT`` option read (terminal only: it names where a local copy's facts come from)."""
+    if text is None:
+        return None
+    if not local:
+        raise UsageError("--as-source names where a local copy's records come from", hint="use it from the terminal")
+    try:
+        return recorded_as(text)
+    except ValueError as error:
+        raise UsageError(
+            str(error), hint="e.g. --as-source https://github.com/cybertronai/sutro-problems@<40-hex commit>"
+        ) from error
 
 
 def spc_reply(outcome: SpcOutcome, snapshot_path: str | None = None) -> Reply:
@@ -88,9 +106,10 @@ def spc_reply(outcome: SpcOutcome, snapshot_path: str | None = None) -> Reply:
 
 
 def summary_line(outcome: SyncOutcome) -> str:
-    """The first line: source, commit, date, and records per status (``… 82 records on 12 boards — 33 verified …``)."""
+    """The first line: source, commit, date, and records per status in words (``… 82 records on 12 boards — 52
+    verified; 26 published, not re-scored here; 4 unlinked``)."""
     snap = outcome.snapshot
-    counts = ", ".join(f"{n} {status}" for status, n in outcome.status_counts().items() if n)
+    counts = "; ".join(f"{n} {STATUS_WORDS[status]}" for status, n in outcome.status_counts().items() if n)
     return (
         f"synced the group's records from {snap.source} at {snap.commit[:7]} ({snap.commit_date.isoformat()}): "
         f"{len(snap.records)} records on {len(snap.boards)} boards — {counts}"

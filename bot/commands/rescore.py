@@ -30,16 +30,11 @@ def rescore_runs(ctx: AppContext, inv: Invocation) -> Reply:
     text = f"re-scored {report.rescored} run(s) for {new} (kept {old})"
     if report.attributed:
         text += f"; where the cost went recomputed for {report.attributed}"
-    if report.skipped:
-        text += f"; {len(report.skipped)} could not be re-scored (no stored code): " + ", ".join(
-            f"#{i}" for i in report.skipped
-        )
+    text += _skipped(report.skipped, "could not be re-scored (no stored code)")
     text += f"; {len(rows)} ranking change(s)"
     return Reply(
         text=text,
-        tables=[Table(headers=["challenge", "member", "method", f"rank by {old}", f"rank by {new}"], rows=rows)]
-        if rows
-        else [],
+        tables=_table(["challenge", "member", "method", f"rank by {old}", f"rank by {new}"], rows),
         data={
             "ok": True,
             "rescored": report.rescored,
@@ -57,19 +52,14 @@ def rejudge_runs(ctx: AppContext, inv: Invocation) -> Reply:
     report = rejudge(ctx.sessions(), challenge=inv.args[1])
     text = f"re-judged {report.rejudged} run(s) of {report.challenge} under {report.rules}"
     text += f"; {len(report.fell_out)} fell out, {len(report.rank_changes)} changed rank"
-    if report.skipped:
-        text += f"; {len(report.skipped)} not re-judged (no stored IR program): " + ", ".join(
-            f"#{i}" for i in report.skipped
-        )
+    text += _skipped(report.skipped, "not re-judged (no stored IR program)")
     rows = [
         [f"#{c.run_id}", c.member, c.subject, str(c.old_rank or "—"), str(c.new_rank or "—"), c.failure or ""]
         for c in [*report.fell_out, *report.rank_changes]
     ]
     return Reply(
         text=text,
-        tables=[Table(headers=["run", "member", "method", "rank before", "rank now", "why"], rows=rows)]
-        if rows
-        else [],
+        tables=_table(["run", "member", "method", "rank before", "rank now", "why"], rows),
         data={
             "ok": True,
             "challenge": report.challenge,
@@ -80,3 +70,13 @@ def rejudge_runs(ctx: AppContext, inv: Invocation) -> Reply:
             "rank_changes": [c.__dict__ for c in report.rank_changes],
         },
     )
+
+
+def _skipped(run_ids: list[int], why: str) -> str:
+    """The reply's clause for runs left alone (``; 2 not re-judged (…): #3, #7``), or "" when there were none."""
+    return f"; {len(run_ids)} {why}: " + ", ".join(f"#{i}" for i in run_ids) if run_ids else ""
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[Table]:
+    """The reply's one table, or none when it would have no rows."""
+    return [Table(headers=headers, rows=rows)] if rows else []

@@ -12,7 +12,7 @@ from dataclasses import replace
 from bot.commands.base import Invocation, UsageError
 from bot.commands.scope import parse_run_id
 from bot.context import AppContext
-from storage.runs import get_run
+from bot.core.stored_runs import stored_run
 
 FROM = "from"
 """The option naming the stored run to run again."""
@@ -26,7 +26,7 @@ def again_of(ctx: AppContext, inv: Invocation) -> Invocation:
     if inv.args or set(inv.options) != {FROM}:
         raise UsageError("from=ID takes no other arguments", hint="it reruns that run exactly as it was asked")
     with ctx.sessions()() as session:
-        run = get_run(session, run_id=run_id)
+        run = stored_run(session, run_id)
         kind, subject, challenge, params = run.kind, run.subject, run.challenge, dict(run.params)
     if kind == "method":
         options = {

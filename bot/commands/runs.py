@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.boards import PAGE_ROWS, next_page_hint, page_number, paging_of
 from bot.context import AppContext
-from storage.runs import count_runs, recent_runs
-from storage.tables import Run
+from bot.core.store import Run
+from bot.core.stored_runs import runs_page
 from tools.board import instance_label, instance_of
 from tools.metric_format import format_value
 
@@ -34,11 +34,8 @@ def list_runs(ctx: AppContext, inv: Invocation) -> Reply:
     wanted = page_number(inv.options)
     member = inv.caller.name if inv.args == ["mine"] else None
     primary = ctx.tool_config().primary_metrics()
-    with ctx.sessions()() as session:
-        total = count_runs(session, member=member)
-        pages = max(1, -(-total // PAGE_ROWS))
-        number = min(wanted, pages)
-        runs = recent_runs(session, limit=PAGE_ROWS, offset=(number - 1) * PAGE_ROWS, member=member)
+    page = runs_page(ctx.sessions(), wanted=wanted, rows=PAGE_ROWS, member=member)
+    number, pages, total, runs = page.number, page.pages, page.total, page.runs
     paging = paging_of("runs", inv.args, {}, number, pages)
     first = (number - 1) * PAGE_ROWS + 1
     head = (f"runs {first}–{first + len(runs) - 1} of {total}, newest first" if runs else "no runs stored yet") + (

@@ -5,14 +5,17 @@ to IR text: the same judging path (:func:`bot.core.judging.judge`: the trusted s
 process), the same stored answer for the same program, the same JSON (README: "JSON output"); only the card is
 shorter. Without ``--challenge`` the challenge is inferred from the program's input and output counts when exactly
 one fits. A rejected program (bad text, broken rule, wrong answer) answers ok=False, exit status 1, JSON
-``{"ok": false, "error": ...}``.
+``{"ok": false, "error": ...}``. Several files or a directory: :mod:`bot.commands.score_many` (judged in this
+process, a table, nothing stored).
 """
 
 from __future__ import annotations
 
+from bot.command import MANY_FILES_FLAG
 from bot.commands import usage_of
 from bot.commands.base import Invocation, Reply, Table, UsageError
 from bot.commands.result_card import details, provenance_line
+from bot.commands.score_many import score_many
 from bot.commands.submission_card import submission_data, unjudged_data
 from bot.context import AppContext
 from bot.core.judging import Submission, judge
@@ -37,6 +40,8 @@ def _decode(content: bytes) -> str:
 def score(ctx: AppContext, inv: Invocation) -> Reply:
     if not inv.attachments:
         raise UsageError("missing IR program", hint=f"usage: score {USAGE}")
+    if MANY_FILES_FLAG in inv.flags or len(inv.attachments) > 1:
+        return score_many(inv)
     challenge = inv.options.get("challenge")
     try:
         text = _decode(inv.attachments[0].content)

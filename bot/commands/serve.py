@@ -17,8 +17,8 @@ from pathlib import Path
 from bot.commands.base import Invocation, Reply, UsageError
 from bot.context import AppContext
 from bot.core.explore_journal import close_interrupted
+from bot.core.store import StorageError
 from bot.startup import Part, StartupRefused
-from storage.errors import StorageError
 
 
 def serve(ctx: AppContext, inv: Invocation) -> Reply:

@@ -17,11 +17,11 @@ from bot.context import AppContext
 from bot.core.comparison import Comparison, compare, settled
 from bot.core.judgement import judgement_data
 from bot.core.judgement_words import judgement_lines
+from bot.core.store import Run
 from bot.core.stored_result import result_of
+from bot.core.stored_runs import stored_run
 from bot.core.verdict import configured_rule
 from engine.attribution import WHOLE_PROGRAM, ReuseHistogram, bin_label
-from storage.runs import get_run
-from storage.tables import Run
 from tools.metric_format import format_value
 from tools.run_detail import RunDetail, run_detail
 
@@ -36,7 +36,7 @@ def show_run(ctx: AppContext, inv: Invocation) -> Reply:
     primary = config.primary_metrics().get
     rule, reference = configured_rule(config.get), str(config.get("baseline.reference"))
     with ctx.sessions()() as session:
-        run = get_run(session, run_id=run_id)
+        run = stored_run(session, run_id)
         comparison = settled(
             session, run, compare(session, run, primary=primary(run.challenge), rule=rule, reference=reference)
         )

@@ -14,8 +14,8 @@ import statistics
 from bot.commands.card_voice import CARD_WIDTH, board_standing, judged_part, phone_rows, seeds_words
 from bot.commands.submission_card import PROTOCOL_LINE
 from bot.core.comparison import Comparison
+from bot.core.store import Run
 from engine.result import RunResult
-from storage.tables import Run
 from tools.metric_format import format_relative_change, format_value
 from tools.run_detail import COUNTING_NOTE
 

@@ -13,7 +13,7 @@ enabled).
 from __future__ import annotations
 
 import platform
-from datetime import timedelta
+from datetime import UTC, datetime
 from importlib.metadata import version
 
 import numpy
@@ -29,12 +29,9 @@ from bot.commands.status_parts import (
     sink_parts,
 )
 from bot.context import AppContext
+from bot.core.store_health import last_digest, outbox_state
 from engine.sandbox import probe_tier
 from engine.version import __version__
-from storage.digests import latest_digest
-from storage.outbox import backlog_size, parked_count, parked_entries
-from storage.tables import DIGEST_CLAIMED
-from storage.timestamps import utcnow
 
 
 def _digest_rows(ctx: AppContext, data: dict[str, object]) -> tuple[list[list[str]], PartStatus]:
@@ -54,30 +51,25 @@ def _digest_rows(ctx: AppContext, data: dict[str, object]) -> tuple[list[list[st
         when = "off (digest.enabled is false or digest.chat_id is none)"
         data["next_digest"] = None
     else:
-        upcoming = schedule.next_slot(utcnow())
+        upcoming = schedule.next_slot(datetime.now(UTC))
         when = f"{upcoming:%a %Y-%m-%d %H:%M %Z} (when the bot runs)"
         data["next_digest"] = upcoming.isoformat()
     rows = [["digest schedule", schedule.describe()]]
-    with ctx.sessions()() as session:
-        last = latest_digest(session)
-        backlog = backlog_size(session)
-        parked = parked_count(session)
-        shown = [(e.id, e.title, e.last_error or "") for e in parked_entries(session, limit=5)]
+    sessions = ctx.sessions()
+    last = last_digest(sessions)
+    outbox = outbox_state(sessions)
     failed = False
     if last is not None:
         rows.append(["last digest", f"{last.week} {last.state} ({last.reason})"])
         data["last_digest"] = {"week": last.week, "state": last.state}
-        # claimed but never posted an hour on: its sender died mid-send (or the send failed without a release)
-        failed = last.state == DIGEST_CLAIMED and utcnow() - last.claimed_at > STUCK_CLAIM
-    data["outbox_backlog"] = backlog  # the row is the "sprint-log backlog" part (status_parts.py)
+        failed = last.stuck
+    data["outbox_backlog"] = outbox.waiting  # the row is the "sprint-log backlog" part (status_parts.py)
+    parked = outbox.parked
     rows.append(["sprint-log entries parked", f"{parked} (admins: /log retry ID or /log drop ID)" if parked else "0"])
-    rows += [[f"parked #{i}", f"{title[:40]}: {reason[:160]}"] for i, title, reason in shown]
-    data["outbox_parked"] = [{"entry": i, "title": title, "reason": reason} for i, title, reason in shown]
+    rows += [[f"parked #{e.entry}", f"{e.title[:40]}: {e.reason[:160]}"] for e in outbox.shown]
+    data["outbox_parked"] = [{"entry": e.entry, "title": e.title, "reason": e.reason} for e in outbox.shown]
     return rows, PartStatus("next digest", when, unscheduled or failed)
 
-
-STUCK_CLAIM = timedelta(hours=1)
-"""A digest claimed this long ago and not posted is reported broken (sending one takes seconds)."""
 
 PRIVACY_ON = (
     "commands and replies only: privacy mode is on, so pasted code and uncaptioned files reach the bot only where "

@@ -15,12 +15,10 @@ from datetime import datetime
 from sqlalchemy.engine import make_url
 
 from bot.context import AppContext
+from bot.core.store import StorageError, redact
+from bot.core.store_health import migrations, outbox_state
 from bot.executors.cluster_probe import probe_cluster
 from engine.sandbox import TierReport
-from storage.database import redact
-from storage.errors import StorageError
-from storage.migrate import database_revision, shipped_head
-from storage.outbox import backlog_size, next_due_entry, parked_count
 
 
 @dataclass(frozen=True)
@@ -63,17 +61,14 @@ def database_part(ctx: AppContext) -> PartStatus:
         where = parsed.database or "" if kind == "sqlite" else f"{parsed.host or 'localhost'}/{parsed.database or ''}"
     except Exception:  # noqa: BLE001 - an unparseable URL is shown redacted and is itself the problem
         kind, where = "unknown", redact(url)
-    head = shipped_head()
     try:
-        with ctx.sessions()() as session:
-            current = database_revision(session.connection())
+        state = migrations(ctx.sessions())
     except StorageError as exc:
         return PartStatus("database", f"{kind} at {where}: {exc.one_line()}", True)
     except Exception as exc:  # noqa: BLE001 - whatever the driver raises, the row says it
         return PartStatus("database", f"{kind} at {where}: unreachable ({type(exc).__name__})", True)
-    behind = current != head
-    version = f"migration {current or 'none'}" + (f" (shipped: {head})" if behind else "")
-    return PartStatus("database", f"{kind} at {where}, {version}", behind)
+    version = f"migration {state.current or 'none'}" + (f" (shipped: {state.shipped})" if state.behind else "")
+    return PartStatus("database", f"{kind} at {where}, {version}", state.behind)
 
 
 def sink_parts(ctx: AppContext) -> list[PartStatus]:
@@ -93,12 +88,9 @@ def sink_parts(ctx: AppContext) -> list[PartStatus]:
         )
     else:
         target = PartStatus("sprint-log sink", f"{sink}, in {ctx.settings.data_dir}", False)
-    with ctx.sessions()() as session:
-        waiting = backlog_size(session)
-        parked = parked_count(session)
-        oldest = next_due_entry(session, ignore_backoff=True)
-    reason = oldest.last_error if oldest is not None and oldest.last_error else ""
-    text = f"{waiting} waiting" + (f"; oldest failed: {reason.splitlines()[0][:200]}" if reason else "")
+    outbox = outbox_state(ctx.sessions(), show_parked=0)
+    reason, parked = outbox.oldest_failure, outbox.parked
+    text = f"{outbox.waiting} waiting" + (f"; oldest failed: {reason[:200]}" if reason else "")
     text += f", {parked} parked" + (" (admins: /log retry ID or /log drop ID)" if parked else "")
     return [target, PartStatus("sprint-log backlog", text, bool(reason) or parked > 0)]
 

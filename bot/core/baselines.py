@@ -109,6 +109,9 @@ class Baseline:
     note: str = ""
     """How the baseline was chosen, as its stored run says (a solve()'s: which solvers were ranked, and which were
     not taken because they need oracle queries the board does not give)."""
+    keys: tuple[str, ...] = ()
+    """What each per-seed value was measured on, in order: the seeds, or a solve()'s hidden instances (empty: one
+    value, or a built-in program)."""
 
     def values(self, metric: str) -> list[float]:
         """The per-seed values of ``metric`` (one value for a single seed or a program); [] when absent."""
@@ -245,6 +248,32 @@ def _solve_baseline(session: Session, run: Run, primary: str | None) -> Baseline
     return _stored_baseline(f"{SOLVE_BASELINE} {stored.subject}", stored)
 
 
+def value_keys(run: Run) -> tuple[str, ...]:
+    """What each of ``run``'s per-seed values was measured on, in order: the hidden instances of a judged solve()
+    (or of the built-in solvers' run on them), else its seeds — what pairs two runs' values seed by seed."""
+    from engine.sandbox import HIDDEN_INSTANCES
+
+    params = run.params or {}
+    instances = params.get(HIDDEN_INSTANCES)
+    if isinstance(instances, list) and instances:
+        return tuple(str(i) for i in instances)
+    return tuple(str(s) for s in seeds_of(params))
+
+
+def chosen_baseline(session: Session, run: Run, *, name: str | None, run_id: int | None) -> Baseline | None:
+    """The baseline ``run`` was judged against, as its stored judgement names it (:class:`bot.core.judgement.
+    BaselineChoice`): read, never chosen again — no solver ranking, no request built. None when it had none or its
+    stored run is gone; a built-in program (no run) is priced again (deterministic, cached)."""
+    if name is None:
+        return None
+    if run_id is None:
+        return baseline_of(session, run) if is_ir_name(run.challenge) else None
+    stored = session.get(Run, run_id)
+    if stored is None or not stored.ok:
+        return None
+    return _stored_baseline(name, stored)
+
+
 def _stored_baseline(name: str, stored: Run) -> Baseline:
     seed_metrics = stored.result.get("seed_metrics") if isinstance(stored.result, dict) else None
     note = stored.result.get("note") if isinstance(stored.result, dict) else None
@@ -254,6 +283,7 @@ def _stored_baseline(name: str, stored: Run) -> Baseline:
         {k: [float(x) for x in v] for k, v in (seed_metrics or {}).items()},
         stored.id,
         note if isinstance(note, str) and stored.kind == "method" and name.startswith(SOLVE_BASELINE) else "",
+        value_keys(stored),
     )
 
 

@@ -21,13 +21,13 @@ from dataclasses import dataclass, replace
 
 from sqlmodel import Session
 
-from bot.core.baselines import DEFAULT_REFERENCE, Baseline, baseline_of
-from bot.core.judgement import Judgement, judgement_data, judgement_from
-from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule, judge
+from bot.core.baselines import DEFAULT_REFERENCE, Baseline, baseline_of, chosen_baseline, value_keys
+from bot.core.judgement import Judgement, baseline_choice, judgement_data, judgement_from
+from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule, is_paired, judge
 from storage.runs import get_run
 from storage.scores import ScoredRun, scored_runs
 from storage.tables import Run
-from storage.verdicts import put_verdict
+from storage.verdicts import put_verdict, verdict_body
 from tools.board import Board, Setting, board_of, on_board, setting_of, what_differs
 from tools.metric_format import format_change, format_value
 from tools.published.records import current_snapshot, published_scores
@@ -71,6 +71,9 @@ class Standing:
     record_values: tuple[float, ...] = ()
     differs: str = ""
     record_run: int | None = None
+    paired: bool = False
+    """Both sides' values are on the same seeds (or hidden instances), in order: the verdict reads the per-seed
+    ratios."""
 
     @property
     def record_label(self) -> str:
@@ -84,7 +87,9 @@ class Standing:
         """The run against the record by the admins' rule, over each side's seed values."""
         if self.record is None:
             return None
-        return judge(self.values or [self.value], self.record_values or [self.record], rule=self.rule)
+        return judge(
+            self.values or [self.value], self.record_values or [self.record], rule=self.rule, paired=self.paired
+        )
 
     @property
     def is_new_record(self) -> bool:
@@ -139,6 +144,15 @@ def instance_values(run: Run, metric: str) -> tuple[float, ...]:
     return tuple(float(v) for v in values) if values and all(v is not None for v in values) else ()
 
 
+def run_versus_run(candidate: Run, reference: Run, metric: str, *, rule: VerdictRule = DEFAULT_RULE) -> Verdict:
+    """``candidate``'s verdict on ``metric`` against ``reference``'s (``/compare A B``: B against A), over each
+    run's per-seed values (paired when both were measured on the same seeds) or its one value."""
+    mine = seed_values(candidate, metric) or instance_values(candidate, metric) or (float(candidate.metrics[metric]),)
+    theirs = seed_values(reference, metric) or instance_values(reference, metric) or (float(reference.metrics[metric]),)
+    paired = is_paired(value_keys(candidate), value_keys(reference), mine, theirs)
+    return judge(mine, theirs, candidate_passed=candidate.ok, rule=rule, paired=paired)
+
+
 def compare(
     session: Session,
     run: Run,
@@ -148,9 +162,15 @@ def compare(
     reference: str = DEFAULT_REFERENCE,
 ) -> Comparison:
     """The comparison of the stored ``run`` (one query per metric; the primary metric's reused for the standing).
-    ``reference``: the solver board's reference method (the admins' ``baseline.reference``)."""
+    ``reference``: the solver board's reference method (the admins' ``baseline.reference``). A run judged before
+    is compared with the baseline its stored judgement names (read, not chosen again: choosing a solver's
+    reference ranks every built-in solver on its seeds)."""
     assert run.id is not None
-    baseline = baseline_of(session, run, reference=reference, primary=primary)
+    choice = baseline_choice(verdict_body(session, run_id=run.id))
+    if choice is not None:
+        baseline = chosen_baseline(session, run, name=choice.name, run_id=choice.run_id)
+    else:
+        baseline = baseline_of(session, run, reference=reference, primary=primary)
     base_metrics = {} if baseline is None else baseline.metrics
     others: dict[str, list[ScoredRun]] = {}
     rows = []
@@ -162,9 +182,12 @@ def compare(
     versus = None
     if baseline is not None and primary is not None and primary in run.metrics and baseline.values(primary):
         mine = seed_values(run, primary) or instance_values(run, primary) or (float(run.metrics[primary]),)
-        versus = judge(mine, baseline.values(primary), candidate_passed=run.ok, rule=rule)
+        theirs = baseline.values(primary)
+        paired = is_paired(value_keys(run), baseline.keys, mine, theirs)
+        versus = judge(mine, theirs, candidate_passed=run.ok, rule=rule, paired=paired)
     standing = None
-    frozen = current_snapshot(session).retirement(run.challenge) is not None  # a retired tier's board is frozen
+    retired = current_snapshot(session).retirement(run.challenge)  # a retired tier's board is frozen
+    frozen = "" if retired is None else retired.since.isoformat()
     if run.ok and primary is not None and primary in run.metrics and not frozen:
         if primary not in others:
             others[primary] = _rivals(session, run, primary)
@@ -172,6 +195,8 @@ def compare(
         record_run = None if best is None or best.published else get_run(session, run_id=best.run_id)
         record_values = () if record_run is None else seed_values(record_run, primary)
         differs = "" if record_run is None else what_differs(_setting(record_run), _setting(run))
+        values = seed_values(run, primary)
+        paired = record_run is not None and is_paired(value_keys(run), value_keys(record_run), values, record_values)
         standing = Standing(
             run.challenge,
             primary,
@@ -180,10 +205,11 @@ def compare(
             board=board_of(run.challenge, run.kind, run.subject, run.params, primary),
             record_by="" if best is None or not best.published else best.member,
             rule=rule,
-            values=seed_values(run, primary),
+            values=values,
             record_values=record_values,
             differs=differs,
             record_run=None if best is None or best.published else best.run_id,
+            paired=paired,
         )
     judgement = None
     if primary is not None:
@@ -200,6 +226,9 @@ def compare(
             record_label="" if standing is None else standing.record_label,
             versus_record=None if standing is None else standing.verdict,
             rule=rule,
+            baseline_name=None if baseline is None else baseline.name,
+            baseline_run=None if baseline is None else baseline.run_id,
+            frozen=frozen,
         )
     return Comparison(
         rows=tuple(rows), standing=standing, baseline=baseline, versus_baseline=versus, judgement=judgement

@@ -9,8 +9,9 @@ is part of the stored request (so identical code gives one stored figure per epo
 instances by name (``e2.0``, ``e2.1`` …), never by seed: the key stays in the database and the suite stays secret
 while its epoch lasts.
 
-An admin starts a new epoch (``/epoch rotate``, bot/core/epoch_rotation.py), which re-judges each board's leaders
-on the new suite and reports what moved. The first epoch starts by itself with the first judged ``solve()``.
+An admin starts a new epoch (``/epoch rotate``, bot/core/epoch_rotation.py), which re-judges every submission board
+entry on the new suite (within the admins' budget, resumable with ``/epoch resume``) and reports what moved. The
+first epoch starts by itself with the first judged ``solve()``.
 """
 
 from __future__ import annotations

@@ -16,19 +16,20 @@ becomes the member's result — its verdict against the board's record is the on
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from bot.core.baselines import builtin_baseline_metrics
+from bot.core.explore_budget import Budget
 from bot.core.explore_start import StartPoint
+from bot.core.explore_view import LoopView, StepView, read_loop
 from bot.core.judging import Submission, judge
 from bot.core.recording import RecordedRun
 from bot.core.services import Services
 from engine.errors import BadParameter
-from engine.explore import CandidateVerdict, IRSearch, Proposal, judge_candidate
+from engine.explore import IRSearch, Proposal, judge_candidate
 from engine.metrics import DALLY
 from engine.progress import Progress, no_progress
 from engine.scoring import ir_challenge
@@ -39,12 +40,11 @@ from storage.explore import (
     StepRecord,
     add_step,
     close_loop,
-    loop_steps,
     open_loop,
     running_loops,
 )
 from storage.scores import scored_runs
-from storage.tables import EXPLORE_CANCELLED, EXPLORE_FINISHED, ExploreLoop, ExploreStep
+from storage.tables import EXPLORE_CANCELLED, EXPLORE_FINISHED
 from tools.board import BAND_KEY
 from tools.errors import ToolError
 from tools.published.records import published_scores
@@ -58,6 +58,10 @@ STOP_STALE = "circuit breaker: {n} candidates in a row were not kept"
 STOP_INVALID = "circuit breaker: {n} candidates in a row broke the board's rules"
 STOP_CONVERGED = "every operator was tried on the best without a gain"
 STOP_SPEND = "its spending budget for Claude's proposals is spent"
+STOP_WALL = "the job's time limit was near (limits.job_wall_s)"
+WALL_SHARE = 0.8
+"""A loop stops by itself at this share of the job's wall-clock limit, leaving time to judge and store its best (a
+loop on a busy machine can reach the wall limit before its CPU budget)."""
 
 
 @dataclass(frozen=True)
@@ -100,67 +104,6 @@ class Proposer(Protocol):
 
 
 @dataclass(frozen=True)
-class Budget:
-    """What one loop may spend: candidates judged, CPU seconds (proposing and judging), USD on Claude."""
-
-    steps: int
-    seconds: float
-    spend_usd: float
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"steps": self.steps, "seconds": self.seconds, "spend_usd": self.spend_usd}
-
-
-_PART = re.compile(
-    r"^(?:(?P<usd>\$\d+(?:\.\d+)?)|(?P<sec>\d+(?:\.\d+)?)(?P<unit>s|m|min|h)|(?P<steps>\d+)(?:steps?)?)$"
-)
-
-
-def parse_budget(text: str | None, caps: Budget) -> Budget:
-    """``budget=60s``, ``budget=200`` (steps), ``budget=$0.20``, or several joined by commas (``60s,100``); a part
-    left out is the admins' cap. Over a cap, or unreadable: a one-line BadParameter."""
-    if text is None or not text.strip():
-        return caps
-    steps, seconds, spend = caps.steps, caps.seconds, caps.spend_usd
-    for part in (p.strip().lower() for p in text.split(",") if p.strip()):
-        m = _PART.match(part)
-        if m is None:
-            raise BadParameter(
-                f"cannot read the budget '{part}'", hint="e.g. budget=60s, budget=200 (steps), budget=$0.20, or 60s,200"
-            )
-        if m["usd"]:
-            spend = float(m["usd"][1:])
-            _cap(spend, caps.spend_usd, "$", "explore.max_spend_usd")
-        elif m["sec"]:
-            seconds = float(m["sec"]) * {"s": 1, "m": 60, "min": 60, "h": 3600}[m["unit"]]
-            _cap(seconds, caps.seconds, "s", "explore.max_seconds")
-        else:
-            steps = int(m["steps"])
-            _cap(steps, caps.steps, " steps", "explore.max_steps")
-    if steps < 1 or seconds <= 0:
-        raise BadParameter("a budget needs at least one step and some seconds", hint="e.g. budget=60s")
-    return Budget(steps=steps, seconds=seconds, spend_usd=spend)
-
-
-def _cap(asked: float, cap: float, unit: str, key: str) -> None:
-    if asked > cap:
-        shown = (lambda x: f"${x:g}") if unit == "$" else (lambda x: f"{x:g}{unit}")
-        raise BadParameter(
-            f"a budget of {shown(asked)} is over the admins' cap of {shown(cap)}",
-            hint=f"ask for {shown(cap)} or less; an admin can change it with /config set {key} …",
-        )
-
-
-def budget_caps(services: Services) -> Budget:
-    config = services.tool_config()
-    return Budget(
-        steps=int(config.get("explore.max_steps")),
-        seconds=float(config.get("explore.max_seconds")),
-        spend_usd=float(config.get("explore.max_spend_usd")),
-    )
-
-
-@dataclass(frozen=True)
 class ExploreRequest:
     """A checked request: the board (an IR challenge), its instance (``{"band": 40}``; {} for matmul), the start,
     the budget and the member's goal in words (kept in the journal)."""
@@ -196,121 +139,6 @@ def check_board(services: Services, board: str) -> str:
 
 def _allowed(services: Services) -> list[str]:
     return [str(b) for b in services.tool_config().get("explore.boards")]
-
-
-@dataclass(frozen=True)
-class StepView:
-    """One journalled step as the card, log and exports show it."""
-
-    number: int
-    operator: str
-    hypothesis: str
-    outcome: str
-    cost: int | None
-    delta_pct: float | None
-    reason: str
-    wall_s: float
-    created_at: str = ""
-    """When it was judged (ISO 8601, UTC)."""
-
-    @classmethod
-    def of(cls, row: ExploreStep) -> StepView:
-        return cls(
-            number=row.number,
-            operator=row.operator,
-            hypothesis=row.hypothesis,
-            outcome=row.outcome,
-            cost=row.cost,
-            delta_pct=row.delta_pct,
-            reason=row.reason,
-            wall_s=row.wall_s,
-            created_at=row.created_at.isoformat(timespec="seconds"),
-        )
-
-
-@dataclass(frozen=True)
-class LoopView:
-    """A loop as stored, with its steps: what the card, ``explore show``, the log and the exports render."""
-
-    loop_id: int
-    member: str
-    board: str
-    params: Mapping[str, Any]
-    goal: str
-    start_label: str
-    start_cost: int
-    record_cost: float | None
-    budget: Mapping[str, Any]
-    status: str
-    stop_reason: str
-    steps_done: int
-    cpu_s: float
-    spend_usd: float
-    best_cost: int
-    best_step: int | None
-    run_id: int | None
-    started_at: str
-    ended_at: str | None
-    steps: tuple[StepView, ...] = field(default=())
-
-    @property
-    def board_label(self) -> str:
-        return " ".join([self.board, *(f"{k}={v}" for k, v in self.params.items())])
-
-    @property
-    def gain_pct(self) -> float:
-        """The best against the start, in percent (negative: cheaper)."""
-        return 100.0 * (self.best_cost - self.start_cost) / self.start_cost if self.start_cost else 0.0
-
-    @property
-    def kept(self) -> int:
-        return sum(s.outcome == KEPT for s in self.steps)
-
-    @property
-    def beats_record(self) -> bool:
-        return self.record_cost is not None and self.best_cost < self.record_cost
-
-
-def loop_view(loop: ExploreLoop, steps: list[ExploreStep]) -> LoopView:
-    assert loop.id is not None
-    return LoopView(
-        loop_id=loop.id,
-        member=loop.member.name,
-        board=loop.board,
-        params=dict(loop.params),
-        goal=loop.goal,
-        start_label=loop.start_label,
-        start_cost=loop.start_cost,
-        record_cost=loop.record_cost,
-        budget=dict(loop.budget),
-        status=loop.status,
-        stop_reason=loop.stop_reason,
-        steps_done=loop.steps_done,
-        cpu_s=loop.cpu_s,
-        spend_usd=loop.spend_usd,
-        best_cost=loop.best_cost,
-        best_step=loop.best_step,
-        run_id=loop.run_id,
-        started_at=loop.started_at.isoformat(timespec="seconds"),
-        ended_at=None if loop.ended_at is None else loop.ended_at.isoformat(timespec="seconds"),
-        steps=tuple(StepView.of(s) for s in steps),
-    )
-
-
-def read_loop(services: Services, loop_id: int) -> LoopView:
-    """Loop ``loop_id`` with its steps (UnknownLoop, one line, when there is none)."""
-    from storage.explore import get_loop
-
-    with services.sessions()() as session:
-        return loop_view(get_loop(session, loop_id), loop_steps(session, loop_id))
-
-
-def best_code(services: Services, loop_id: int) -> str:
-    """The text of loop ``loop_id``'s best program (its start when nothing beat it)."""
-    from storage.explore import get_loop
-
-    with services.sessions()() as session:
-        return get_loop(session, loop_id).best_code
 
 
 @dataclass(frozen=True)
@@ -357,42 +185,144 @@ def prepare(board: str, params: Mapping[str, int], start: StartPoint) -> tuple[d
 Clock = Callable[[], float]
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (a method's seed runs work in child processes)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One candidate as its board judged it: passed the rules (``ok``), its cost (None when not priced), the reason
+    when refused, whether it beats the loop's best (``better``: cheaper for IR, a WIN beyond the seed noise for a
+    method), and the stored run it became, if any."""
+
+    ok: bool
+    cost: int | None
+    reason: str = ""
+    better: bool = False
+    run_id: int | None = None
+
+
+class CandidateSource(Protocol):
+    """The built-in search of a board: the next candidate from the current best, and a new best to start from."""
+
+    def propose(self) -> Proposal | None: ...
+
+    def accept(self, text: str) -> None: ...
+
+
+class LoopBoard(Protocol):
+    """What one kind of board gives the loop: its name and instance, how a start and a candidate are judged, the
+    built-in search, and what becomes of the best at the end."""
+
+    name: str
+    params: dict[str, int]
+    summary: str
+    metric: str
+
+    def start(self, start: StartPoint) -> int: ...
+
+    def search(self, text: str) -> CandidateSource: ...
+
+    def judge(self, text: str, best_text: str, best_cost: int) -> Judged: ...
+
+    def record_cost(self, services: Services) -> float | None: ...
+
+    def baseline_cost(self) -> int | None: ...
+
+    def finish(
+        self, services: Services, *, best_text: str, loop_id: int, start_label: str, member: str, origin: str
+    ) -> RecordedRun | None: ...
+
+
+class IRLoop:
+    """An IR board: the built-in rewrites search, the board's scorer judges in process, cheaper is better, and the
+    best is judged once more through the normal path at the end."""
+
+    def __init__(self, board: str, params: Mapping[str, int]) -> None:
+        self.name = board
+        self.params = dict(params)
+        self.summary = ir_challenge(board).summary
+        self.metric = DALLY
+
+    def start(self, start: StartPoint) -> int:
+        self.params, cost = prepare(self.name, self.params, start)
+        return cost
+
+    def search(self, text: str) -> CandidateSource:
+        return IRSearch(text, ir_challenge(self.name).dialect)
+
+    def judge(self, text: str, best_text: str, best_cost: int) -> Judged:
+        verdict = judge_candidate(self.name, self.params, text)
+        better = verdict.ok and verdict.cost is not None and verdict.cost < best_cost
+        reason = verdict.reason if not verdict.ok else "" if better else "not cheaper than the loop's best"
+        return Judged(ok=verdict.ok, cost=verdict.cost, reason=reason, better=better)
+
+    def record_cost(self, services: Services) -> float | None:
+        return board_record(services, self.name, self.params)
+
+    def baseline_cost(self) -> int | None:
+        return baseline_cost(self.name)
+
+    def finish(
+        self, services: Services, *, best_text: str, loop_id: int, start_label: str, member: str, origin: str
+    ) -> RecordedRun | None:
+        submission = Submission(
+            code=best_text,
+            label=f"{FOUND_BY} #{loop_id} from {start_label}"[:200],
+            challenge=self.name,
+            kinds=("ir",),
+            origin=origin,
+            logged=False,
+        )
+        return judge(services, submission, member=member)
+
+
 def run_loop(
     services: Services,
     request: ExploreRequest,
     *,
     member: str,
     progress: Progress = no_progress,
-    clock: Clock = time.process_time,
+    clock: Clock = cpu_seconds,
     origin: str = "",
     proposer: Proposer | None = None,
+    board: LoopBoard | None = None,
 ) -> ExploreOutcome:
     """Run one loop to its end (see the module docstring) and return it as stored. The caller has checked the board
-    (:func:`check_board`) and the budget (:func:`parse_budget`)."""
+    (:func:`check_board`) and the budget (:func:`parse_budget`); ``board`` is an IR board by default
+    (:class:`IRLoop`; a method's parameters: :class:`bot.core.explore_methods.MethodLoop`)."""
     with services.sessions()() as session:
         if running_loops(session, member=member):
             raise ToolError(
                 "you already have an /explore loop running", hint="wait for it, or cancel it first (/cancel)"
             )
-    params, start_cost = prepare(request.board, request.params, request.start)
-    record = board_record(services, request.board, params)
+    kind = board if board is not None else IRLoop(request.board, request.params)
+    start_cost = kind.start(request.start)  # sets the board's instance (a mask program's band)
+    record = kind.record_cost(services)
     with services.sessions()() as session:
         loop = open_loop(
             session,
             member=member,
-            board=request.board,
-            params=params,
+            board=kind.name,
+            params=kind.params,
             goal=request.goal,
             start_label=request.start.label,
             start_cost=start_cost,
             start_code=request.start.text,
             record_cost=record,
             budget=request.budget.as_dict(),
+            metric=kind.metric,
         )
     assert loop.id is not None
     loop_id = loop.id
     try:
-        reason, best_text = _steps(services, request, loop_id, params, start_cost, progress, clock, proposer, record)
+        reason, best_text, best_run = _steps(
+            services, request, kind, loop_id, start_cost, progress, clock, proposer, record
+        )
     except BaseException:  # Ctrl-C in the terminal, a stopped job: the journal and the best stay
         with services.sessions()() as session:
             close_loop(session, loop_id, status=EXPLORE_CANCELLED, reason="stopped while running")
@@ -404,72 +334,70 @@ def run_loop(
         improved = get_loop(session, loop_id).best_cost < start_cost
     if improved:
         progress(f"explore #{loop_id}: judging the best through the normal path", None)
-        submission = Submission(
-            code=best_text,
-            label=f"{FOUND_BY} #{loop_id} from {request.start.label}"[:200],
-            challenge=request.board,
-            kinds=("ir",),
+        recorded = kind.finish(
+            services,
+            best_text=best_text,
+            loop_id=loop_id,
+            start_label=request.start.label,
+            member=member,
             origin=origin,
-            logged=False,
         )
-        recorded = judge(services, submission, member=member)
+    run_id = recorded.stored.id if recorded is not None else best_run if improved else None
     with services.sessions()() as session:
-        close_loop(
-            session,
-            loop_id,
-            status=EXPLORE_FINISHED,
-            reason=reason,
-            run_id=None if recorded is None else recorded.stored.id,
-        )
+        close_loop(session, loop_id, status=EXPLORE_FINISHED, reason=reason, run_id=run_id)
     view = read_loop(services, loop_id)
-    return ExploreOutcome(loop=view, baseline_cost=baseline_cost(request.board), recorded=recorded)
+    return ExploreOutcome(loop=view, baseline_cost=kind.baseline_cost(), recorded=recorded)
 
 
 def _steps(
     services: Services,
     request: ExploreRequest,
+    kind: LoopBoard,
     loop_id: int,
-    params: dict[str, int],
     start_cost: int,
     progress: Progress,
     clock: Clock,
     proposer: Proposer | None,
     record_cost: float | None,
-) -> tuple[str, str]:
-    """The loop's steps until one stop rule holds: (why it stopped, the best text). The built-in operators go
-    first; when they are exhausted on the current best, the proposer (Claude, with a key) is asked for one."""
+) -> tuple[str, str, int | None]:
+    """The loop's steps until one stop rule holds: (why it stopped, the best text, the best's stored run if the
+    board stores its candidates). The built-in search goes first; when it has nothing more on the current best, the
+    proposer (Claude, with a key) is asked for one."""
     config = services.tool_config()
     stale_cap = int(config.get("explore.stale_steps"))
     invalid_cap = int(config.get("explore.invalid_in_a_row"))
-    spec = ir_challenge(request.board)
-    search = IRSearch(request.start.text, spec.dialect)
-    best_text, best_cost = request.start.text, start_cost
+    wall_cap = WALL_SHARE * float(config.get("limits.job_wall_s"))
+    began_wall = time.perf_counter()
+    search = kind.search(request.start.text)
+    best_text, best_cost, best_run = request.start.text, start_cost, None
     budget = request.budget
     used = spent_usd = 0.0
     stale = invalid = steps = 0
     journal: list[StepView] = []
     while True:
         if steps >= budget.steps:
-            return STOP_STEPS, best_text
+            return STOP_STEPS, best_text, best_run
         if used >= budget.seconds:
-            return STOP_SECONDS, best_text
+            return STOP_SECONDS, best_text, best_run
         if stale >= stale_cap:
-            return STOP_STALE.format(n=stale), best_text
+            return STOP_STALE.format(n=stale), best_text, best_run
         if invalid >= invalid_cap:
-            return STOP_INVALID.format(n=invalid), best_text
+            return STOP_INVALID.format(n=invalid), best_text, best_run
+        if time.perf_counter() - began_wall >= wall_cap:
+            return STOP_WALL, best_text, best_run
         began, wall = clock(), time.perf_counter()
         proposal = search.propose()
         if proposal is None and proposer is None:
-            return STOP_CONVERGED, best_text
+            return STOP_CONVERGED, best_text, best_run
         spend = 0.0
         if proposal is None:
             assert proposer is not None
             if spent_usd >= budget.spend_usd:
-                return STOP_SPEND, best_text
+                return STOP_SPEND, best_text, best_run
             state = SearchState(
-                board=request.board,
-                params=params,
-                summary=spec.summary,
+                board=kind.name,
+                params=kind.params,
+                summary=kind.summary,
                 best_cost=best_cost,
                 best_text=best_text,
                 record_cost=record_cost,
@@ -479,24 +407,24 @@ def _steps(
             )
             idea = proposer.propose(state)
             if idea is None:
-                return proposer.why_not, best_text
+                return proposer.why_not, best_text, best_run
             spend = idea.spend_usd
             spent_usd += spend
             proposal = Proposal(operator=idea.operator, hypothesis=idea.hypothesis, text=idea.text or "")
-            verdict = (
-                judge_candidate(request.board, params, idea.text)
+            judged = (
+                kind.judge(idea.text, best_text, best_cost)
                 if idea.text is not None
-                else CandidateVerdict(ok=False, cost=None, reason=idea.reason)
+                else Judged(ok=False, cost=None, reason=idea.reason)
             )
         else:
-            verdict = judge_candidate(request.board, params, proposal.text)
+            judged = kind.judge(proposal.text, best_text, best_cost)
         spent = clock() - began
         used += spent
         steps += 1
-        delta = None if verdict.cost is None else 100.0 * (verdict.cost - best_cost) / best_cost
-        if not verdict.ok:
+        delta = None if judged.cost is None else 100.0 * (judged.cost - best_cost) / best_cost
+        if not judged.ok:
             outcome, invalid, stale = INVALID, invalid + 1, stale + 1
-        elif verdict.cost is not None and verdict.cost < best_cost:
+        elif judged.better:
             outcome, invalid, stale = KEPT, 0, 0
         else:
             outcome, invalid, stale = DISCARDED, 0, stale + 1
@@ -504,9 +432,9 @@ def _steps(
             operator=proposal.operator,
             hypothesis=proposal.hypothesis,
             outcome=outcome,
-            cost=verdict.cost,
+            cost=judged.cost,
             delta_pct=delta,
-            reason=verdict.reason if outcome == INVALID else "",
+            reason=judged.reason if outcome != KEPT else "",
             wall_s=time.perf_counter() - wall,
             code_hash=code_hash(proposal.text, python=False),
             code=proposal.text if outcome == KEPT else "",
@@ -514,12 +442,17 @@ def _steps(
         )
         with services.sessions()() as session:
             journal.append(StepView.of(add_step(session, loop_id, record, cpu_s=spent)))
-        if outcome == KEPT and verdict.cost is not None:
-            best_text, best_cost = proposal.text, verdict.cost
+        if outcome == KEPT and judged.cost is not None:
+            best_text, best_cost, best_run = proposal.text, judged.cost, judged.run_id
             search.accept(proposal.text)
         gain = 100.0 * (best_cost - start_cost) / start_cost
         progress(
-            f"explore #{loop_id} on {request.board_label}: step {steps}, best {best_cost:,} ({gain:+.1f} % from the "
-            f"start), {used:.1f} s of {budget.seconds:g} s",
+            f"explore #{loop_id} on {_label(kind)}: step {steps}, best {best_cost:,} ({gain:+.1f} % from the "
+            f"start), {used:.1f} s of {budget.seconds:g} s"
+            + (f", ${spent_usd:.2f} of ${budget.spend_usd:.2f} on Claude" if proposer is not None else ""),
             min(1.0, max(steps / budget.steps, used / budget.seconds)),
         )
+
+
+def _label(kind: LoopBoard) -> str:
+    return " ".join([kind.name, *(f"{k}={v}" for k, v in kind.params.items())])

@@ -8,7 +8,8 @@ card, so the loop never calls anything better that was not judged.
 
 from __future__ import annotations
 
-from bot.core.explore import ExploreOutcome, LoopView
+from bot.core.explore import ExploreOutcome
+from bot.core.explore_view import LoopView
 from bot.core.judgement_words import judgement_summary
 from bot.core.log_entry import log_frame
 from bot.core.services import Services
@@ -81,26 +82,34 @@ def best_line(outcome: ExploreOutcome) -> str:
 
 
 def steps_table(loop: LoopView, *, only_kept: bool = False) -> EntryTable:
-    """The steps as a table (step, operator, cost, Δ vs best before, outcome, reason)."""
-    rows = tuple(
-        (
-            str(s.number),
-            s.operator,
-            "" if s.cost is None else format_value(s.cost),
-            "" if s.delta_pct is None else pct(s.delta_pct),
-            s.outcome,
-            s.reason,
+    """The steps as a table: step, operator, cost, change against the best before it, outcome and why it was not
+    kept; ``only_kept``: the kept steps, with the operator's hypothesis in place of the last two columns."""
+    if only_kept:
+        kept = tuple(
+            (str(s.number), s.operator, _cost(s.cost), _delta(s.delta_pct), s.hypothesis)
+            for s in loop.steps
+            if s.outcome == KEPT
         )
-        for s in loop.steps
-        if not only_kept or s.outcome == KEPT
+        return EntryTable(headers=("step", "operator", loop.metric, "vs best", "hypothesis"), rows=kept)
+    rows = tuple(
+        (str(s.number), s.operator, _cost(s.cost), _delta(s.delta_pct), s.outcome, s.reason) for s in loop.steps
     )
-    return EntryTable(headers=("step", "operator", "dally@1", "vs best", "outcome", "why refused"), rows=rows)
+    return EntryTable(headers=("step", "operator", loop.metric, "vs best", "outcome", "why not kept"), rows=rows)
+
+
+def _cost(cost: int | None) -> str:
+    return "" if cost is None else format_value(cost)
+
+
+def _delta(delta_pct: float | None) -> str:
+    return "" if delta_pct is None else pct(delta_pct)
 
 
 def chart_png(loop: LoopView) -> bytes:
     steps = [ChartStep(number=s.number, cost=s.cost, outcome=s.outcome) for s in loop.steps]
     return explore_chart_png(
         steps,
+        metric=loop.metric,
         start_cost=loop.start_cost,
         record_cost=loop.record_cost,
         title=f"explore #{loop.loop_id} on {loop.board_label}",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.explore import LoopView, loop_view
 from bot.core.explore_start import StartPoint
+from bot.core.explore_view import LoopView, loop_view
 from bot.core.services import Services
 from storage.explore import close_loop, close_orphans, get_loop, loop_steps, recent_loops, running_loops
 from storage.tables import EXPLORE_CANCELLED

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.core.explore import LoopView, read_loop
+from bot.core.explore_view import LoopView, read_loop
 from bot.core.judgement import judgement_from
 from bot.core.judgement_words import judgement_summary
 from bot.core.services import Services

@@ -17,10 +17,11 @@ The rules (docs/verdicts.md#one-verdict-per-result):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.verdict import DEFAULT_RULE, Outcome, Verdict, VerdictRule
+from bot.core.verdict import DEFAULT_RULE, LINEAR, LOG, Outcome, Verdict, VerdictRule
 from tools.metric_format import format_relative_change
 
 
@@ -32,6 +33,8 @@ class Judgement:
     label (``sgd (#1)``), None without one. record: the board's current record value (None: the run is the first
     on its board); record_label: whose it is (``#12``, ``@sjbaebae (published)``). The two verdicts are over each
     side's seed values (:func:`bot.core.verdict.judge`); None where there is nothing to compare with.
+    frozen: the date (ISO) the group retired the run's tier when the run was stored after it — its board is frozen,
+    so the run stands on no board: no record, no "first result" ("" for a current board).
     """
 
     metric: str
@@ -45,6 +48,9 @@ class Judgement:
     record_label: str = ""
     versus_record: Verdict | None = None
     rule: VerdictRule = DEFAULT_RULE
+    baseline_name: str | None = None
+    baseline_run: int | None = None
+    frozen: str = ""
 
     @property
     def loses_to_baseline(self) -> bool:
@@ -62,7 +68,7 @@ class Judgement:
 
     @property
     def first_on_board(self) -> bool:
-        return self.passed and self.value is not None and self.record is None
+        return self.passed and self.value is not None and self.record is None and not self.frozen
 
     @property
     def outcome(self) -> Outcome | None:
@@ -75,18 +81,46 @@ class Judgement:
         return None if self.versus_record is None else self.versus_record.outcome
 
 
-def swamped(verdict: Verdict, rule: VerdictRule) -> str:
-    """Words for a spread that decides an INCONCLUSIVE comparison ("" otherwise), the spread written as a share of
-    the larger of the two means (the noisier side's scale):
+@dataclass(frozen=True)
+class BaselineChoice:
+    """The baseline a stored judgement was made against: its name (None: the run had no baseline) and its stored
+    run (None: none, or a built-in program computed from the challenge)."""
 
-    - ``spread ±71 %: INCONCLUSIVE whatever the mean`` when the candidate is not costlier and the margin
-      (``spread_factor × spread``) is at least the reference's mean: no candidate mean, however low (down to 0),
-      could beat the reference by more than the margin;
-    - ``spread ±17 % swamps the change (−0.46 %)`` otherwise, when the spread rather than the minimum relative size
-      set the margin.
+    name: str | None
+    run_id: int | None
+
+
+def baseline_choice(data: dict[str, Any] | None) -> BaselineChoice | None:
+    """The baseline chosen when the stored judgement ``data`` was made; None when ``data`` is None or was stored
+    before the choice was kept with it (the caller then chooses as it did then)."""
+    if data is None or "baseline_run" not in data:
+        return None
+    name, run_id = data.get("baseline_name"), data.get("baseline_run")
+    return BaselineChoice(None if name is None else str(name), None if run_id is None else int(run_id))
+
+
+def swamped(verdict: Verdict, rule: VerdictRule) -> str:
+    """Words for a spread that decides an INCONCLUSIVE comparison ("" otherwise: a WIN or a LOSS, no spread, or a
+    margin the minimum relative size set).
+
+    On the log scale the spread is one standard deviation of the log costs written as a factor (``×/÷1.6``:
+    within a factor of 1.6 either way), of the per-seed ratios when the sides are paired:
+    ``spread of the per-seed ratios ×/÷1.6 swamps the change (−12 %)``, ``spread ×/÷2.0 swamps the change
+    (−29 %)``. On the linear scale (a value ≤ 0, or a verdict stored before the log rule) the spread is a share of
+    the larger of the two means: ``spread ±71 %: INCONCLUSIVE whatever the mean`` when the margin reaches the
+    reference's mean (no candidate mean, down to 0, could beat it), else ``spread ±17 % swamps the change
+    (−0.46 %)``.
     """
     if verdict.outcome is not Outcome.INCONCLUSIVE or verdict.spread <= 0 or verdict.reference_mean == 0:
         return ""
+    change = format_relative_change(verdict.candidate_mean, verdict.reference_mean)
+    if verdict.scale == LOG:
+        if rule.spread_factor * verdict.spread <= math.log1p(rule.min_change):
+            return ""
+        factor = math.exp(verdict.spread)
+        shown = f"{factor:.1f}" if factor < 10 else f"{factor:,.0f}"
+        of = "spread of the per-seed ratios" if verdict.paired else "spread"
+        return f"{of} ×/÷{shown} swamps the change ({change})"
     ref = abs(verdict.reference_mean)
     by_spread = rule.spread_factor * verdict.spread
     if by_spread <= rule.min_change * ref:
@@ -95,7 +129,7 @@ def swamped(verdict: Verdict, rule: VerdictRule) -> str:
     shown = f"±{relative:.0f} %" if relative >= 10 else f"±{relative:.2g} %"
     if verdict.change >= 0 and by_spread >= ref:
         return f"spread {shown}: INCONCLUSIVE whatever the mean"
-    return f"spread {shown} swamps the change ({format_relative_change(verdict.candidate_mean, ref)})"
+    return f"spread {shown} swamps the change ({change})"
 
 
 def _verdict_data(verdict: Verdict | None) -> dict[str, Any] | None:
@@ -109,6 +143,8 @@ def _verdict_data(verdict: Verdict | None) -> dict[str, Any] | None:
         "margin": verdict.margin,
         "spread": verdict.spread,
         "reason": verdict.reason,
+        "scale": verdict.scale,
+        "paired": verdict.paired,
     }
 
 
@@ -123,6 +159,8 @@ def _verdict_from(data: Any) -> Verdict | None:
         margin=float(data["margin"]),
         spread=float(data["spread"]),
         reason=str(data["reason"]),
+        scale=str(data.get("scale") or LINEAR),
+        paired=bool(data.get("paired", False)),
     )
 
 
@@ -137,6 +175,8 @@ def judgement_data(judgement: Judgement) -> dict[str, Any]:
         "value": j.value,
         "failure": j.failure,
         "baseline": j.baseline,
+        "baseline_name": j.baseline_name,
+        "baseline_run": j.baseline_run,
         "versus_baseline": _verdict_data(j.versus_baseline),
         "record": j.record,
         "record_label": j.record_label,
@@ -145,6 +185,7 @@ def judgement_data(judgement: Judgement) -> dict[str, Any]:
         "outcome": None if j.outcome is None else j.outcome.value,
         "new_record": j.new_record,
         "first_on_board": j.first_on_board,
+        "frozen": j.frozen or None,
     }
 
 
@@ -153,6 +194,7 @@ def judgement_from(data: dict[str, Any]) -> Judgement:
     stored verdicts, which are not)."""
     rule = data.get("rule") or {}
     value, record = data.get("value"), data.get("record")
+    choice = baseline_choice(data)
     return Judgement(
         metric=str(data["metric"]),
         board=str(data["board"]),
@@ -168,4 +210,7 @@ def judgement_from(data: dict[str, Any]) -> Judgement:
             min_change=float(rule.get("min_change", DEFAULT_RULE.min_change)),
             spread_factor=float(rule.get("spread_factor", DEFAULT_RULE.spread_factor)),
         ),
+        baseline_name=None if choice is None else choice.name,
+        baseline_run=None if choice is None else choice.run_id,
+        frozen=str(data.get("frozen") or ""),
     )

@@ -57,6 +57,10 @@ def record_words(judgement: Judgement) -> str | None:
     if not j.passed or j.value is None:
         return None
     shown = f"{j.metric} {format_value(j.value)}"
+    if j.frozen:
+        return (
+            f"{shown}: {j.board} was retired by the group on {j.frozen}; its board is frozen, this result is not ranked"
+        )
     cheaper = baseline_cheaper(j)
     if j.record is None:
         return f"{shown}: first result on {j.board}" + (f", not a record: {cheaper}" if cheaper else "")

@@ -15,15 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.core.baselines import BaselineRun, baseline_request, stored_baseline
+from bot.core.judgement import baseline_choice
 from bot.core.method_request import METHOD_METRICS, MethodRequest
 from bot.core.recording import RecordedRun, lookup, record_once, result_of, superseded_on_sight
 from bot.core.seed_set import SeedTask, combine, run_tasks, seed_label
 from bot.core.services import Services
-from bot.core.verdict import DEFAULT_RULE, Verdict, VerdictRule, configured_rule, judge
+from bot.core.verdict import DEFAULT_RULE, Verdict, VerdictRule, configured_rule, is_paired, judge
 from engine.attribution import AttributionDiff
 from engine.progress import Progress, no_progress
 from engine.result import Provenance, RunResult
-from storage.tables import SYSTEM_MEMBER
+from storage.tables import SYSTEM_MEMBER, Run
+from storage.verdicts import verdict_body
 
 __all__ = [
     "METHOD_METRICS",
@@ -86,6 +88,26 @@ def _needs_computing(services: Services, request: MethodRequest, force: bool) ->
     return previous is None or superseded_on_sight(previous.run)
 
 
+def _kept_baseline(services: Services, request: MethodRequest) -> tuple[str | None, Run | None] | None:
+    """The baseline (name, stored run) that ``request``'s stored answer was judged against, as its stored judgement
+    keeps it: (None, None) when it had none; None when there is no stored answer, its judgement predates the kept
+    choice, or the baseline's run is gone (the caller then chooses as for a new run)."""
+    previous = lookup(services, request.stored)
+    if previous is None or previous.run.id is None:
+        return None
+    with services.sessions()() as session:
+        choice = baseline_choice(verdict_body(session, run_id=previous.run.id))
+        if choice is None or choice.name is None:
+            return None if choice is None else (None, None)
+        if choice.run_id is None:
+            return None
+        run = session.get(Run, choice.run_id)
+        if run is None:
+            return None
+        session.expunge(run)
+    return choice.name, run
+
+
 def run_method(
     services: Services,
     request: MethodRequest,
@@ -104,12 +126,20 @@ def run_method(
     if not request.seeds_named:
         request = request.with_seeds([int(s) for s in config.get("seeds.default")])
     request.check_cap(int(config.get("seeds.max")))
-    base = baseline_request(request.challenge, "method", request.name, request.params, config.get("baseline.reference"))
-    base_run = None
-    if base is not None:
-        with services.sessions()() as session:
-            base_run = stored_baseline(session, base)
     mine_needed = _needs_computing(services, request, force)
+    kept = None if mine_needed else _kept_baseline(services, request)
+    base: MethodRequest | None = None
+    base_name: str | None = None
+    base_run: Run | None = None
+    if kept is not None:  # a stored answer: its baseline as chosen when it was judged (no ranking again)
+        base_name, base_run = kept
+    else:
+        reference = config.get("baseline.reference")
+        base = baseline_request(request.challenge, "method", request.name, request.params, reference)
+        if base is not None:
+            base_name = base.name
+            with services.sessions()() as session:
+                base_run = stored_baseline(session, base)
     tasks = [*(request.tasks if mine_needed else []), *(base.tasks if base is not None and base_run is None else [])]
     results = run_tasks(tasks, workers=services.settings.job_workers, progress=progress)
     mine, theirs = (
@@ -118,8 +148,9 @@ def run_method(
     )
     base_result: RunResult | None = None
     base_id: int | None = None
-    if base is not None:
+    if base_name is not None:
         if base_run is None:
+            assert base is not None  # a kept baseline names its stored run
             progress(f"storing {base.name} on the same seeds (the baseline, the system's run)", None)
             made = _combined(base, theirs)
             stored = record_once(services, base.stored, lambda: made, member=SYSTEM_MEMBER)
@@ -136,9 +167,9 @@ def run_method(
         baseline=BaselineRun(base_id, base_result) if base_result is not None and base_id is not None else None,
     )
     versus = None
-    if base is not None and base_result is not None:
+    if base_name is not None and base_result is not None:
         rule = configured_rule(config.get)
-        versus = _versus(base.name, base_result, recorded.result, recorded.movers, rule, base_id)
+        versus = _versus(base_name, base_result, recorded.result, recorded.movers, rule, base_id)
     return MethodOutcome(request=request, recorded=recorded, versus=versus)
 
 
@@ -163,10 +194,12 @@ def run_registered_methods(
     force: bool = False,
     progress: Progress = no_progress,
     label: Callable[[SeedTask], str] = seed_label,
+    log: bool = True,
 ) -> list[RecordedRun]:
     """Several requests of :func:`run_registered_method` (a sweep's points) in their order, each stored as its own
     run: the seed runs of every request not answered by the store run together, at most the job's worker count at
-    a time, and each request is then recorded from its own seeds. ``label`` names a seed run in the progress."""
+    a time, and each request is then recorded from its own seeds. ``label`` names a seed run in the progress;
+    ``log=False`` writes no sprint-log entries (the caller's own entry tells the runs: an /explore loop)."""
     policy = services.run_policy()
     most = int(services.tool_config().get("seeds.max"))
     for request in requests:
@@ -187,7 +220,7 @@ def run_registered_methods(
             # stored meanwhile and then superseded, or not looked up as missing: run it here
             return _combined(request, mine if mine is not None else run_tasks(request.tasks, workers=1))
 
-        recorded.append(record_once(services, request.stored, compute, member=member, force=force))
+        recorded.append(record_once(services, request.stored, compute, member=member, force=force, log=log))
     return recorded
 
 
@@ -217,7 +250,13 @@ def _versus(
             key,
             base.metrics[key],
             mine.metrics[key],
-            judge(_values(mine, key), _values(base, key), candidate_passed=mine.ok, rule=rule),
+            judge(
+                _values(mine, key),
+                _values(base, key),
+                candidate_passed=mine.ok,
+                rule=rule,
+                paired=is_paired(mine.seeds, base.seeds, _values(mine, key), _values(base, key)),
+            ),
         )
         for key in mine.metrics
         if base.metrics.get(key)

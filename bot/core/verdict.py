@@ -4,17 +4,26 @@ The rule (docs/verdicts.md explains it with worked numbers; it follows the group
 over several seeds and calling small changes inconclusive):
 
 1. Accuracy first: a candidate that did not pass its challenge's accuracy check is a LOSS, whatever its cost.
-2. Lower is better (every stored metric is an energy or distance cost). ``change = mean(reference) −
-   mean(candidate)``; positive means the candidate is cheaper.
-3. The change must exceed a *margin*: the larger of
+2. Lower is better, and costs are positive and multiplicative (every stored metric is an energy or distance cost;
+   a method's cost on one seed can be several times its cost on another), so the rule reads **log costs**:
+   ``change = mean(ln reference) − mean(ln candidate)``, the log of the ratio of the two geometric means; positive
+   means the candidate is cheaper (``change = ln 2``: half the cost). The verdict's words state the change of the
+   arithmetic means, the figures the boards and tables show; the logs decide.
+3. The change must exceed a *margin* (natural-log units): the larger of
 
-   - ``spread_factor × spread``, where ``spread`` is the larger of the two sides' sample standard deviations
-     (n − 1 in the denominator) over their seed values; a side with a single value contributes no spread, and
-   - ``min_change × |mean(reference)|`` (a minimum relative size, e.g. 0.01 = 1 %).
+   - ``spread_factor × spread``. **Paired** — both sides measured on the same seeds (or the same hidden instances),
+     value *i* of each on seed *i* — the spread is the sample standard deviation (n − 1 in the denominator) of the
+     per-seed log-ratios ``ln reference_i − ln candidate_i``: what varies from seed to seed is the ratio, not the
+     cost. **Unpaired** (different seeds, or one side a single value) it is the larger of the two sides' sample
+     standard deviations of their log costs; a side with a single value contributes none;
+   - ``ln(1 + min_change)``: the minimum relative size (``min_change`` 0.01: a factor of 1.01 either way).
 
    ``change > margin`` is a WIN, ``change < −margin`` a LOSS, anything in between INCONCLUSIVE.
 4. Single-seed or deterministic values (IR programs: the Dally cost depends on the program only) have no spread;
    the comparison is exact and only the minimum relative size applies.
+5. A side with a value that is not positive (a cost of 0 has no logarithm) is judged on the **linear** scale
+   instead: the difference of the arithmetic means against ``max(spread_factor × the larger sample standard
+   deviation, min_change × |mean(reference)|)``. Verdicts stored before the log rule read back on this scale.
 
 The two tolerances are admin settings: ``verdict.min_change`` (default 0.01) and ``verdict.spread_factor``
 (default 1.0), see tools/config/schema.py.
@@ -60,9 +69,21 @@ DEFAULT_RULE = VerdictRule()
 """The rule with the default tolerances (the admins' settings override it: :func:`configured_rule`)."""
 
 
+LOG = "log"
+"""The scale of a verdict on log costs (the rule's usual scale)."""
+LINEAR = "linear"
+"""The scale of a verdict on the costs themselves (a side with a value ≤ 0, or a verdict stored before the log
+rule)."""
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome with the figures that decided it (metric units; ``relative`` is a fraction of the reference)."""
+    """The outcome with the figures that decided it.
+
+    candidate_mean / reference_mean: each side's arithmetic mean in metric units — the figure boards, tables and
+    the verdict's words show (one figure for one comparison). change / margin / spread: natural-log units on the
+    log scale (``change`` is the log of the ratio of the geometric means: what decided), metric units on the
+    linear one. paired: the spread is the one of the per-seed log-ratios (both sides on the same seeds)."""
 
     outcome: Outcome
     candidate_mean: float
@@ -71,16 +92,43 @@ class Verdict:
     margin: float
     spread: float
     reason: str
+    scale: str = LINEAR
+    paired: bool = False
 
     @property
     def relative(self) -> float | None:
-        """``change / |reference mean|`` (positive: cheaper), None when the reference is 0."""
-        return None if self.reference_mean == 0 else self.change / abs(self.reference_mean)
+        """``(reference_mean − candidate_mean) / |reference_mean|`` (positive: cheaper), None when the reference is
+        0."""
+        if self.reference_mean == 0:
+            return None
+        return (self.reference_mean - self.candidate_mean) / abs(self.reference_mean)
+
+    @property
+    def geometric_ratio(self) -> float | None:
+        """The candidate's geometric mean over the reference's (below 1: cheaper) — the ratio the log rule judged;
+        None on the linear scale."""
+        return math.exp(-self.change) if self.scale == LOG else None
 
 
 def spread_of(values: Sequence[float]) -> float:
     """Sample standard deviation of ``values`` (n − 1 in the denominator); 0 for fewer than two values."""
     return statistics.stdev(values) if len(values) >= 2 else 0.0
+
+
+def is_paired(
+    candidate_keys: Sequence[object],
+    reference_keys: Sequence[object],
+    candidate: Sequence[float],
+    reference: Sequence[float],
+) -> bool:
+    """Whether the two sides' values were measured on the same seeds (or hidden instances) in the same order: the
+    keys are equal, at least two, one per value on each side."""
+    keys = list(candidate_keys)
+    return len(keys) >= 2 and keys == list(reference_keys) and len(candidate) == len(keys) == len(reference)
+
+
+def _positive(values: Sequence[float]) -> bool:
+    return all(v > 0 and math.isfinite(v) for v in values)
 
 
 def judge(
@@ -89,22 +137,42 @@ def judge(
     *,
     candidate_passed: bool = True,
     rule: VerdictRule = DEFAULT_RULE,
+    paired: bool = False,
 ) -> Verdict:
-    """The verdict of ``candidate`` (per-seed values, or one deterministic value) against ``reference``."""
+    """The verdict of ``candidate`` (per-seed values, or one deterministic value) against ``reference``.
+
+    ``paired``: value *i* of both sides was measured on the same seed (or hidden instance) — the sides must then
+    have the same length; the spread is then the one of the per-seed log-ratios."""
     if not candidate or not reference:
         raise ValueError("a verdict needs at least one candidate value and one reference value")
+    if paired and len(candidate) != len(reference):
+        sizes = f"{len(candidate)} and {len(reference)}"
+        raise ValueError(f"paired values need one value per seed on each side, not {sizes}")
     c_mean, r_mean = statistics.fmean(candidate), statistics.fmean(reference)
-    change = r_mean - c_mean
-    spread = max(spread_of(candidate), spread_of(reference))
-    margin = max(rule.spread_factor * spread, rule.min_change * abs(r_mean))
-    figures = {"candidate_mean": c_mean, "reference_mean": r_mean, "change": change, "margin": margin}
+    if _positive(candidate) and _positive(reference):
+        log_c, log_r = [math.log(v) for v in candidate], [math.log(v) for v in reference]
+        paired = paired and len(candidate) >= 2
+        if paired:
+            spread = spread_of([r - c for c, r in zip(log_c, log_r, strict=True)])
+        else:
+            spread = max(spread_of(log_c), spread_of(log_r))
+        change = statistics.fmean(log_r) - statistics.fmean(log_c)
+        margin = max(rule.spread_factor * spread, math.log1p(rule.min_change))
+        scale = LOG
+    else:
+        change = r_mean - c_mean
+        spread = max(spread_of(candidate), spread_of(reference))
+        margin = max(rule.spread_factor * spread, rule.min_change * abs(r_mean))
+        scale, paired = LINEAR, False
     if not candidate_passed:
-        return Verdict(Outcome.LOSS, spread=spread, reason="accuracy check failed", **figures)
-    if change > margin:
-        return Verdict(Outcome.WIN, spread=spread, reason="cheaper by more than the margin", **figures)
-    if change < -margin:
-        return Verdict(Outcome.LOSS, spread=spread, reason="costlier by more than the margin", **figures)
-    return Verdict(Outcome.INCONCLUSIVE, spread=spread, reason="change within the margin", **figures)
+        outcome, reason = Outcome.LOSS, "accuracy check failed"
+    elif change > margin:
+        outcome, reason = Outcome.WIN, "cheaper by more than the margin"
+    elif change < -margin:
+        outcome, reason = Outcome.LOSS, "costlier by more than the margin"
+    else:
+        outcome, reason = Outcome.INCONCLUSIVE, "change within the margin"
+    return Verdict(outcome, c_mean, r_mean, change, margin, spread, reason, scale=scale, paired=paired)
 
 
 def configured_rule(get: Callable[[str], Any]) -> VerdictRule:

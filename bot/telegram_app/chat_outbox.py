@@ -131,6 +131,8 @@ class Tally:
     rate_limited: int = 0
     stored: int = 0
     sent_from_storage: int = 0
+    result_waits: list[float] = field(default_factory=list)
+    """Seconds (pace clock) from each job's result being computed to its reaching the chat, in delivery order."""
 
 
 class JobMessage:
@@ -149,6 +151,7 @@ class JobMessage:
         self.progress: str | None = None
         self.progress_at = float("-inf")
         self.finished = False
+        self.finished_at: float | None = None
 
     def report(self, text: str) -> None:
         """The latest progress text (HTML); replaces any that has not gone out yet."""
@@ -162,6 +165,7 @@ class JobMessage:
         """Replace the message with the final ``text`` (HTML); resolves with the message id once delivered
         (None when it was stored for later)."""
         self.finished = True
+        self.finished_at = self.outbox.pace.now()
         if self.progress is not None:
             self.outbox.tally.progress_dropped += 1
             self.progress = None
@@ -396,6 +400,8 @@ class ChatOutbox:
                 job.in_flight = False
         self.rate.record(chat_id, self.pace.now())
         self._count(item)
+        if job is not None and job.finished_at is not None and item.rank is Rank.RESULT and not item.progress:
+            self.tally.result_waits.append(self.pace.now() - job.finished_at)
         if job is not None and item.kind in ("text", "edit"):
             job.message_id = message_id if message_id is not None else job.message_id
             job.shown = item.text

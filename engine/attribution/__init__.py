@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.attribution.buffers import BufferAttribution, ScopeAttribution, attribute_events
 from engine.attribution.elements import ElementAttribution, ElementScope, bytedmd_by_argument
 from engine.attribution.histogram import ReuseHistogram
 from engine.attribution.naming import NamingEventLog
 from engine.attribution.run_attribution import ONE_STEP, WHOLE_RUN, Attribution, attribute_log
+from engine.lazy import lazy_exports
 
 __all__ = [
     "ONE_STEP",
@@ -59,34 +60,11 @@ _PUBLIC: dict[str, str] = {
 }
 """Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
 
-__all__ = sorted(
-    {
-        *__all__,
-        *[
-            "Attribution",
-            "AttributionDiff",
-            "BufferChange",
-            "ONE_STEP",
-            "ONLY_A",
-            "ONLY_B",
-            "ReuseHistogram",
-            "UNCHANGED",
-            "WHOLE_PROGRAM",
-            "WHOLE_RUN",
-            "bin_label",
-            "diff_attribution",
-            "explain",
-        ],
-    }
-)
+__all__ = sorted({*__all__, *_PUBLIC})
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.attribution' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -9,9 +9,10 @@ current).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import EngineError
+from engine.lazy import lazy_exports
 from engine.registry import Registry
 
 
@@ -132,12 +133,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.challenges' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_exports
 
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
@@ -20,12 +22,8 @@ _PUBLIC: dict[str, str] = {
 __all__ = ["SEEDS", "evaluate", "load_solve"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.compat' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -8,7 +8,9 @@ on one candidate). The loop that drives them, with its budget and journal, is ``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_exports
 
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
@@ -17,6 +19,9 @@ if TYPE_CHECKING:
     from engine.explore.ir_search import Proposal as Proposal
     from engine.explore.judge import CandidateVerdict as CandidateVerdict
     from engine.explore.judge import judge_candidate as judge_candidate
+    from engine.explore.param_search import ParamSearch as ParamSearch
+    from engine.explore.param_search import params_text as params_text
+    from engine.explore.param_search import parse_text as parse_text
 
 _PUBLIC: dict[str, str] = {
     "CandidateVerdict": "engine.explore.judge",
@@ -24,18 +29,26 @@ _PUBLIC: dict[str, str] = {
     "OPERATORS": "engine.explore.ir_search",
     "Proposal": "engine.explore.ir_search",
     "judge_candidate": "engine.explore.judge",
+    "ParamSearch": "engine.explore.param_search",
+    "params_text": "engine.explore.param_search",
+    "parse_text": "engine.explore.param_search",
 }
 """Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
 
-__all__ = ["OPERATORS", "CandidateVerdict", "IRSearch", "Proposal", "judge_candidate"]
+__all__ = [
+    "OPERATORS",
+    "CandidateVerdict",
+    "IRSearch",
+    "ParamSearch",
+    "Proposal",
+    "judge_candidate",
+    "params_text",
+    "parse_text",
+]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.explore' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from engine.explore.values import Placed, ValueProgram, lifetimes, read_counts
 
 
-class _Cell:
+class Cell:
     """The occupied slots of one address: disjoint half-open intervals kept sorted by start."""
 
     __slots__ = ("ends", "starts")
@@ -39,6 +39,18 @@ class _Cell:
         self.starts.insert(i, start)
         self.ends.insert(i, end)
 
+    def release(self, start: int) -> None:
+        """Free the slots taken from ``start`` (a cell holds one value per start: its intervals are disjoint)."""
+        i = self.starts.index(start)
+        del self.starts[i]
+        del self.ends[i]
+
+
+def occupied_slots(program: ValueProgram) -> tuple[list[int], list[int]]:
+    """(first, end) of the half-open slots each value occupies its cell for (see the module docstring)."""
+    born, last = lifetimes(program)
+    return born, [max(last[v], born[v] + 1) for v in range(program.n_values)]
+
 
 def allocate(program: ValueProgram, *, order: Sequence[int] | None = None) -> Placed:
     """Place every value of ``program`` (greedy, most reads first; ``order`` overrides the placing order)."""
@@ -47,17 +59,18 @@ def allocate(program: ValueProgram, *, order: Sequence[int] | None = None) -> Pl
     n = program.n_values
     if order is None:
         order = sorted(range(n), key=lambda v: (-reads[v], last[v] - born[v], v))
-    cells: list[_Cell] = []
+    first, ends = occupied_slots(program)
+    cells: list[Cell] = []
     address = [0] * n
     for v in order:
-        start, end = born[v], max(last[v], born[v] + 1)
+        start, end = first[v], ends[v]
         for a, cell in enumerate(cells):
             if cell.free(start, end):
                 cell.take(start, end)
                 address[v] = a + 1
                 break
         else:
-            cell = _Cell()
+            cell = Cell()
             cell.take(start, end)
             cells.append(cell)
             address[v] = len(cells)

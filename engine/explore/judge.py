@@ -1,19 +1,19 @@
-"""Judge one candidate of an IR search with the board's own scorer, in this process (docs/explore.md#judging).
+"""Judge one candidate of an IR search with the board's own rules, in this process (docs/explore.md#judging).
 
-IR is data: it is parsed and simulated, never executed as Python, so the loop scores its candidates here with
-:func:`engine.scoring.ir.score_ir` — the scorer every stored IR result comes from — instead of paying a new process
-per candidate. A candidate counts only when it passes the board's correctness rule (matmul: the test instance and
-the symbolic identity check; mask sparse parity: the dev suite at the board's recovery band or above).
+IR is data: it is parsed and simulated, never executed as Python, so the loop judges its candidates here with the
+board's long-lived judge (:class:`engine.scoring.ProgramJudge`: the matmul polynomials or the mask dev suite built
+once per process, the same verdicts as :func:`engine.scoring.ir.score_ir`) instead of paying a new process, or a
+rebuilt board, per candidate. A candidate counts only when it passes the board's correctness rule (matmul: the
+symbolic identity of rules@2; mask sparse parity: the dev suite at the board's recovery band or above).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.errors import EngineError
-from engine.metrics.registry import DALLY
-from engine.scoring.ir import score_ir
+from engine.scoring.program_judge import ProgramJudge
 
 BAND_PARAM = "band"
 
@@ -29,21 +29,14 @@ class CandidateVerdict:
     band: int | None = None
 
 
+@functools.lru_cache(maxsize=8)
+def board_judge(challenge: str, band: int | None) -> ProgramJudge:
+    """The long-lived judge of ``challenge`` at ``band`` (None: the board's lowest band), made once per process."""
+    return ProgramJudge(challenge, band=band)
+
+
 def judge_candidate(challenge: str, params: Mapping[str, object], text: str) -> CandidateVerdict:
-    """Score ``text`` on ``challenge``; refuse it when it breaks a rule or falls below the board's band."""
-    try:
-        result = score_ir(challenge, text, subject="candidate")
-    except EngineError as err:
-        return CandidateVerdict(ok=False, cost=None, reason=err.one_line())
-    cost = int(result.metrics[DALLY])
-    band = result.params.get(BAND_PARAM)
-    band = int(band) if isinstance(band, int) else None
-    if not result.ok:
-        return CandidateVerdict(ok=False, cost=cost, reason=result.failure or "fails the board's rules", band=band)
+    """Judge ``text`` on ``challenge`` at the instance ``params`` names (a mask program: its band, or the lowest)."""
     wanted = params.get(BAND_PARAM)
-    if isinstance(wanted, int) and (band is None or band < wanted):
-        reached = "no band" if band is None else f"the {band} % band"
-        return CandidateVerdict(
-            ok=False, cost=cost, reason=f"reaches {reached} on the dev suite, below this board's {wanted} %", band=band
-        )
-    return CandidateVerdict(ok=True, cost=cost, band=band)
+    verdict = board_judge(challenge, wanted if isinstance(wanted, int) else None).judge(text)
+    return CandidateVerdict(ok=verdict.correct, cost=verdict.cost, reason=verdict.reason or "", band=verdict.band)

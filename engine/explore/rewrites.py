@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from math import isqrt
 
-from engine.explore.allocate import _Cell
-from engine.explore.values import Placed, Step, ValueProgram, lifetimes, read_counts, renumber
+from engine.explore.allocate import Cell, occupied_slots
+from engine.explore.values import Placed, Step, ValueProgram, read_counts, renumber
 from engine.ir.instruction_set import Op
 
 
@@ -89,11 +89,11 @@ def sink(program: ValueProgram) -> ValueProgram:
     return renumber(program, [program.steps[i] for i in order])
 
 
-def _cells(placed: Placed, start: list[int], end: list[int], skip: int | None = None) -> dict[int, _Cell]:
-    cells: dict[int, _Cell] = {}
+def _cells(placed: Placed, start: list[int], end: list[int], skip: int | None = None) -> dict[int, Cell]:
+    cells: dict[int, Cell] = {}
     for v, a in enumerate(placed.address):
         if v != skip:
-            cells.setdefault(a, _Cell()).take(start[v], end[v])
+            cells.setdefault(a, Cell()).take(start[v], end[v])
     return cells
 
 
@@ -101,10 +101,8 @@ def move_to_cheaper_cells(placed: Placed) -> Placed:
     """Keep the instructions; move each value (most reads first) to the cheapest cell free for its whole life, when
     that cell is cheaper than its own. One pass; every move lowers the cost by reads × (old price − new price)."""
     program = placed.program
-    born, last = lifetimes(program)
     reads = read_counts(program)
-    start = born
-    end = [max(last[v], born[v] + 1) for v in range(program.n_values)]
+    start, end = occupied_slots(program)
     address = list(placed.address)
     cells = _cells(placed, start, end)
     top = max(address, default=0)
@@ -117,17 +115,11 @@ def move_to_cheaper_cells(placed: Placed) -> Placed:
                 break
             cell = cells.get(a)
             if cell is None or cell.free(start[v], end[v]):
-                _release(cells[address[v]], start[v])
-                cells.setdefault(a, _Cell()).take(start[v], end[v])
+                cells[address[v]].release(start[v])
+                cells.setdefault(a, Cell()).take(start[v], end[v])
                 address[v] = a
                 break
     return Placed(program=program, address=tuple(address))
-
-
-def _release(cell: _Cell, start: int) -> None:
-    i = cell.starts.index(start)
-    del cell.starts[i]
-    del cell.ends[i]
 
 
 def swap_cells(placed: Placed) -> Placed:
@@ -135,10 +127,8 @@ def swap_cells(placed: Placed) -> Placed:
     cheaper cell, when each fits the other's cell. One pass, most-read values first; each swap lowers the cost by
     (reads_v − reads_w) × (price of v's cell − price of the cheaper cell)."""
     program = placed.program
-    born, last = lifetimes(program)
     reads = read_counts(program)
-    start = born
-    end = [max(last[v], born[v] + 1) for v in range(program.n_values)]
+    start, end = occupied_slots(program)
     address = list(placed.address)
     residents: dict[int, list[int]] = {}
     for v, a in enumerate(address):

@@ -6,8 +6,9 @@ Public API: :func:`run_method` and the :data:`METHODS` registry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.lazy import lazy_exports
 from engine.methods import (
     curriculum,
     evolutionary,
@@ -118,31 +119,11 @@ _PUBLIC: dict[str, str] = {
 }
 """Names the package offers from its modules, loaded on first use (importing the package stays cheap)."""
 
-__all__ = sorted(
-    {
-        *__all__,
-        *[
-            "COMMON_DEFAULTS",
-            "Grid",
-            "MAX_POINTS",
-            "SPECS",
-            "SweepRow",
-            "best_reference_solver",
-            "best_solver",
-            "first_point_checked",
-            "largest_solved",
-            "parse_params",
-        ],
-    }
-)
+__all__ = sorted({*__all__, *_PUBLIC})
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.methods' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -15,32 +15,9 @@ Design: docs/sandbox.md; metering convention: docs/metrics.md#trackedarray-conve
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-_EXPORTS = {
-    "probe_tier": "engine.sandbox.tier",
-    "TierReport": "engine.sandbox.tier",
-    "Limits": "engine.sandbox.limits",
-    "DEFAULT_LIMITS": "engine.sandbox.limits",
-    "detect_kind": "engine.sandbox.lint",
-    "lint_submission": "engine.sandbox.lint",
-    "LintReport": "engine.sandbox.lint",
-    "SubmissionRefused": "engine.sandbox.lint",
-    "run_generate": "engine.sandbox.generate",
-    "GeneratedIR": "engine.sandbox.generate",
-    "run_trusted_limited": "engine.sandbox.trusted",
-    "judge_solve": "engine.sandbox.judge",
-}
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        import importlib
-
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'engine.sandbox' has no attribute {name!r}")
-
+from engine.lazy import lazy_exports
 
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
@@ -65,42 +42,34 @@ if TYPE_CHECKING:
     from engine.sandbox.trusted import LimitExceeded as LimitExceeded
     from engine.sandbox.trusted import run_trusted_limited as run_trusted_limited
 
-_EXPORTS.update(
-    {
-        "FLOATS_READ": "engine.sandbox.judge",
-        "GIB": "engine.sandbox.limits",
-        "HIDDEN_INSTANCES": "engine.sandbox.judge",
-        "KIB": "engine.sandbox.limits",
-        "LimitExceeded": "engine.sandbox.trusted",
-        "MIB": "engine.sandbox.limits",
-        "instance_data": "engine.sandbox.judge",
-        "python_normal_form": "engine.sandbox.lint",
-    }
-)
+_PUBLIC: dict[str, str] = {
+    "DEFAULT_LIMITS": "engine.sandbox.limits",
+    "FLOATS_READ": "engine.sandbox.judge",
+    "GIB": "engine.sandbox.limits",
+    "GeneratedIR": "engine.sandbox.generate",
+    "HIDDEN_INSTANCES": "engine.sandbox.judge",
+    "KIB": "engine.sandbox.limits",
+    "LimitExceeded": "engine.sandbox.trusted",
+    "Limits": "engine.sandbox.limits",
+    "LintReport": "engine.sandbox.lint",
+    "MIB": "engine.sandbox.limits",
+    "SubmissionRefused": "engine.sandbox.lint",
+    "TierReport": "engine.sandbox.tier",
+    "detect_kind": "engine.sandbox.lint",
+    "instance_data": "engine.sandbox.judge",
+    "judge_solve": "engine.sandbox.judge",
+    "lint_submission": "engine.sandbox.lint",
+    "probe_tier": "engine.sandbox.tier",
+    "python_normal_form": "engine.sandbox.lint",
+    "run_generate": "engine.sandbox.generate",
+    "run_trusted_limited": "engine.sandbox.trusted",
+}
+"""Names the package offers from its modules, loaded on first use (the sandboxed child imports few of them)."""
 
-__all__ = sorted(
-    {
-        *__all__,
-        *[
-            "DEFAULT_LIMITS",
-            "FLOATS_READ",
-            "GIB",
-            "HIDDEN_INSTANCES",
-            "KIB",
-            "LimitExceeded",
-            "Limits",
-            "MIB",
-            "SubmissionRefused",
-            "TierReport",
-            "detect_kind",
-            "instance_data",
-            "judge_solve",
-            "lint_submission",
-            "probe_tier",
-            "python_normal_form",
-            "run_generate",
-            "run_trusted_limited",
-        ],
-    }
-)
+__all__ = sorted(_PUBLIC)
+
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
+
+
 # --- end of the public API ---

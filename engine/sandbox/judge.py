@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from engine.challenges.sparse_parity import SparseParityData
 from engine.metrics.clock import floats_read
 from engine.metrics.registry import metrics_for
 from engine.result import FailureKind, Provenance, RunResult
+from engine.sandbox.judge_memory import judge_address_space
 from engine.sandbox.launch import run_submission
 from engine.sandbox.limits import DEFAULT_LIMITS, Limits
 from engine.sandbox.lint import check_source_size, lint
@@ -87,6 +88,26 @@ def accuracy(answer: list[int], x_test: np.ndarray, y_test: np.ndarray) -> float
     return float(np.mean(predicted == y_test))
 
 
+def cpu_allowance(
+    limits: Limits, spent: list[float], judge_start: float, clock: list[float]
+) -> Callable[[], tuple[float, str]]:
+    """What is left of the judge's CPU allowances for a submission, the tighter first: ``parent_cpu_s`` less the
+    numpy work charged so far (``spent``; a request's first millisecond is not charged), or ``judge_cpu_s`` less this
+    thread's CPU from ``judge_start`` to ``clock[0]`` (the thread's clock when the current request began, set by the
+    meter: reading the thread clock is a system call, which an honest run would pay on each of its thousands of
+    requests); with that limit's one-line message. The session refuses a request whose estimated work passes it
+    before running it (engine.sandbox.remote.work)."""
+
+    def left() -> tuple[float, str]:
+        numpy_left = limits.parent_cpu_s - spent[0] + PER_REQUEST_ALLOWANCE_S
+        judge_left = limits.judge_cpu_s - (clock[0] - judge_start)
+        if numpy_left < judge_left:
+            return numpy_left, limits.parent_cpu_message()
+        return judge_left, limits.judge_cpu_message()
+
+    return left
+
+
 class _Meter:
     """Answers the child's requests from a Session; a refusal ends the run with its message."""
 
@@ -96,8 +117,10 @@ class _Meter:
         limits: Limits = DEFAULT_LIMITS,
         spent: list[float] | None = None,
         judge_start: float | None = None,
+        clock: list[float] | None = None,
     ) -> None:
         self.session = session
+        self.clock = clock if clock is not None else [0.0]  # the thread's clock when the current request began
         # this thread's CPU clock when the judgement began: everything done for the submission is counted
         self.judge_start = time.thread_time() if judge_start is None else judge_start
         self.refusal: str | None = None
@@ -107,7 +130,7 @@ class _Meter:
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any] | None:
         try:
-            start = time.thread_time()
+            start = self.clock[0] = time.thread_time()
             element = self.session.shadow.spent[0]
             try:
                 return self.session.handle(request)
@@ -131,6 +154,9 @@ class _Meter:
                 self.refusal_kind = FailureKind.LIMIT
         except RecursionError:
             self.refusal = "your code sent a request nested too deeply"
+        except MemoryError:  # the judge's address-space limit (engine.sandbox.judge_memory)
+            self.refusal = self.limits.judge_memory_message()
+            self.refusal_kind = FailureKind.LIMIT
         except Exception as exc:  # noqa: BLE001 — the child's bytes must end in a verdict, never a crash
             self.refusal = f"your code sent a request the judge could not carry out ({type(exc).__name__})"
         raise BadResult(self.refusal)
@@ -149,6 +175,8 @@ def _one_instance(
     element_spent: list[float],
     judge_start: float | None = None,
 ) -> tuple[float | None, tuple[str, FailureKind] | None, Session]:
+    judge_start = time.thread_time() if judge_start is None else judge_start
+    clock = [judge_start]
     session = Session(
         [inst["x_train"], inst["y_train"]],
         max_elements=limits.max_elements,
@@ -156,8 +184,9 @@ def _one_instance(
         element_cpu_s=limits.parent_cpu_s,
         element_spent=element_spent,
         charged=spent,
+        cpu_left=cpu_allowance(limits, spent, judge_start, clock),
     )
-    meter = _Meter(session, limits, spent, judge_start)
+    meter = _Meter(session, limits, spent, judge_start, clock)
     inputs = [session.describe(i)["a"] for i in session.input_ids]
     cfg = {
         "mode": "solve",
@@ -218,13 +247,52 @@ def judge_solve(
     ``check_imports=False`` skips the lint and the import guard (the exploit suite's way to test
     the OS layers).
     """
+    check_source_size(code, limits.source_bytes)
+    flags = lint(code, "solve", limits.source_bytes).flags if check_imports else []
+    report = tier or probe_tier()
+    with judge_address_space(limits.judge_memory_bytes):
+        try:
+            return _judge_solve(
+                code, n_bits, k_sparse, instances, limits, n_train, n_test, report, dev_override, label,
+                check_imports, suite, flags,
+            )  # fmt: skip
+        except MemoryError:  # outside a request (the protocol, the metrics): the same one line
+            failure = RunResult(
+                challenge="sparse_parity",
+                subject=label,
+                kind="solve",
+                ok=False,
+                params={"n_bits": n_bits, "k_sparse": k_sparse, "instances": instances},
+                failure=limits.judge_memory_message(),
+                failure_kind=FailureKind.LIMIT,
+                code_hash=hashlib.sha256(code.encode()).hexdigest(),
+                provenance=Provenance(
+                    judged_by="solve", sandbox_tier=report.tier, sandbox=report.description, review_flags=flags
+                ),
+            )
+    return failure
+
+
+def _judge_solve(
+    code: str,
+    n_bits: int,
+    k_sparse: int,
+    instances: int,
+    limits: Limits,
+    n_train: int,
+    n_test: int,
+    report: TierReport,
+    dev_override: bool,
+    label: str,
+    check_imports: bool,
+    suite: Sequence[tuple[str, int]] | None,
+    flags: list[str],
+) -> RunResult:
+    """:func:`judge_solve`'s work, under the judge's address-space limit."""
     start = time.monotonic()
     judge_start = time.thread_time()  # all of the judge's CPU for this submission is counted (limits.judge_cpu_s)
     spent = [0.0]  # CPU seconds the parent spent executing this submission's requests (all instances)
     element_spent = [0.0]  # and on their element trace (bytedmd@2)
-    check_source_size(code, limits.source_bytes)
-    flags = lint(code, "solve", limits.source_bytes).flags if check_imports else []
-    report = tier or probe_tier()
     params = {
         "n_bits": n_bits,
         "k_sparse": k_sparse,

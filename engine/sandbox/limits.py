@@ -50,6 +50,10 @@ class Limits:
       together: the protocol, the checks, the numpy work and the element trace (issue 29: no submission may cost
       the judge more than twice an honest full brute force, which takes 2.0 s here, bench/bench_judge_bounds.py).
       Checked after every request; past it the run ends with :meth:`judge_cpu_message`.
+    judge_memory_bytes: address space the judge's own process may add while it judges one solve() submission,
+      above its size when the judgement starts (RLIMIT_AS, soft, engine.sandbox.judge_memory; an honest full brute
+      force adds about 131 MiB); past it the judgement ends with :meth:`judge_memory_message` and the process
+      carries on. 0: no limit.
     source_bytes: largest submission source accepted; checked before anything parses it.
     scratch_root: the private (0700) directory in which a run's scratch directory is made when the tier has no
       private filesystem for it (tiers B and C; the bot's data directory); empty: the system's temporary
@@ -68,6 +72,7 @@ class Limits:
     parent_cpu_s: float = 1.5
     element_cpu_s: float = 10.0
     judge_cpu_s: float = 4.0
+    judge_memory_bytes: int = 384 * MIB
     source_bytes: int = 256 * KIB
     scratch_root: str = ""
 
@@ -91,6 +96,9 @@ class Limits:
 
     def judge_cpu_message(self) -> str:
         return f"judge CPU time limit ({_seconds_label(self.judge_cpu_s)} for all of your code's requests) exceeded"
+
+    def judge_memory_message(self) -> str:
+        return f"judge memory limit ({_bytes_label(self.judge_memory_bytes)} for your code's requests) exceeded"
 
     def source_message(self, size: int) -> str:
         return f"source size limit ({_bytes_label(self.source_bytes)}) exceeded: your code is {size:,} bytes"

@@ -6,7 +6,9 @@ instances and correctness rules) — so neither of those imports the other's use
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_exports
 
 # --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
@@ -17,10 +19,14 @@ if TYPE_CHECKING:
     from engine.scoring.ir import ir_names as ir_names
     from engine.scoring.ir import is_ir_name as is_ir_name
     from engine.scoring.ir import score_ir as score_ir
+    from engine.scoring.program_judge import ProgramJudge as ProgramJudge
+    from engine.scoring.program_judge import ProgramVerdict as ProgramVerdict
     from engine.scoring.recovery import adjudicate as adjudicate
 
 _PUBLIC: dict[str, str] = {
     "METRIC": "engine.scoring.ir",
+    "ProgramJudge": "engine.scoring.program_judge",
+    "ProgramVerdict": "engine.scoring.program_judge",
     "adjudicate": "engine.scoring.recovery",
     "current_ir_names": "engine.scoring.ir",
     "infer_challenges": "engine.scoring.ir",
@@ -33,6 +39,8 @@ _PUBLIC: dict[str, str] = {
 
 __all__ = [
     "METRIC",
+    "ProgramJudge",
+    "ProgramVerdict",
     "adjudicate",
     "current_ir_names",
     "infer_challenges",
@@ -43,12 +51,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        import importlib
-
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'engine.scoring' has no attribute {name!r}")
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
 
 
 # --- end of the public API ---

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from bot.app import build_context
@@ -110,6 +111,7 @@ def test_a_sprint_log_setting_change_applies_without_a_restart() -> None:
     assert text.index("first note") < text.index("second note") < text.index("third note")
 
 
+@pytest.mark.slow  # 0.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_stored_retired_primary_metric_is_said_in_config_and_on_the_boards() -> None:
     ctx = build_context()
     admin = Caller(name="local", is_admin=True)

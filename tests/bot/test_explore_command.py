@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from bot.cli import main
 from bot.commands.explore import explore_stopped
 from bot.context import AppContext
-from bot.core.explore import Budget, ExploreRequest, run_loop
+from bot.core.explore import ExploreRequest, run_loop
+from bot.core.explore_budget import Budget
 from bot.core.explore_journal import close_interrupted
 from bot.core.explore_start import StartPoint
 from bot.invocation import Caller, Invocation
@@ -74,12 +75,14 @@ def test_a_loop_from_the_published_tiled_program_lowers_it_and_stores_the_best(
     assert f"run #{data['run_id']}" in log and "#1)" not in log.replace(f"run #{data['run_id']}", "")
 
 
+@pytest.mark.slow  # 1.0 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_the_step_budget_stops_the_loop(_isolated_data_dir: Path) -> None:
     code, data = _json("explore", "matmul_16x16", f"from={TILED}", "budget=1")
     assert code == 0 and len(data["steps"]) == 1 and data["stop_reason"] == "its step budget is spent"
     assert data["start"] == "file matmul__tiled_16x16.ir"
 
 
+@pytest.mark.slow  # 3.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_the_circuit_breaker_stops_a_loop_that_finds_nothing(_isolated_data_dir: Path) -> None:
     assert CliRunner().invoke(main, ["config", "set", "explore.stale_steps", "1"]).exit_code == 0
     code, data = _json("explore", "matmul_16x16", f"from={RECORD_66707}")
@@ -116,6 +119,7 @@ def test_candidates_that_break_the_rules_are_refused_with_their_reason(ctx: AppC
     assert outcome.recorded is None and outcome.loop.best_cost == 133_783
 
 
+@pytest.mark.slow  # 0.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_loop_stopped_mid_way_keeps_its_journal_and_best(ctx: AppContext) -> None:
     seen: list[str] = []
 
@@ -162,6 +166,7 @@ def test_a_cancelled_job_and_a_restart_close_running_loops_with_their_best(ctx: 
         assert get_loop(session, 2).status == EXPLORE_INTERRUPTED and get_loop(session, 2).best_code == text
 
 
+@pytest.mark.slow  # 2.3 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_resume_carries_on_from_a_loop_s_best(_isolated_data_dir: Path) -> None:
     code, first = _json("explore", "matmul_16x16", f"from={TILED}", "budget=1")
     code, second = _json("explore", "resume", str(first["loop_id"]), "budget=1")
@@ -193,3 +198,35 @@ def test_a_board_the_admins_did_not_allow_is_refused() -> None:
     assert CliRunner().invoke(main, ["config", "set", "explore.boards", "matmul_4x4"]).exit_code == 0
     line = _one_line("explore", "matmul_16x16")
     assert "/explore is not allowed on matmul_16x16 here" in line and "allowed: matmul_4x4" in line
+
+
+@pytest.mark.slow
+def test_a_method_loop_keeps_only_a_win_beyond_the_seeds_noise(_isolated_data_dir: Path) -> None:
+    from bot.core.verdict import Outcome, judge
+
+    code, data = _json("explore", "sgd", "budget=2")
+    assert code == 0 and data["board"] == "sparse_parity" and data["params"] == {"n": 20, "k": 3}
+    assert data["start"] == "sgd at its defaults" and [s["operator"] for s in data["steps"]] == ["lr×0.5", "lr×2"]
+    # every candidate is a stored run, like /run sgd lr=… over the default seeds: read them back
+    runs = {}
+    for lr in ("0.1", "0.05", "0.2"):
+        code, shown = _json("run", "sgd", f"lr={lr}")
+        assert code in (0, 1) and shown["reused"] is True  # the loop stored it; /run answers from the store
+        runs[lr] = shown["seed_metrics"]["dmc@1"]
+    for step, lr in zip(data["steps"], ("0.05", "0.2"), strict=True):
+        verdict = judge(runs[lr], runs["0.1"])  # the default rule: the admins have not changed it
+        assert (step["outcome"] == "kept") == (verdict.outcome is Outcome.WIN), (step, verdict)
+        assert step["cost"] == round(sum(runs[lr]) / len(runs[lr]))
+    # one sprint-log entry: the loop's (the candidate runs have none of their own)
+    log = (_isolated_data_dir / "sprint-log.md").read_text()
+    assert log.count("**explore #1 on sparse_parity n=20 k=3") == 1 and "sparse_parity / sgd" not in log
+
+
+def test_a_loop_stops_by_itself_before_the_job_s_time_limit(ctx: AppContext, monkeypatch) -> None:
+    # the loop's wall-clock guard at 0 % of limits.job_wall_s: it stops before its first step, whatever its budget
+    monkeypatch.setattr("bot.core.explore.WALL_SHARE", 0.0)
+    start = StartPoint(label="tiled", text=TILED.read_text())
+    request = ExploreRequest(board="matmul_16x16", params={}, start=start, budget=Budget(100, 300.0, 0.0))
+    outcome = run_loop(ctx, request, member="ada")
+    assert outcome.loop.stop_reason == "the job's time limit was near (limits.job_wall_s)"
+    assert outcome.loop.steps == () and outcome.loop.status == "finished" and outcome.recorded is None

@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
@@ -31,6 +32,7 @@ def _run(*args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(result.output)
 
 
+@pytest.mark.slow  # 0.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_loop_s_journal_is_research_log_jsonl(_isolated_data_dir: Path) -> None:
     loop = _run("explore", "matmul_4x4")
     exported = _run("export", "journal")

@@ -83,6 +83,7 @@ def test_runs_mine_pages_the_callers_runs(ctx: AppContext) -> None:
     assert reply.paging is None and reply.text == "runs 1–15 of 15, newest first (by ann)"
 
 
+@pytest.mark.slow  # 0.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_every_page_fits_a_phone_screen(ctx: AppContext) -> None:
     for runs_page in ("1", "2", "3"):
         reply, _ = call(ctx, "runs", page=runs_page)

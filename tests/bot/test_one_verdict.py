@@ -194,4 +194,4 @@ def test_bad_verdict_settings_and_a_non_admin_rotation_are_one_line_and_store_no
         assert session.query(JudgeEpoch).count() == 1  # type: ignore[attr-defined]
         assert session.query(RunVerdict).count() == 0  # type: ignore[attr-defined]
     text, status = _command(ctx, "epoch", "rotate", caller=admin)
-    assert status == 0 and text.startswith("judge epoch 2 started (was 1); re-judged 0 leader(s)")
+    assert status == 0 and text.startswith("judge epoch 2 started (was 1); re-judged 0 of 0 board entries")

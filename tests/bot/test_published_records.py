@@ -3,14 +3,17 @@ against independent oracles.
 
 Oracles: the reference set's ``expected.tsv`` (costs re-computed with the group's own scorers at sutro-problems
 a778d4d, see tests/data/ir/PROVENANCE.md), the programs of tests/data/published (PROVENANCE.md there: their
-published costs), our engine re-scoring both under matmul rules@2, and the published tables read by hand
-(matmul/README.md at a1fc22e: 16×16 runs 340,704 … 63,290 in 29 rows, 4×4 1,316 … 667 in 7).
+published costs), the mask32 band programs of tests/data/mask32 (README.md there: their published costs), our
+engine re-scoring them (matmul under rules@2), and the published tables read by hand (matmul/README.md at a1fc22e:
+16×16 runs 340,704 … 63,290 in 29 rows, 4×4 1,316 … 667 in 7).
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,7 +35,10 @@ EXPECTED = {
 }
 PUBLISHED = Path(__file__).parents[1] / "data" / "published" / "matmul"
 HELD = {**{f: REFERENCE / "ir" / f for f in EXPECTED}, **{f"matmul__{p.name}": p for p in PUBLISHED.glob("*.ir")}}
-"""Every published program we hold a copy of, by reference-set name."""
+"""Every published matmul or May-era program we hold a copy of, by reference-set name."""
+MASK32 = Path(__file__).parents[1] / "data" / "mask32"
+MASK32_HELD = {p.name.removesuffix(".gz"): p for p in MASK32.glob("*_mask32.ir.gz")}
+"""The group's mask32 band record programs we hold (tests/data/mask32/README.md), gzip-compressed."""
 
 
 def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost() -> None:
@@ -44,7 +50,52 @@ def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost
         assert record.status == "verified" and record.our_cost == record.cost, name
         if name in EXPECTED:
             assert (EXPECTED[name]["scorer"], int(EXPECTED[name]["cost"])) == (record.challenge, record.cost), name
-    assert len(HELD) == 18
+    assert len(HELD) == 20
+
+
+def test_the_mask32_band_programs_we_hold_are_verified_at_their_published_cost() -> None:
+    snapshot = shipped_snapshot()
+    by_hash = {r.content_hash: r for r in snapshot.records if r.content_hash}
+    # oracle: the published costs of tests/data/mask32/README.md's table
+    published = {
+        "packedstatic20_mask32.ir": 86753,
+        "packedroute40_mask32.ir": 147000,
+        "packedroute60_mask32.ir": 176331,
+        "packedroute80_mask32.ir": 196139,
+        "packedscan5_mask32.ir": 392666,
+    }
+    assert set(MASK32_HELD) == set(published)
+    for name, path in MASK32_HELD.items():
+        record = by_hash.get(code_hash(gzip.decompress(path.read_bytes()).decode(), python=False))
+        assert record is not None, name
+        assert (record.status, record.cost, record.our_cost) == ("verified", published[name], published[name]), name
+        assert record.path == f"sparse-parity/submissions/{name}"
+
+
+def test_the_shipped_snapshot_names_the_groups_repository_and_a_real_commit() -> None:
+    snapshot = shipped_snapshot()
+    # not the folder it was assembled in: the group's repository and the newest commit its facts were read at
+    assert snapshot.source == "https://github.com/cybertronai/sutro-problems"
+    assert re.fullmatch(r"[0-9a-f]{40}", snapshot.commit)
+    assert snapshot.commit == "241b4fc0bf80195f22b6ba23c69b22610e9b3d56"  # tests/data/published/PROVENANCE.md
+    # every row whose program we hold is re-scored; the rest are the programs this copy lacks, said in words
+    statuses = [r.status for r in snapshot.records]
+    assert statuses.count("verified") == 33 + len(MASK32_HELD) + 2  # + best_63350.ir, best_63290.ir
+    assert set(statuses) <= {"verified", "missing", "unlinked"}
+
+
+def test_a_row_whose_program_we_lack_reads_published_not_rescored() -> None:
+    snapshot = shipped_snapshot()
+    lacking = [r for r in snapshot.records if r.status == "missing" and r.challenge == "mask_sparse_parity_band100"]
+    assert lacking, "the shipped copy lacks some band-100 programs"
+    result = CliRunner().invoke(main, ["records", "mask_sparse_parity", "band=100", "--json"])
+    assert result.exit_code == 0, result.output
+    (history,) = json.loads(result.output)["histories"]
+    methods = {r["value"]: r["method"] for r in history["records"]}
+    for record in lacking:
+        if record.cost in methods:  # a row that was a record when accepted
+            assert methods[record.cost].endswith("[published, not re-scored here]"), methods[record.cost]
+    assert "[published, not re-scored here]" not in methods[392666]  # the program we hold, verified
 
 
 @pytest.mark.parametrize("name", sorted(n for n in HELD if n.startswith("matmul__")))

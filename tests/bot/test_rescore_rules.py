@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from sqlmodel import select
 
@@ -24,6 +25,7 @@ def _score(runner: CliRunner, path: Path, text: str, label: str) -> dict:  # typ
     return json.loads(result.output)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # 0.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_run_valid_under_the_old_rule_falls_out_under_the_symbolic_one(tmp_path: Path) -> None:
     runner = CliRunner()
     honest = _score(runner, tmp_path / "honest.ir", "1,2\nmul 3,1,2\n3\n", "honest")

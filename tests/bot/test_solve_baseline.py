@@ -8,7 +8,7 @@ baseline's on every instance is a WIN, the same values INCONCLUSIVE: a change of
 
 from __future__ import annotations
 
-import statistics
+import math
 from pathlib import Path
 
 import numpy as np
@@ -110,12 +110,13 @@ def test_the_baseline_is_the_systems_run_reused_and_judged_instance_by_instance(
         win = compare(session, get_run(session, run_id=cheaper), primary="dmc@1")
         tie = compare(session, get_run(session, run_id=same), primary="dmc@1")
     assert win.baseline is not None and win.baseline.label == f"best built-in solver {oracle.method} (#{base.id})"
-    # docs/verdicts.md by hand: change = mean(base) − mean(mine) = 0.9 mean; margin = max(1 × the larger sample s.d.
-    # (the baseline's: mine is a tenth), 1 % of mean(base)); per-instance values on both sides, same instances
-    change, margin = 0.9 * statistics.fmean(direct), max(statistics.stdev(direct), 0.01 * statistics.fmean(direct))
-    assert change > margin  # so the rule says WIN
+    # docs/verdicts.md by hand, on log costs: the same instances on both sides, so the values pair instance by
+    # instance; each per-instance log-ratio is ln(v / (v / 10)) = ln 10 = 2.302585, their spread 0, so the margin is
+    # the minimum relative size ln 1.01 and the change ln 10 exceeds it
     assert win.versus_baseline is not None and win.versus_baseline.outcome is Outcome.WIN
-    assert win.versus_baseline.margin == pytest.approx(margin, rel=1e-12)
+    assert win.versus_baseline.paired
+    assert win.versus_baseline.change == pytest.approx(2.302585, abs=1e-6)
+    assert win.versus_baseline.margin == pytest.approx(math.log(1.01), rel=1e-12)
     assert tie.versus_baseline is not None and tie.versus_baseline.outcome is Outcome.INCONCLUSIVE
 
 

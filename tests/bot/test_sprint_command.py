@@ -207,6 +207,7 @@ def anthropic_fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[
     fake.stop()
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_with_claude_the_job_writes_its_summary_once_per_change_and_never_inside_a_run(
     anthropic_fake: FakeAnthropic, tmp_path: Path
 ) -> None:

@@ -86,6 +86,7 @@ def test_a_google_doc_sink_without_a_document_is_broken(tmp_path: Path) -> None:
     assert broken and "no document id" in value
 
 
+@pytest.mark.slow  # 0.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_an_outage_shows_the_backlog_with_its_reason_and_a_parked_entry_shows(
     tmp_path: Path, docs: FakeDocsServer
 ) -> None:

@@ -122,8 +122,14 @@ async def test_thirty_commands_from_three_members_in_five_seconds_are_each_answe
         f"{tally.progress_dropped} progress lines dropped; {len(jobs)} jobs, "
         f"{sum(1 for s in jobs.values() if s.sent.params['text'] != s.text)} of them edited into their result"
     )
+    waits = sorted(tally.result_waits)
+    print(
+        f"result computed → in the chat (Telegram-clock seconds): median {waits[len(waits) // 2]:.1f}, "
+        f"worst {waits[-1]:.1f}, over {len(waits)} results"
+    )
     if paced:
         assert len(refused) <= 3  # the outbox learnt the window from the first 429 and kept under it
+        assert len(waits) == len(jobs)  # every result measured (the 30 s target is not met yet: docs/operations.md)
 
 
 async def test_replies_kept_through_an_outage_are_sent_in_order_after_a_restart(fake: FakeBotApi) -> None:

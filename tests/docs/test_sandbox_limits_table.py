@@ -66,3 +66,13 @@ def test_judge_cpu_row_states_the_cap() -> None:
 
 def test_scratch_total_is_four_files() -> None:
     assert _rows()["scratch in all"].startswith(_size(4 * limits_module.DEFAULT_LIMITS.file_bytes) + " ")
+
+
+def test_judge_numpy_work_row_states_the_allowance() -> None:
+    row = next(v for k, v in _rows().items() if k.startswith("the judge's numpy work for one `solve()`"))
+    assert row == f"{limits_module.DEFAULT_LIMITS.parent_cpu_s:g} s (`Limits.parent_cpu_s`)"
+
+
+def test_judge_address_space_row_states_the_limit() -> None:
+    row = next(v for k, v in _rows().items() if k.startswith("the judge's own address space"))
+    assert row.startswith(_size(limits_module.DEFAULT_LIMITS.judge_memory_bytes) + " (`Limits.judge_memory_bytes`)")

@@ -156,6 +156,7 @@ def random_trace(rng, n_inputs, n_ops, max_operands):
     return np.array(kind), np.array(key, dtype=np.int64), np.array(op, dtype=np.int64), keep
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 @compiled
 @given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(0, 3000), st.integers(1, 4))
 @settings(max_examples=80, deadline=None)

@@ -37,6 +37,7 @@ def program(name: str) -> str:
     return gzip.decompress((DATA / name).read_bytes()).decode("utf-8")
 
 
+@pytest.mark.slow  # 4.3 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 @pytest.mark.parametrize(("name", "cost", "band", "successes"), RECORDS)
 def test_published_record_scores_its_cost_and_reaches_its_band(name: str, cost: int, band: int, successes: int) -> None:
     result = score_ir("mask_sparse_parity", program(name))

@@ -76,6 +76,7 @@ def test_band_is_the_highest_band_reached(successes: int, instances: int, band: 
     assert BANDS == (20, 40, 60, 80, 100)
 
 
+@pytest.mark.slow  # 1.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_walk_programs_score_the_groups_published_cost_and_recovery() -> None:
     text = scan_program(4095)
     assert len(text.splitlines()) - 2 == 593_160
@@ -87,6 +88,7 @@ def test_walk_programs_score_the_groups_published_cost_and_recovery() -> None:
     assert result.recovery.dev.suite_key == "mask-dev" and result.recovery.dev.instances == 1024
 
 
+@pytest.mark.slow  # 0.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_plain_elimination_reaches_no_band() -> None:
     result = score_ir("mask_sparse_parity", scan_program(0))
     assert result.accuracy == pytest.approx(0.06, abs=0.005)  # "6 % on the dev suite"
@@ -145,6 +147,7 @@ def test_a_byte_order_mark_is_rejected_as_the_groups_scorer_does() -> None:
         score_ir("mask_sparse_parity", "\ufeff" + scan_program(0))
 
 
+@pytest.mark.slow  # 17.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_adjudication_counts_on_a_fresh_suite_and_keeps_the_audit() -> None:
     text = scan_program(1023)
     dev = score_ir("mask_sparse_parity", text)

@@ -48,6 +48,7 @@ def test_the_element_solves_answer_what_the_numpy_solvers_answer(seed: int):
     assert solved in ([], data.secret)  # one block: the secret, or rank-deficient (then the numpy solver retries)
 
 
+@pytest.mark.slow  # 1.2 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_solvers_without_an_element_solve_report_none():
     result = run_method("lasso", {})
     assert "bytedmd@2" not in result.metrics and "bytedmd@2" not in result.metric_scopes

@@ -331,6 +331,7 @@ finite = st.floats(0.125, 4) | st.floats(-4, -0.125)
     st.lists(finite, min_size=4, max_size=4),
     st.lists(finite, min_size=4, max_size=4),
 )
+@pytest.mark.slow  # 0.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 @settings(max_examples=300, deadline=None)
 def test_operators_record_what_the_ufunc_records(symbol, left, right, x, y):
     """Operators on tracked arrays take a path of their own (no numpy dispatch); the oracle is the ufunc called by

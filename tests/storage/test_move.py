@@ -24,6 +24,7 @@ from storage.leases import take_lease
 from storage.migrate import upgrade_to_head
 from storage.move import MoveRefused, move_database, tables_in_dependency_order
 from storage.outbox import save_entry
+from storage.rejudges import PlannedEntry, start_epoch_with_plan
 from storage.runs import NewRun, record_run
 from storage.sprints import start_sprint
 from storage.table_checksum import table_digest
@@ -70,6 +71,8 @@ def _populate(engine: Engine) -> None:
         put_attribution(s, run_id=1, metric="dally@2", body={"scopes": [], "elements": []})
         put_verdict(s, run_id=1, body={"metric": "dally@2", "outcome": "WIN", "new_record": True})
         start_epoch(s, key="0f" * 16, started_by="admin")
+        entry = PlannedEntry("sparse_parity n=20 k=3 · submission", "dmc@1", "alice", "brute", 1, 12.5, 1)
+        start_epoch_with_plan(s, key="1e" * 16, started_by="admin", plan=[entry])  # a rotation's plan
         idea = create_idea(s, member="carol", text="try a smaller batch")
         assert idea.id is not None
         propose(s, idea_id=idea.id, spec={"title": "smaller batch", "params": {"batch": 8}}, code="x = 1", tokens=42)
@@ -161,6 +164,7 @@ class Interrupted(Exception):
     pass
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_an_interrupted_move_resumes_where_it_stopped(source: Engine, tmp_path: Path) -> None:
     target = make_engine(f"sqlite:///{tmp_path / 'target.db'}")
     batches = []

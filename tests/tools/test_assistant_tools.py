@@ -45,6 +45,7 @@ def test_the_prompt_describes_exactly_the_registered_tools() -> None:
     assert "- km_min [solver]" in prompt and "- matmul_4x4 (ir, primary metric dally@1)" in prompt
 
 
+@pytest.mark.slow  # 2.1 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_read_only_tools_answer_from_storage(box: Toolbox) -> None:
     ok, text = box.call("leaderboard", {"challenge": "sparse_parity"})
     board = json.loads(text)

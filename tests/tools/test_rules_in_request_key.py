@@ -36,6 +36,7 @@ def test_a_challenge_without_a_rules_version_keeps_its_old_key() -> None:
     assert request.key == by_hand
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_result_under_older_rules_is_judged_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     program = tmp_path / "baseline_4x4.ir"
     program.write_bytes((REFERENCE / "ir" / "matmul__baseline_4x4.ir").read_bytes())

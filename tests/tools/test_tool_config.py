@@ -30,6 +30,7 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "digest.topic_id": ("none", None, "7.5", "must be a Telegram id"),
     "verdict.min_change": ("0.05", 0.05, "2", "must be a number from 0 to 1"),
     "verdict.spread_factor": ("2", 2.0, "-1", "must be a number from 0 to 10"),
+    "epoch.rejudge_budget": ("7", 7, "0", "must be a whole number from 1 to 10000"),
     "baseline.reference": ("local_update", "local_update", "sdg", "must be one of"),
     "seeds.default": ("0, 1,2", [0, 1, 2], "1,1", "each seed may appear once"),
     "seeds.max": ("3", 3, "0", "must be a whole number from 1 to 100"),
@@ -41,6 +42,7 @@ CASES: dict[str, tuple[str, Any, str, str]] = {
     "limits.job_wall_s": ("900", 900.0, "nan", "must be a number from 10 to 86400"),
     "limits.queue_per_member": ("5", 5, "0", "must be a whole number from 1 to 100"),
     "limits.sweep_points": ("12", 12, "201", "must be a whole number from 1 to 200"),
+    "records.spc_source": ("none", "none", "", "must not be empty"),
     "explore.boards": (
         "matmul_4x4, mask_sparse_parity",
         ["matmul_4x4", "mask_sparse_parity"],

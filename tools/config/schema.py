@@ -20,7 +20,7 @@ from engine.sandbox import DEFAULT_LIMITS, KIB, MIB
 from engine.scoring import current_ir_names, ir_names
 from tools.config import defaults
 from tools.config import values as v
-from tools.published.source import DEFAULT_SOURCE
+from tools.published.source import DEFAULT_SOURCE, SPC_SOURCE
 
 PRIMARY_METRIC_PREFIX = "metric.primary."
 
@@ -130,18 +130,35 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
             "URL|path",
         ),
         ConfigKey(
+            "records.spc_source",
+            "Git repository the sparse-parity-challenge board is synced from on the records' schedule ('none': off).",
+            SPC_SOURCE,
+            v.nonempty_text,
+            "URL|path|none",
+        ),
+        ConfigKey(
             "verdict.min_change",
-            "Smallest relative change (0.01 = 1 %) that a comparison calls a WIN or a LOSS (docs/verdicts.md).",
+            "Smallest relative change (0.01 = 1 %: a factor of 1.01 either way) that a comparison calls a WIN or a "
+            "LOSS (docs/verdicts.md).",
             0.01,
             v.number(minimum=0, maximum=1, integer=False),
             "fraction",
         ),
         ConfigKey(
             "verdict.spread_factor",
-            "How many seed standard deviations a change must exceed to be a WIN or a LOSS (docs/verdicts.md).",
+            "How many standard deviations of the seeds' log costs (of the per-seed log-ratios when both sides ran "
+            "on the same seeds) a change must exceed to be a WIN or a LOSS (docs/verdicts.md).",
             1.0,
             v.number(minimum=0, maximum=10, integer=False),
             "factor",
+        ),
+        ConfigKey(
+            "epoch.rejudge_budget",
+            "The most board entries one epoch rotate or epoch resume judges again on the new epoch's suite; the "
+            "rest wait, in order, for the next epoch resume (docs/verdicts.md#judge-epochs-noise-that-holds-still).",
+            50,
+            v.number(minimum=1, maximum=10000, integer=True),
+            "entries",
         ),
         ConfigKey(
             "baseline.reference",

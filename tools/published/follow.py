@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from tools.published.joins import challenge_of
 from tools.published.records import current_snapshot, is_records, shipped_snapshot
 from tools.published.rescore import rescore_program
 from tools.published.snapshot import STATUSES, Snapshot, dumps, from_json, to_json
-from tools.published.source import DEFAULT_SOURCE, GitTree, open_tree
+from tools.published.source import DEFAULT_SOURCE, GitTree, RecordedAs, open_tree
 from tools.published.spc import SpcBoard, read_spc_board
 from tools.published.spc import to_json as spc_json
 from tools.published.sync import PAGE, Fall, Rescorer, fallen, read_snapshot
@@ -52,17 +52,22 @@ def sync_published(
     rescore: Rescorer = rescore_program,
     link_base: str = "",
     write_to: Path | None = None,
+    recorded: RecordedAs | None = None,
 ) -> SyncOutcome | SpcOutcome:
     """Read ``source`` and store the result as the newest sync (``session`` None: store nothing); ``write_to``
     also writes the snapshot file. The sparse-parity-challenge repository (a root README with the leaderboard
     markers and no problem folders) gives its board instead (:class:`SpcOutcome`). Raises
-    :class:`tools.published.source.SyncSourceError` before anything is stored."""
+    :class:`tools.published.source.SyncSourceError` before anything is stored. ``recorded`` names the repository and
+    commit the records are recorded as coming from, in place of ``source`` and its HEAD (a copy assembled from the
+    group's files, as the shipped snapshot is); the commit date stays the copy's HEAD's."""
     with tempfile.TemporaryDirectory(prefix="sutro-sync-") as scratch:
         tree = open_tree(source, Path(scratch))
         board = _spc_board(tree, source)
         if board is not None:
             return _store_spc(session, board, write_to)
         snapshot = read_snapshot(tree, source=source, rescore=rescore, link_base=link_base)
+    if recorded is not None:
+        snapshot = replace(snapshot, source=recorded.source, commit=recorded.commit)
     before = current_snapshot(session)
     falls = tuple(fallen(before, snapshot))
     moved = 0
@@ -70,7 +75,11 @@ def sync_published(
         # a joined board's programs (mask32's bands) are credited on the challenge its runs are stored under
         programs = [(challenge_of(r.challenge), r.content_hash) for r in snapshot.records if r.content_hash]
         _, moved = store_sync(
-            session, source=source, commit=snapshot.commit, snapshot=to_json(snapshot), published_programs=programs
+            session,
+            source=snapshot.source,
+            commit=snapshot.commit,
+            snapshot=to_json(snapshot),
+            published_programs=programs,
         )
     if write_to is not None:
         write_to.write_text(dumps(snapshot), encoding="utf-8")
@@ -122,9 +131,10 @@ def fell_lines(falls: list[Fall] | tuple[Fall, ...]) -> str:
     return "The group's published records moved:\n" + "\n".join(f"• {fall.line()}" for fall in falls)
 
 
-def sync_due(session: Session, *, every_hours: int, now: datetime) -> bool:
-    """Whether a scheduled sync is due: on (``every_hours`` > 0) and the newest sync is older than that (or none)."""
+def sync_due(session: Session, *, every_hours: int, now: datetime, records: bool = True) -> bool:
+    """Whether a scheduled sync is due: on (``every_hours`` > 0) and the newest sync of its kind — the challenge
+    repository's records, or (``records=False``) the sparse-parity-challenge board — is older than that (or none)."""
     if every_hours <= 0:
         return False
-    newest = [s for s in latest_syncs(session, count=KEEP_SYNCS) if is_records(s.snapshot)][:1]
+    newest = [s for s in latest_syncs(session, count=KEEP_SYNCS) if is_records(s.snapshot) == records][:1]
     return not newest or now - newest[0].synced_at >= timedelta(hours=every_hours)

@@ -24,7 +24,7 @@ from engine.metrics import DALLY
 from storage.published import KEEP_SYNCS, latest_syncs
 from storage.scores import ScoredRun
 from tools.published.joins import challenge_of, joined_boards
-from tools.published.snapshot import MISMATCH, REJECTED, Snapshot, SyncedRecord, from_json
+from tools.published.snapshot import MISMATCH, MISSING, REJECTED, STATUS_WORDS, Snapshot, SyncedRecord, from_json
 from tools.published.spc import KIND as SPC_KIND
 from tools.published.spc import SpcBoard, shipped_spc_board
 from tools.published.spc import from_json as spc_from_json
@@ -90,6 +90,8 @@ def _subject(record: SyncedRecord, shown: date) -> str:
         text += f" [our cost {record.our_cost:,}]"
     elif record.status == REJECTED:  # published, kept as published, but it fails this board's rules as we judge them
         text += f" [fails here: {record.note}]" if record.note else " [fails here]"
+    elif record.status == MISSING:  # we could not read its program: the published figure, as published
+        text += f" [{STATUS_WORDS[MISSING]}]"
     return text
 
 

@@ -29,6 +29,18 @@ UNLINKED = "unlinked"
 UNSCORED = "unscored"
 STATUSES = (VERIFIED, MISMATCH, REJECTED, MISSING, UNLINKED, UNSCORED)
 
+STATUS_WORDS = {
+    VERIFIED: "verified",
+    MISMATCH: "mismatch",
+    REJECTED: "rejected",
+    MISSING: "published, not re-scored here",
+    UNLINKED: "unlinked",
+    UNSCORED: "unscored",
+}
+"""How each status reads to a person. A ``missing`` row is no fault of the group's: its program was not in the
+repository we synced from (the shipped snapshot's copy lacks some large programs), so it is shown as published and
+not re-scored, never as an alarm; the machine-readable status (JSON) stays ``missing``."""
+
 FORMAT = 1
 """Version of the JSON document; a reader refuses another one rather than guess."""
 

@@ -9,6 +9,7 @@ commits); git's own text is reduced to its last line.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from datetime import date
@@ -18,6 +19,8 @@ from tools.errors import ToolError
 
 DEFAULT_SOURCE = "https://github.com/cybertronai/sutro-problems.git"
 """The group's public challenge repository."""
+SPC_SOURCE = "https://github.com/cybertronai/sparse-parity-challenge.git"
+"""The group's public sparse-parity-challenge repository (the numpy ``solve()`` leaderboard)."""
 
 CLONE_TIMEOUT_S = 180
 """A clone slower than this is abandoned (the network is down or the host does not answer)."""
@@ -32,6 +35,28 @@ _HINT = "nothing was stored; check the address or give a local checkout: records
 
 def is_url(source: str) -> bool:
     return "://" in source or source.startswith("git@")
+
+
+_FULL_HASH = re.compile(r"[0-9a-f]{40}")
+
+
+@dataclass(frozen=True)
+class RecordedAs:
+    """The repository and commit a snapshot names as where its facts come from, when it was synced from a copy
+    assembled elsewhere (the shipped snapshot is built from a local repository of files read from the group's;
+    see tests/data/published/PROVENANCE.md): an https URL and a full 40-hex commit hash."""
+
+    source: str
+    commit: str
+
+
+def recorded_as(text: str) -> RecordedAs:
+    """``URL@COMMIT`` read into a :class:`RecordedAs`; ValueError (one line) when it is not an https URL followed
+    by ``@`` and a full 40-hex commit hash."""
+    url, at, commit = text.rpartition("@")
+    if not at or not url.startswith("https://") or not _FULL_HASH.fullmatch(commit.lower()):
+        raise ValueError(f"'{text}' is not URL@COMMIT (an https address, '@', a full 40-hex commit hash)")
+    return RecordedAs(source=url, commit=commit.lower())
 
 
 def _git(args: list[str], *, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:

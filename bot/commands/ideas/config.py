@@ -9,38 +9,14 @@ imports the idea command).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tools.errors import ToolError
+from bot.core.assistant_config import NO_KEY, AssistantConfig
 
 if TYPE_CHECKING:
     from bot.context import AppContext
 
-NO_KEY = ToolError(
-    "/idea needs ANTHROPIC_API_KEY (SUTRO_ANTHROPIC_API_KEY); everything else works without it",
-    hint="set SUTRO_ANTHROPIC_API_KEY in the environment or .env and restart",
-)
-
-
-@dataclass(frozen=True)
-class AssistantConfig:
-    """api_key: None when not configured. base_url: None = the SDK's default endpoint.
-
-    Budget per calendar month (UTC): tokens and money (USD, from the per-million-token prices); either ends it.
-    """
-
-    api_key: str | None
-    base_url: str | None
-    model: str
-    monthly_budget_tokens: int
-    monthly_budget_usd: float
-    usd_per_mtok: tuple[float, float]  # (input, output)
-    timeout_s: float
-    max_retries: int
-    rate_per_hour: int
-    max_turns: int
-    max_tokens_per_reply: int = 4096
+__all__ = ["NO_KEY", "AssistantConfig", "assistant_config"]
 
 
 def assistant_config(ctx: AppContext) -> AssistantConfig:

@@ -2,7 +2,7 @@
 
 Used by the scheduled TLDR job (bot/telegram_app/tldr_job.py), never inside a member's run. The configuration and
 the budget are the ones ``/idea`` uses (:func:`bot.commands.ideas.config.assistant_config`,
-:class:`bot.commands.ideas.limits.MonthlyBudget`): a spent budget means no request, and every reply's tokens count
+:class:`bot.core.idea_budget.MonthlyBudget`): a spent budget means no request, and every reply's tokens count
 towards it. The text is checked by the caller (:func:`bot.core.sprint_tldr.grounded`) before it is used.
 """
 
@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import anthropic
-
 from bot.commands.ideas.config import AssistantConfig, assistant_config
-from bot.commands.ideas.limits import BudgetExhausted, MonthlyBudget
+from bot.core.idea_budget import BudgetExhausted, MonthlyBudget
 from bot.core.sprint_tldr import SYSTEM, SprintFacts, Writer
 
 if TYPE_CHECKING:
@@ -43,6 +41,8 @@ def assistant_summary(config: AssistantConfig, budget: MonthlyBudget, facts: Spr
         budget.check()
     except BudgetExhausted:
         return None
+    import anthropic  # the SDK takes about a second of CPU to import; the bot and its tests load this module
+
     client = anthropic.Anthropic(
         api_key=config.api_key, base_url=config.base_url, timeout=config.timeout_s, max_retries=config.max_retries
     )

@@ -63,6 +63,10 @@ def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
         return ()  # numpy will fail on it (a metered failure): nothing is allocated
 
 
+shape_of = _shape
+broadcast_shape = _broadcast
+
+
 def check_matmul(sa: tuple[int, ...], sb: tuple[int, ...], max_elements: int) -> None:
     """Result size and multiply-adds of ``a @ b`` (and ``np.dot``), batch dimensions broadcast."""
     if not sa or not sb:
@@ -84,9 +88,9 @@ def check_binary(name: str, a: Any, b: Any, max_elements: int) -> None:
         check_size(math.prod(_broadcast([_shape(a), _shape(b)])), max_elements)
 
 
-def check_index(target: np.ndarray, index: Any, max_elements: int) -> None:
-    """Upper bound of ``target[index]``: the broadcast of all integer index arrays (a boolean mask counts as its
-    size), times the lengths of the sliced dimensions and of the dimensions not indexed."""
+def index_bound(target: np.ndarray, index: Any) -> int:
+    """Upper bound of the element count of ``target[index]``: the broadcast of all integer index arrays (a boolean
+    mask counts as its size), times the lengths of the sliced dimensions and of the dimensions not indexed."""
     parts = list(index) if isinstance(index, tuple) else [index]
     fancy: list[tuple[int, ...]] = []
     kept = 1
@@ -113,7 +117,12 @@ def check_index(target: np.ndarray, index: Any, max_elements: int) -> None:
             dim += 1
     for rest in range(dim, target.ndim):
         kept *= target.shape[rest]
-    check_size(math.prod(_broadcast(fancy)) * kept, max_elements)
+    return math.prod(_broadcast(fancy)) * kept
+
+
+def check_index(target: np.ndarray, index: Any, max_elements: int) -> None:
+    """``target[index]`` within ``max_elements`` (:func:`index_bound`)."""
+    check_size(index_bound(target, index), max_elements)
 
 
 def plain_arguments(args: list[Any]) -> list[Any]:
@@ -132,33 +141,54 @@ def _elements(values: list[Any]) -> list[tuple[int, ...]]:
     return [_shape(v) for v in values if isinstance(v, np.ndarray | list | tuple)]
 
 
-def check_function(name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> None:
-    """A bound of the result of ``np.<name>(*args, **kwargs)``."""
+def matmul_work(sa: tuple[int, ...], sb: tuple[int, ...]) -> int:
+    """Multiply-adds of ``a @ b`` for operands of shapes ``sa`` and ``sb`` (batch dimensions broadcast)."""
+    if not sa or not sb:
+        return math.prod(sa) * math.prod(sb)
+    a2 = sa if len(sa) >= 2 else (1, *sa)
+    b2 = sb if len(sb) >= 2 else (*sb, 1)
+    return math.prod(_broadcast([a2[:-2], b2[:-2]])) * a2[-2] * a2[-1] * b2[-1]
+
+
+def function_bound(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """An upper bound of the element count of ``np.<name>(*args, **kwargs)``'s result."""
     if name in al.FUNCTIONS and al.FUNCTIONS[name] == al.CREATE:
-        _check_creation(name, args, kwargs, max_elements)
-    elif name == "outer" and len(args) >= 2:
-        check_size(np.size(args[0]) * np.size(args[1]), max_elements)
-    elif name == "tile" and len(args) >= 2:
+        return _creation_bound(name, args, kwargs)
+    if name == "outer" and len(args) >= 2:
+        return int(np.size(args[0]) * np.size(args[1]))
+    if name == "tile" and len(args) >= 2:
         reps = np.atleast_1d(np.asarray(args[1], dtype=np.int64)).tolist()
-        check_size(math.prod(_shape(args[0]) or (1,)) * math.prod(max(1, r) for r in reps), max_elements)
-    elif name == "repeat" and len(args) >= 2:
+        return math.prod(_shape(args[0]) or (1,)) * math.prod(max(1, int(r)) for r in reps)
+    if name == "repeat" and len(args) >= 2:
         counts = np.asarray(args[1], dtype=np.int64)
         total = int(counts.sum()) if counts.ndim and counts.size == np.size(args[0]) else 0
-        check_size(max(total, np.size(args[0]) * int(np.max(counts, initial=1))), max_elements)
-    elif name in ("dot", "matmul") and len(args) == 2:
-        check_matmul(_shape(args[0]), _shape(args[1]), max_elements)
-    elif name in _STACKING and args:
-        check_size(sum(math.prod(_shape(a)) for a in args[0]), max_elements)
-    elif name == "diag" and args:
-        check_size((int(np.size(args[0])) + abs(int(kwargs.get("k") or 0))) ** 2, max_elements)
-    elif name == "bincount" and args:
+        return max(total, int(np.size(args[0])) * int(np.max(counts, initial=1)))
+    if name in ("dot", "matmul") and len(args) == 2:
+        sa, sb = _shape(args[0]), _shape(args[1])
+        if not sa or not sb:
+            return math.prod(sa) * math.prod(sb)
+        a2 = sa if len(sa) >= 2 else (1, *sa)
+        b2 = sb if len(sb) >= 2 else (*sb, 1)
+        return math.prod(_broadcast([a2[:-2], b2[:-2]])) * a2[-2] * b2[-1]
+    if name in _STACKING and args:
+        return sum(math.prod(_shape(a)) for a in args[0])
+    if name == "diag" and args:
+        return (int(np.size(args[0])) + abs(int(kwargs.get("k") or 0))) ** 2
+    if name == "bincount" and args:
         data = np.asarray(args[0])
         top = int(data.max(initial=0)) + 1 if data.size and data.dtype.kind in "iub" else 0
-        check_size(max(top, int(kwargs.get("minlength") or 0)), max_elements)
-    elif name in ("array", "asarray") and args:
-        check_size(math.prod(_shape(args[0])), max_elements)
-    else:
-        check_size(math.prod(_broadcast(_elements([*args, *kwargs.values()]))), max_elements)
+        return max(top, int(kwargs.get("minlength") or 0))
+    if name in ("array", "asarray") and args:
+        return math.prod(_shape(args[0]))
+    return math.prod(_broadcast(_elements([*args, *kwargs.values()])))
+
+
+def check_function(name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> None:
+    """A bound of the result of ``np.<name>(*args, **kwargs)``."""
+    if name in ("dot", "matmul") and len(args) == 2:
+        check_matmul(_shape(args[0]), _shape(args[1]), max_elements)
+        return
+    check_size(function_bound(name, args, kwargs), max_elements)
 
 
 def check_method(name: str, arr: np.ndarray, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> None:
@@ -172,17 +202,15 @@ def check_method(name: str, arr: np.ndarray, args: list[Any], kwargs: dict[str, 
         raise Refused(f".{name}() of more than {MAX_LIST_RESULT:,} elements is not sent back; index a smaller part")
 
 
-def _check_creation(name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> None:
+def _creation_bound(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
     if name.endswith("_like"):
-        check_size(np.size(args[0]) if args else 0, max_elements)
-        return
+        return int(np.size(args[0])) if args else 0
     if name == "arange":
         nums = [a for a in args if isinstance(a, int | float) and not isinstance(a, bool)]
         if len(nums) != len(args) or not nums:
             raise Refused("np.arange takes plain numbers here")
         start, stop, step = (0, nums[0], 1) if len(nums) == 1 else (nums + [1])[:3]
-        check_size(max(0.0, math.ceil((stop - start) / step)) if step else 0, max_elements)
-        return
+        return int(max(0.0, math.ceil((stop - start) / step)) if step else 0)
     shape = args[0] if args else kwargs.get("shape", 0)
     dims = (shape,) if isinstance(shape, int) else tuple(shape) if isinstance(shape, list | tuple) else (None,)
     if not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
@@ -191,7 +219,7 @@ def _check_creation(name: str, args: list[Any], kwargs: dict[str, Any], max_elem
     if name in ("eye", "identity"):
         cols = args[1] if len(args) > 1 and isinstance(args[1], int) else dims[0]
         n = dims[0] * cols
-    check_size(n, max_elements)
+    return int(n)
 
 
 def draw_size(method: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
@@ -203,9 +231,13 @@ def draw_size(method: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -
     size = bound.arguments.get("size")
     if name == "permutation":
         x = bound.arguments.get("x")
-        return int(x) if isinstance(x, int) else int(np.size(x)) if x is not None else 0
+        # an array's own ``size`` attribute, not np.size(): that is a numpy call, which a tracked array records as
+        # a read (the in-process oracle of tests/engine/sandbox/test_price_property.py draws through this function)
+        if x is None:
+            return 0
+        return int(x) if isinstance(x, int) else int(x.size) if isinstance(x, np.ndarray) else int(np.size(x))
     if size is None:
-        return max(1, max((int(np.size(v)) for v in bound.arguments.values() if isinstance(v, np.ndarray)), default=1))
+        return max(1, max((int(v.size) for v in bound.arguments.values() if isinstance(v, np.ndarray)), default=1))
     dims = (size,) if isinstance(size, int) else tuple(size) if isinstance(size, list | tuple) else (None,)
     if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims):
         raise Refused("random draws need a non-negative integer size")

@@ -72,3 +72,10 @@ def row_events(shape: tuple[int, ...]) -> list[Event]:
     for i in range(rows):
         events += [Event(False, -1, row), Event(True, i, row)]
     return [*events, Event(False, -1, rows * row)]
+
+
+def redraw(rng: np.random.Generator, args: list[Any], kwargs: dict[str, Any]) -> Callable[[Any], Any]:
+    """``np.random.permutation(operand, *args, **kwargs)`` from ``rng``, a copy of the judge's generator as it was
+    before its own draw: numpy skips a swap when a row is drawn to stay in place, so the steps it records depend on
+    the draws, and only the same draws record the same steps."""
+    return lambda operand: rng.permutation(operand, *args, **kwargs)

@@ -50,6 +50,7 @@ arrays read in full, failed operations metered), and equals it for a program wit
 
 from __future__ import annotations
 
+import copy
 import math
 import operator
 from collections.abc import Callable
@@ -62,7 +63,7 @@ from engine.metrics.clock import clock_metrics
 from engine.metrics.element_dmd import buffer_dmd
 from engine.metrics.lru_stack import DMD
 from engine.sandbox.remote import allowlist as al
-from engine.sandbox.remote import budget, randomness, replay
+from engine.sandbox.remote import budget, randomness, replay, work
 from engine.sandbox.remote import buffer_names as bn
 from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.element_shadow import ElementShadow
@@ -144,6 +145,7 @@ class Session:
         element_spent: list[float] | None = None,
         charged: list[float] | None = None,
         element_trace: bool = True,
+        cpu_left: Callable[[], tuple[float, str]] | None = None,
     ) -> None:
         self._arrays: dict[int, np.ndarray] = {}
         self._buffer: dict[int, int] = {}
@@ -155,6 +157,9 @@ class Session:
         self._live = 0
         self.max_elements = max_elements
         self.max_ops = max_ops
+        # (seconds of the judge's CPU allowance left, the limit's name): a request whose estimated numpy work passes
+        # it is refused before it runs (engine.sandbox.remote.work); None: not checked (benchmarks, unit tests)
+        self.cpu_left = cpu_left
         self.ops = 0
         self._poisoned: dict[int, dict[str, Any]] = {}  # pipelined ids that failed -> the failure's reply
         self._deferred: dict[str, Any] | None = None  # a pipelined failure no waiting request has been told of
@@ -390,8 +395,8 @@ class Session:
             return {"r": self._dispatch(request)}
         except (Refused, ProtocolError, _Poisoned):
             raise
-        except MemoryError as exc:
-            raise LimitRefused("array memory limit exceeded") from exc
+        except MemoryError:  # the judge's own address-space limit (engine.sandbox.judge_memory): the judge says so
+            raise
         except _ERROR_TYPES as exc:
             return self._failed(exc, events)
 
@@ -436,6 +441,7 @@ class Session:
         raw = [decode(a) for a in (req.get("a") or [])]
         args = [self._resolve(a, reads) for a in raw]
         kwargs = self._kwargs(req.get("k") or {}, reads)
+        self._price_first(op, req, args, kwargs)
         if op == "bin":
             name = args.pop(0)
             if name not in al.BINARY_OPERATORS or len(args) != 2:
@@ -472,12 +478,48 @@ class Session:
         if op == "rng":
             name = args.pop(0)
             self._label = bn.function_name("rng", str(name))
+            shuffled = name == "permutation" and args and isinstance(args[0], np.ndarray) and args[0].ndim and reads
+            if shuffled and args[0].shape[0] > replay.MAX_ROWS:
+                raise Refused(f"np.random.permutation of an array with over {replay.MAX_ROWS:,} rows: index a part")
+            before = copy.deepcopy(self._rng) if shuffled else None
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
+            if before is not None:  # numpy copies the array and shuffles it through indexing, row by row: the
+                # same draw again on a tracked copy records those steps, swap for swap (replay.py)
+                self._replay(reads[0], replay.traced_events(replay.redraw(before, args[1:], kwargs), args[0]))
+                reads = reads[1:]
             self._read_all(reads)
             # a draw reads its array arguments (normal(x, 0.0) copies x): priced, and its result tracked then
             drawn_from = (*self._shadows(raw[1:]), *self._shadow_kwargs(req).values())
             return self._result(result, shadow=self.shadow.derived(drawn_from, result))
         raise Refused(f"request '{op}' is not supported")
+
+    def _price_first(self, op: Any, req: dict[str, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+        """Refuse a request whose numpy work, estimated from its operands' shapes and dtypes, would pass what is left
+        of the judge's CPU allowance: one huge call cannot overrun the cap (engine.sandbox.remote.work)."""
+        if self.cpu_left is None or op not in _PRICED:
+            return
+        hid = req.get("t")
+        target = self._arrays.get(hid) if type(hid) is int else None
+        left, limit = self.cpu_left()
+        listing = op == "meth" and bool(args) and args[0] == "tolist"
+        if left > work.worst_seconds(work.elements_read(target, args, kwargs), self.max_elements, listing):
+            return  # nothing this request could do passes the allowance
+        named = op in ("bin", "un", "meth", "np", "rng", "ibin")
+        name = str(args[0]) if named and args else ""
+        rest = args[1:] if named else args
+        if op == "ibin" and target is not None:
+            rest = [target, *rest]
+        try:
+            estimate = work.request_estimate(op, name, target, rest, kwargs)
+        except Refused:
+            raise
+        except Exception:  # noqa: BLE001 — arguments numpy will refuse: the request fails as it would have
+            return
+        if estimate.seconds > left:
+            raise LimitRefused(
+                f"{limit.removesuffix(' exceeded')}: {estimate.what} would need about {estimate.seconds:.2g} s "
+                f"of the judge's CPU and {max(0.0, left):.2g} s are left"
+            )
 
     def _target(self, req: dict[str, Any]) -> int:
         hid = req.get("t")
@@ -567,6 +609,10 @@ class Session:
             lambda: mine.T if name == "T" else getattr(mine, name)(*extra, **kwargs), (mine, *extra), result, name
         )
         if kind == al.VIEW:
+            if name == "reshape" and args and isinstance(args[0], np.ndarray) and reads:
+                # an array as the shape: numpy reads it element by element converting it (replay.py)
+                self._replay(reads[0], replay.traced_events(lambda shape: arr.reshape(shape), args[0]))
+                reads = reads[1:]
             self._read_all(reads)
             return self._result(result, view_of=hid, shadow=traced)
         if name in replay.COMPOSITE_METHODS:  # numpy's steps, as the in-process tracer records them
@@ -614,6 +660,9 @@ class Session:
         operands = self._shadows(raw[1:])
         traced = self.shadow.run(lambda: function(*operands, **kwargs), tuple(operands), result, name)
         return self._result(result, shadow=traced)  # np.reshape(a) etc. read a and write a fresh buffer
+
+
+_PRICED = frozenset(["bin", "ibin", "un", "get", "set", "meth", "np", "rng"])
 
 
 def _leaves(nested: Any, depth: int) -> list[Any]:

@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("member_id", sa.Integer(), nullable=False),
         sa.Column("board", sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
         sa.Column("params", sa.JSON(), nullable=False),
+        sa.Column("metric", sqlmodel.sql.sqltypes.AutoString(length=40), nullable=False),
         sa.Column("goal", sa.Text(), nullable=False),
         sa.Column("start_label", sqlmodel.sql.sqltypes.AutoString(length=200), nullable=False),
         sa.Column("start_cost", sa.BigInteger(), nullable=False),

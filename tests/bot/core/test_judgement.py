@@ -1,6 +1,6 @@
 """The rules of a result's one verdict (bot/core/judgement.py) and its words, each with a hand-worked oracle.
 
-Default rule: margin = max(1.0 × the larger sample s.d., 1 % of the reference's mean) (docs/verdicts.md).
+Default rule: on log costs, margin = max(1.0 × the log spread, ln 1.01) (docs/verdicts.md).
 """
 
 from __future__ import annotations
@@ -75,16 +75,24 @@ def test_the_first_result_on_a_board_says_so_and_a_failed_run_has_no_verdict() -
 
 
 def test_spreads_that_swamp_a_comparison_are_said_in_words() -> None:
-    # reference 0, 100, 200: mean 100, s = 100 ≥ its mean, so no cheaper candidate can win: 1 vs it → change 99 <
-    # margin 100 → INCONCLUSIVE whatever the mean; the spread is 100 / max(100, 1) = 100 %
+    # log costs: candidate 50, 100, 200 (geometric mean 100, log spread ln 2 = 0.693, a factor of 2.0) against 103:
+    # change ln 1.03 = 0.0296 is above the 1 % minimum (ln 1.01 = 0.00995) but within the spread → INCONCLUSIVE
+    # because of the spread; the change shown is the arithmetic means', (116.67 − 103) / 103 = +13.3 %
+    v = judge([50.0, 100.0, 200.0], [103.0])
+    assert v.outcome is Outcome.INCONCLUSIVE
+    assert swamped(v, DEFAULT_RULE) == "spread ×/÷2.0 swamps the change (+13.3 %)"
+    # paired: candidate 1, 10, 100 against 2, 5, 200 on the same seeds: log-ratios ln 2, −ln 2, ln 2, mean ln 2 / 3
+    # = 0.231; deviations (2/3) ln 2, −(4/3) ln 2, (2/3) ln 2 → Σ² = (24/9) ln²2 → s = (2/√3) ln 2 = 0.800, a factor
+    # e^0.800 = 2.2 → INCONCLUSIVE; the means shown: 111 / 3 = 37 against 207 / 3 = 69, (37 − 69) / 69 = −46.4 %
+    v = judge([1.0, 10.0, 100.0], [2.0, 5.0, 200.0], paired=True)
+    assert v.outcome is Outcome.INCONCLUSIVE
+    assert swamped(v, DEFAULT_RULE) == "spread of the per-seed ratios ×/÷2.2 swamps the change (−46.4 %)"
+    # the linear scale (a cost of 0 has no log): reference 0, 100, 200: mean 100, s = 100 ≥ its mean, so no
+    # cheaper candidate can win: 1 vs it → change 99 < margin 100 → INCONCLUSIVE whatever the mean; the spread is
+    # 100 / max(100, 1) = 100 %
     v = judge([1.0], [0.0, 100.0, 200.0])
     assert v.outcome is Outcome.INCONCLUSIVE and v.spread == 100.0
     assert swamped(v, DEFAULT_RULE) == "spread ±100 %: INCONCLUSIVE whatever the mean"
-    # candidate 90, 100, 110 (s = 10) against 103: change 3 is above the 1 % minimum (1.03) but within the spread
-    # 10 → INCONCLUSIVE because of the spread: 10 / 103 = 9.7 %, the change (100 − 103) / 103 = −2.9 %
-    v = judge([90.0, 100.0, 110.0], [103.0])
-    assert v.outcome is Outcome.INCONCLUSIVE
-    assert swamped(v, DEFAULT_RULE) == "spread ±9.7 % swamps the change (−2.9 %)"
     # a change inside the 1 % minimum with no spread is plain INCONCLUSIVE: nothing to say about spread
     assert swamped(judge([100.0], [100.5]), DEFAULT_RULE) == ""
     # a WIN is never "swamped"

@@ -73,6 +73,7 @@ def test_a_seed_over_its_memory_limit_is_a_limit_failure() -> None:
             pool.run([SeedTask("local_update", {"n": "20", "seed": 3})])
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_an_engine_error_in_a_seed_is_raised_as_its_one_line_and_no_seed_is_lost() -> None:
     tasks = [SeedTask("sgd", {**TINY, "seed": 3}), SeedTask("sgd_typo", {**TINY, "seed": 4})]
     with pytest.raises(EngineError) as err:

@@ -136,6 +136,7 @@ def _status(ctx, idea_id: int = 1) -> str:  # noqa: ANN001
         return get_idea(session, idea_id=idea_id).status
 
 
+@pytest.mark.slow  # 1.2 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_stopped_run_goes_back_to_proposed_and_can_be_approved_again(anthropic_fake: FakeAnthropic) -> None:
     """A run killed mid-way (cancel, job time limit, dead worker) must not leave the idea "running" for ever."""
     from datetime import timedelta

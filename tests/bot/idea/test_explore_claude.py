@@ -33,6 +33,7 @@ HOSTILE = """def generate():
 """
 
 
+@pytest.mark.slow  # 1.0 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_claude_s_good_candidate_is_kept_and_the_others_are_refused_with_their_reasons(
     anthropic_fake: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -111,6 +111,7 @@ def test_every_rewrite_keeps_the_function_and_prices_like_the_scorer(name, diale
         assert placed_cost(again_placed) == int(sum(int(np.ceil(np.sqrt(a))) for a in reads.tolist()))
 
 
+@pytest.mark.slow  # 5.8 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_the_search_lowers_the_published_tiled_program_and_every_kept_candidate_passes():
     text = (REFERENCE / "ir" / "matmul__tiled_16x16.ir").read_text()
     start = score_ir("matmul_16x16", text)

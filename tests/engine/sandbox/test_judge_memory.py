@@ -82,6 +82,7 @@ def test_the_judges_whole_cpu_for_a_submission_is_capped() -> None:
     assert not result.ok and cpu < 0.3 + 0.2  # one request past the limit, and the child's start and stop
 
 
+@pytest.mark.slow  # 1.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_the_element_trace_holds_a_bounded_number_of_tracked_values() -> None:
     """Each step leaves 500,000 tracked values alive (one element of x broadcast; ~44 MiB in the judge each); the
     CPU and access bounds would let a handful through, the bound on values held stops the shadow before the step

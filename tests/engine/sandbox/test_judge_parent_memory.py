@@ -22,6 +22,7 @@ N = 3_000_000
 HOSTILE = f"def solve(x, y, n_bits, k_sparse):\n    return list(range({N}))\n"
 
 
+@pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_a_huge_result_message_is_cut_off_at_the_cap() -> None:
     if not probe_tier().runs_submissions:
         pytest.skip("submitted code is not run here")

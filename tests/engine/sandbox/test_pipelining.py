@@ -70,6 +70,7 @@ def _agrees(predicted: predict.Prediction, got: Any) -> bool:
     return isinstance(got, np.ndarray | np.generic) and (got.shape, got.dtype.name) == predicted
 
 
+@pytest.mark.slow  # 0.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_binary_predictions_match_numpy_on_every_dtype_pair_and_python_scalar() -> None:
     predicted_count = 0
     for name, ufunc in OPS.items():
@@ -138,6 +139,7 @@ _index_part = st.one_of(
     st.lists(st.integers(0, 5), min_size=0, max_size=3),
     st.one_of(_index_part, st.lists(_index_part, max_size=4).map(tuple)),
 )
+@pytest.mark.slow  # 0.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 def test_index_predictions_match_numpy(shape_list: list[int], index: Any) -> None:
     shape = tuple(shape_list)
     a = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
@@ -207,6 +209,7 @@ def _run_submission(name: str, x: np.ndarray, y: np.ndarray, *, pipeline: bool) 
     return answer, _log(session), posted
 
 
+@pytest.mark.slow  # 0.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
 @pytest.mark.parametrize("name", ["brute_force_solve", "gf2_solve"])
 def test_submissions_meter_the_same_pipelined_and_blocking(name: str) -> None:
     rng = np.random.default_rng(21)

@@ -13,8 +13,8 @@ from typing import Any
 
 import anthropic
 
-from bot.commands.ideas.config import AssistantConfig
-from bot.commands.ideas.limits import MonthlyBudget
+from bot.core.assistant_config import AssistantConfig
+from bot.core.idea_budget import MonthlyBudget
 from bot.invocation import Progress
 from tools.assistant.contract import ContractCheck, check_submission
 from tools.assistant.prompt import PROPOSE_TOOL, TOOLS, system_prompt
@@ -46,7 +46,7 @@ class Draft:
     turns: int
 
 
-def _api_failure(err: Exception, config: AssistantConfig) -> AssistantFailed:
+def api_failure(err: Exception, config: AssistantConfig) -> AssistantFailed:
     tries = config.max_retries + 1
     if isinstance(err, anthropic.APITimeoutError):
         return AssistantFailed(
@@ -96,7 +96,7 @@ def draft_experiment(
 ) -> Draft:
     """Run the loop for ``idea`` until a spec passes its contract check (at most ``config.max_turns`` replies).
 
-    Raises :class:`AssistantFailed` or :class:`bot.commands.ideas.limits.BudgetExhausted`.
+    Raises :class:`AssistantFailed` or :class:`bot.core.idea_budget.BudgetExhausted`.
     """
     client = anthropic.Anthropic(
         api_key=config.api_key,
@@ -120,7 +120,7 @@ def draft_experiment(
                     messages=messages,  # type: ignore[arg-type]
                 )
             except anthropic.APIError as err:
-                raise _api_failure(err, config) from err
+                raise api_failure(err, config) from err
             used = response.usage.input_tokens + response.usage.output_tokens
             tokens += used
             budget.add(response.usage.input_tokens, response.usage.output_tokens)

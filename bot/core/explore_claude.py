@@ -16,10 +16,10 @@ from typing import Any
 
 import anthropic
 
-from bot.commands.ideas.config import AssistantConfig
-from bot.commands.ideas.drafting import _api_failure
-from bot.commands.ideas.limits import BudgetExhausted, MonthlyBudget
+from bot.core.assistant_config import AssistantConfig
 from bot.core.explore import Idea, SearchState
+from bot.core.idea_budget import BudgetExhausted, MonthlyBudget
+from bot.core.idea_drafting import api_failure
 from engine.errors import EngineError
 from engine.sandbox import run_generate
 
@@ -118,7 +118,7 @@ class ClaudeProposer:
                 messages=[{"role": "user", "content": request_text(state)}],
             )
         except anthropic.APIError as err:
-            self._why_not = _api_failure(err, self._config).one_line()
+            self._why_not = api_failure(err, self._config).one_line()
             return None
         usage = response.usage
         self._budget.add(usage.input_tokens, usage.output_tokens)

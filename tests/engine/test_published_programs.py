@@ -1,0 +1,53 @@
+"""The group's record programs published after the May snapshot (tests/data/published/matmul, provenance in
+PROVENANCE.md there) score exactly their published cost under the symbolic correctness rule (matmul rules@2).
+
+Oracles: each program's cost as matmul/README.md's record tables publish it (sutro-problems a1fc22e); for the 16×16
+programs also the SHA-256 and operation counts their frozen-artifact verifiers pin (matmul/submissions/best_63290.py
+and best_63350.py), which prove the copies here are byte for byte the published files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from engine.scoring.ir import score_ir
+
+PUBLISHED = Path(__file__).parents[1] / "data" / "published" / "matmul"
+
+COSTS = {
+    "best_689.ir": ("matmul_4x4", 689),
+    "hkkk_ilp_4x4.ir": ("matmul_4x4", 683),
+    "best_681.ir": ("matmul_4x4", 681),
+    "best_675.ir": ("matmul_4x4", 675),
+    "best_667.ir": ("matmul_4x4", 667),
+    "best_63350.ir": ("matmul_16x16", 63_350),
+    "best_63290.ir": ("matmul_16x16", 63_290),
+}
+"""Every program held here: its board and published cost."""
+
+PINNED = {
+    "best_63350.ir": ("3cf3b8dea456fa0a7dba2e5fab3a31af0dc971fd11d7b04332bcfd967d3259af", 2_167 + 4_096 + 3_840),
+    "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
+}
+"""SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
+
+
+def test_every_program_held_has_its_published_cost_here() -> None:
+    assert sorted(p.name for p in PUBLISHED.glob("*.ir")) == sorted(COSTS)
+
+
+@pytest.mark.parametrize("name", sorted(COSTS))
+def test_a_published_record_scores_its_published_cost_under_the_symbolic_rule(name: str) -> None:
+    challenge, cost = COSTS[name]
+    raw = (PUBLISHED / name).read_bytes()
+    result = score_ir(challenge, raw.decode("utf-8"))
+    assert result.ok, result.failure
+    assert result.rules == "matmul rules@2"
+    assert result.metrics == {"dally@1": cost}
+    if name in PINNED:
+        digest, instructions = PINNED[name]
+        assert hashlib.sha256(raw).hexdigest() == digest
+        assert result.counts["instructions"] == instructions
