@@ -18,6 +18,7 @@ from storage.chat_messages import Topic, store_message
 from storage.database import make_engine, session_factory
 from storage.digests import claim_week, mark_posted
 from storage.errors import DatabaseUnavailable
+from storage.explore import StepRecord, add_step, open_loop
 from storage.ideas import add_usage, create_idea, propose
 from storage.jobs import enqueue, finish, start_attempt
 from storage.leases import take_lease
@@ -91,6 +92,21 @@ def _populate(engine: Engine) -> None:
         s.add(PublishedSync(source="https://example.org/g.git", commit="ab" * 20, snapshot={"records": []}))
         s.commit()
         take_lease(s, name="sprint-log:gdocs", holder="host:123:abc", ttl=timedelta(minutes=5))  # a delivery under way
+        loop = open_loop(  # an /explore loop with one kept step (its best's text moves with it)
+            s,
+            member="alice",
+            board="matmul_4x4",
+            params={},
+            goal="ünïcode ✓",
+            start_label="built-in baseline",
+            start_cost=1316,
+            start_code="1,2\nmul 3,1,2\n3\n",
+            record_cost=667.0,
+            budget={"steps": 5, "seconds": 60.0, "spend_usd": 0.0},
+        )
+        assert loop.id is not None
+        step = StepRecord("re-place", "placing afresh lowers the cost", "kept", 853, -35.2, "", 0.4, "ab" * 32, "x")
+        add_step(s, loop.id, step, cpu_s=0.4)
 
 
 def _digests(engine: Engine) -> dict[str, tuple[int, str]]:
