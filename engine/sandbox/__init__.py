@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from engine.sandbox.generate import GeneratedIR as GeneratedIR
     from engine.sandbox.generate import run_generate as run_generate
     from engine.sandbox.judge import FLOATS_READ as FLOATS_READ
-    from engine.sandbox.judge import HIDDEN_INSTANCES as HIDDEN_INSTANCES
     from engine.sandbox.judge import instance_data as instance_data
     from engine.sandbox.judge import judge_solve as judge_solve
     from engine.sandbox.limits import DEFAULT_LIMITS as DEFAULT_LIMITS
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from engine.sandbox.lint import detect_kind as detect_kind
     from engine.sandbox.lint import lint_submission as lint_submission
     from engine.sandbox.lint import python_normal_form as python_normal_form
+    from engine.sandbox.result_keys import HIDDEN_INSTANCES as HIDDEN_INSTANCES
     from engine.sandbox.tier import TierReport as TierReport
     from engine.sandbox.tier import probe_tier as probe_tier
     from engine.sandbox.trusted import LimitExceeded as LimitExceeded
@@ -47,7 +47,7 @@ _PUBLIC: dict[str, str] = {
     "FLOATS_READ": "engine.sandbox.judge",
     "GIB": "engine.sandbox.limits",
     "GeneratedIR": "engine.sandbox.generate",
-    "HIDDEN_INSTANCES": "engine.sandbox.judge",
+    "HIDDEN_INSTANCES": "engine.sandbox.result_keys",
     "KIB": "engine.sandbox.limits",
     "LimitExceeded": "engine.sandbox.trusted",
     "Limits": "engine.sandbox.limits",

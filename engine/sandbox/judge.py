@@ -40,12 +40,11 @@ from engine.sandbox.lint import check_source_size, lint
 from engine.sandbox.remote import allowlist
 from engine.sandbox.remote.budget import LimitRefused, Refused
 from engine.sandbox.remote.session import Session
+from engine.sandbox.result_keys import HIDDEN_INSTANCES
 from engine.sandbox.results import BadResult, check_answer, one_line
 from engine.sandbox.tier import TierReport, probe_tier
 
 PASS_ACCURACY = 0.95
-HIDDEN_INSTANCES = "hidden_instances"
-"""The result parameter listing the judged instances' seeds (hex): revealed only after they were used."""
 PER_REQUEST_ALLOWANCE_S = 0.001  # an honest request costs the parent ~0.1-0.2 ms; numpy work beyond 1 ms is charged
 SCOPE = "whole solve() call, measured by the parent (remote arrays), mean over hidden instances"
 FLOATS_READ = "floats_read"

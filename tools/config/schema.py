@@ -17,7 +17,6 @@ from engine.compat import SEEDS as DEFAULT_SEEDS
 from engine.methods import MAX_POINTS, METHODS
 from engine.metrics import track_metrics
 from engine.sandbox import DEFAULT_LIMITS, KIB, MIB
-from engine.scoring import current_ir_names, ir_names
 from tools.config import defaults
 from tools.config import values as v
 from tools.published.source import DEFAULT_SOURCE, SPC_SOURCE
@@ -50,8 +49,8 @@ def build_schema(seeds: Mapping[str, Any] | None = None) -> dict[str, ConfigKey]
     """Every key in display order; ``seeds`` (key -> value, e.g. from settings) replace built-in defaults."""
     challenges = CHALLENGES.names()
     methods = METHODS.names()
-    ir_boards = ir_names()
-    explore_boards = current_ir_names()
+    ir_boards = [c.name for c in CHALLENGES if c.track == "ir"]  # the registry: no scorer imported to list them
+    explore_boards = [c.name for c in CHALLENGES if c.track == "ir" and c.retired is None]
     keys = [
         ConfigKey(
             "sprint_log.document_id",
