@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import compiled
 from engine.challenges.mask_parity_suite import dev_suite
 from engine.challenges.mask_sparse_parity import MASK_V3
 from engine.ir import lanes
@@ -34,10 +35,13 @@ def lanes_of(text: str, inputs: np.ndarray) -> np.ndarray:
     return run_lanes(prog, slots, INT8_V3, inputs)
 
 
-def test_the_compiled_runner_is_the_one_under_test() -> None:
-    from engine import compiled
+PURE_PYTHON_JOB = compiled.pure_python_requested()
+"""Read when the module is collected, as ``engine.ir.lanes`` read it on import: the suite's autouse fixture clears
+every SUTRO_* variable before each test runs."""
 
-    if compiled.pure_python_requested():
+
+def test_the_compiled_runner_is_the_one_under_test() -> None:
+    if PURE_PYTHON_JOB:
         pytest.skip(f"{compiled.PURE_PYTHON_ENV} is set: the fallback is under test")
     assert lanes.COMPILED
 
