@@ -116,9 +116,3 @@ def read_loop(services: Services, loop_id: int) -> LoopView:
     """Loop ``loop_id`` with its steps (UnknownLoop, one line, when there is none)."""
     with services.sessions()() as session:
         return loop_view(get_loop(session, loop_id), loop_steps(session, loop_id))
-
-
-def best_code(services: Services, loop_id: int) -> str:
-    """The text of loop ``loop_id``'s best program (its start when nothing beat it)."""
-    with services.sessions()() as session:
-        return get_loop(session, loop_id).best_code
