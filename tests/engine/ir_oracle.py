@@ -82,3 +82,15 @@ def interpret(text: str, inputs: list[int], *, wrap: bool) -> tuple[list[int], i
         mem[d] = v
     result = [read(a) for a in outs]
     return result, cost
+
+
+def expected_rows(text: str, inputs: list[list[int]]) -> list[list[int]] | None:
+    """The oracle's outputs of ``text`` for each instance (8-bit wrap), or None when any instance breaks a rule —
+    what a runner over many instances must give, or where it must fault."""
+    rows = []
+    for row in inputs:
+        try:
+            rows.append(interpret(text, row, wrap=True)[0])
+        except OracleError:
+            return None
+    return rows
