@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import anthropic
-
 from bot.core.assistant_config import AssistantConfig
 from bot.core.idea_budget import MonthlyBudget
 from bot.invocation import Progress
@@ -47,6 +45,8 @@ class Draft:
 
 
 def api_failure(err: Exception, config: AssistantConfig) -> AssistantFailed:
+    import anthropic  # about a second of CPU to import: only a call that reached the API pays it
+
     tries = config.max_retries + 1
     if isinstance(err, anthropic.APITimeoutError):
         return AssistantFailed(
@@ -98,6 +98,8 @@ def draft_experiment(
 
     Raises :class:`AssistantFailed` or :class:`bot.core.idea_budget.BudgetExhausted`.
     """
+    import anthropic  # imported here, not with the module: `idea --run N` and the bot's start need none of it
+
     client = anthropic.Anthropic(
         api_key=config.api_key,
         base_url=config.base_url,

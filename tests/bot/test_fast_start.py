@@ -75,3 +75,23 @@ def test_a_command_still_loads_what_it_needs(tmp_path: Path) -> None:
     # the other side of the rule: the probe sees imports when a command runs (`challenges` reads the engine's
     # challenge registry, which is numpy-based), so an empty intersection above is not a blind probe
     assert "numpy" in loaded_packages(tmp_path, "challenges", "--json")
+
+
+@pytest.mark.slow
+def test_an_idea_answered_from_the_database_loads_no_anthropic_sdk(tmp_path: Path) -> None:
+    # `idea --run N` for an idea that does not exist is answered from the database alone; the SDK (about a second of
+    # CPU to import) is for the calls that reach the API
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    probe = PROBE.replace("assert exc.code in (0, None), exc.code", "assert exc.code == 2, exc.code")
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "idea", "--run", "42"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no idea #42" in done.stdout + done.stderr
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "sqlalchemy" in loaded and "anthropic" not in loaded
