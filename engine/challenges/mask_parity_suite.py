@@ -20,8 +20,9 @@ How a suite is drawn (every step is the group's; a test checks the whole dev sui
 
 Speed without changing a bit: ``getrandbits(1)`` is the top bit of one 32-bit Mersenne Twister word, and
 ``getrandbits(32·w)`` returns the next ``w`` words least significant first, so one call yields a whole attempt's
-576 bits. The identifiability check packs each column's 18 bits into one integer and XORs the signatures of all
-C(32, 5) = 201,376 candidate subsets at once.
+576 bits. The identifiability check packs each column's 18 bits into one integer and counts the 5-subsets whose
+signatures XOR to the labels' as matching (triple, pair) splits (:func:`explaining_subsets`), never listing all
+C(32, 5) = 201,376 of them.
 """
 
 from __future__ import annotations
@@ -89,23 +90,33 @@ def draw_secrets(key: str, count: int) -> list[tuple[int, ...]]:
 
 
 @cache
-def _candidates() -> np.ndarray:
-    """Every 5-subset of the 32 columns, lexicographic, shape (201376, 5)."""
-    return np.array(list(combinations(range(N_BITS), K_SECRET)), dtype=np.intp)
+def _triples_and_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """Every 3-subset (4,960) and every 2-subset (496) of the 32 columns, lexicographic."""
+    triples = np.array(list(combinations(range(N_BITS), 3)), dtype=np.int64)
+    pairs = np.array(list(combinations(range(N_BITS), 2)), dtype=np.int64)
+    return triples, pairs
 
 
 _ROW_WEIGHTS = np.left_shift(1, np.arange(M_TRAIN, dtype=np.int64))
 
 
 def explaining_subsets(x: np.ndarray, y: np.ndarray) -> int:
-    """How many 5-subsets of the columns of ``x`` (18 × 32, 0/1) have ``y`` (18, 0/1) as their parity."""
+    """How many 5-subsets of the columns of ``x`` (18 × 32, 0/1) have ``y`` (18, 0/1) as their parity.
+
+    Each column's 18 bits are packed into one integer (its signature). A 5-subset a < b < c < d < e is the triple
+    (a, b, c) and the pair (d, e) with c < d, and it explains ``y`` when the pair's signature equals the triple's
+    XOR ``y``'s. So the count is the number of (triple, pair) with equal keys and c < d: the triples' keys are
+    sorted with c as the low digits, and each pair counts the triples of its key whose c is below its d — two
+    binary searches over 4,960 keys for each of the 496 pairs, instead of XORing all 201,376 subsets.
+    """
+    triples, pairs = _triples_and_pairs()
     columns = _ROW_WEIGHTS @ x.astype(np.int64)
     target = int(_ROW_WEIGHTS @ y.astype(np.int64))
-    cand = _candidates()
-    sig = columns[cand[:, 0]]
-    for j in range(1, K_SECRET):
-        sig = sig ^ columns[cand[:, j]]
-    return int(np.count_nonzero(sig == target))
+    first = columns[triples[:, 0]] ^ columns[triples[:, 1]] ^ columns[triples[:, 2]] ^ target
+    keyed = np.sort(first * 64 + triples[:, 2] * 2 + 1)
+    pair_signatures = (columns[pairs[:, 0]] ^ columns[pairs[:, 1]]) * 64
+    below = np.searchsorted(keyed, pair_signatures + pairs[:, 0] * 2)
+    return int((below - np.searchsorted(keyed, pair_signatures)).sum())
 
 
 def draw_instance(key: str, secret: tuple[int, ...], rep: int) -> np.ndarray:
@@ -143,7 +154,7 @@ def build_suite(key: str, n_secrets: int, reps: int) -> MaskSuite:
 
 @lru_cache(maxsize=1)
 def dev_suite() -> MaskSuite:
-    """The deterministic 1,024-instance dev suite ``mask-dev`` (built once per process, about 2 s)."""
+    """The deterministic 1,024-instance dev suite ``mask-dev`` (built once per process, about 0.6 s of CPU)."""
     return build_suite(DEV_SUITE_KEY, DEV_SECRETS, DEV_REPS)
 
 

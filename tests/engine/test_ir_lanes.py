@@ -86,6 +86,7 @@ def test_an_unbounded_integer_program_is_refused() -> None:
         run_lanes(prog, slots, MATMUL_V0, np.zeros((1, 2), dtype=object))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(program(V3_OPS, 4, 12), st.integers(min_value=1, max_value=2000), st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_programs_match_the_interpreter(text: str, n: int, seed: int) -> None:
@@ -98,6 +99,7 @@ def test_random_programs_match_the_interpreter(text: str, n: int, seed: int) -> 
     assert lanes_of(text, inputs).tolist() == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.name for p in MASK32.glob("*.ir.gz")))
 def test_published_band_programs_give_the_current_evaluators_outputs(name: str) -> None:
     text = gzip.decompress((MASK32 / name).read_bytes()).decode()

@@ -12,6 +12,7 @@ Oracles:
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import numpy as np
 import pytest
@@ -37,6 +38,7 @@ from engine.scoring.recovery import adjudicate
 INPUT_LINE = ",".join(str(a) for a in range(1, N_INPUTS + 1))
 
 
+@pytest.mark.slow
 def test_dev_suite_is_the_groups_bit_for_bit() -> None:
     suite = dev_suite()
     assert suite.key == DEV_SUITE_KEY == "mask-dev"
@@ -55,6 +57,28 @@ def test_every_dev_instance_is_uniquely_identifiable_and_labelled_by_its_secret(
         assert np.array_equal(np.bitwise_xor.reduce(x[:, list(secret)], axis=1), y)
         assert explaining_subsets(x, y) == 1
         assert np.flatnonzero(mask).tolist() == list(secret)
+
+
+def _explaining_by_listing(x: np.ndarray, y: np.ndarray) -> int:
+    """The oracle: every 5-subset of the columns listed and its parity compared with y, one by one."""
+    return sum(
+        np.array_equal(np.bitwise_xor.reduce(x[:, list(subset)], axis=1), y)
+        for subset in itertools.combinations(range(32), 5)
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_explaining_subsets_counts_what_listing_every_subset_counts(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # few rows, so several subsets explain the labels (the count is not just 0 or 1); then a full 18-row draw
+    rows = 6 if seed % 2 else 18
+    x = rng.integers(0, 2, size=(rows, 32)).astype(np.int8)
+    y = np.bitwise_xor.reduce(x[:, rng.choice(32, 5, replace=False)], axis=1)
+    padded_x = np.zeros((18, 32), dtype=np.int8)
+    padded_y = np.zeros(18, dtype=np.int8)
+    padded_x[:rows], padded_y[:rows] = x, y  # zero rows are explained by every subset: the count is unchanged
+    assert explaining_subsets(padded_x, padded_y) == _explaining_by_listing(x, y) >= 1
 
 
 def test_secrets_are_distinct_and_a_keyed_suite_is_the_same_every_time() -> None:

@@ -58,6 +58,7 @@ def test_read_only_tools_answer_from_storage(box: Toolbox) -> None:
     assert ok and "ada" in text
 
 
+@pytest.mark.slow
 def test_bad_tool_input_is_answered_not_raised(box: Toolbox) -> None:
     ok, text = box.call("leaderboard", {"challenge": "sparse_parit"})
     assert not ok and "did you mean 'sparse_parity'" in text
