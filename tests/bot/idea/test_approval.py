@@ -164,6 +164,7 @@ def test_a_stopped_run_goes_back_to_proposed_and_can_be_approved_again(anthropic
     assert [r.subject for r in _runs(ctx)] == ["km_min"]
 
 
+@pytest.mark.slow
 def test_a_claim_older_than_the_job_time_limit_is_taken_over(anthropic_fake: FakeAnthropic) -> None:
     """The bot killed mid-run leaves a claim no job can still be working on once limits.job_wall_s has passed."""
     from datetime import timedelta
