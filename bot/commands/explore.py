@@ -68,24 +68,30 @@ def _run(ctx: AppContext, inv: Invocation, board: str, params: dict[str, int], s
         member=inv.caller.name,
         progress=inv.progress,
         origin=inv.caller.message_link,
-        proposer=_claude(ctx, budget.spend_usd) if kind is None else None,
+        proposer=_claude(ctx, budget.spend_usd, method if kind is not None else None),
         board=kind,
     )
     log_loop(ctx, outcome)
     return outcome_reply(outcome)
 
 
-def _claude(ctx: AppContext, spend_usd: float) -> Proposer | None:
-    """Claude as a proposer when a key is configured and the loop may spend something; else None (built-ins only)."""
+def _claude(ctx: AppContext, spend_usd: float, method: str | None) -> Proposer | None:
+    """Claude as a proposer when a key is configured and the loop may spend something; else None (built-ins only).
+    On an IR board it writes generate() code; on a method's board (``method``) it proposes parameter settings."""
     from bot.commands.ideas.config import assistant_config
 
     config = assistant_config(ctx)
     if config.api_key is None or spend_usd <= 0:
         return None
-    from bot.core.explore_claude import ClaudeProposer  # anthropic only when a key is set
     from bot.core.idea_budget import MonthlyBudget
 
     budget = MonthlyBudget(ctx.sessions(), config.monthly_budget_tokens, config.monthly_budget_usd, config.usd_per_mtok)
+    if method is not None:
+        from bot.core.explore_claude_params import ClaudeParamsProposer  # anthropic only when a key is set
+
+        return ClaudeParamsProposer(config, budget)
+    from bot.core.explore_claude import ClaudeProposer
+
     return ClaudeProposer(config, budget, dev_override=ctx.settings.dev_allow_unsandboxed)
 
 

@@ -89,6 +89,8 @@ class SearchState:
     steps: tuple[StepView, ...]
     goal: str
     spend_left_usd: float
+    metric: str = "dally@1"
+    """What the board's costs are in (a method board's primary metric, e.g. ``dmc@1``)."""
 
 
 class Proposer(Protocol):
@@ -404,6 +406,7 @@ def _steps(
                 steps=tuple(journal),
                 goal=request.goal,
                 spend_left_usd=budget.spend_usd - spent_usd,
+                metric=kind.metric,
             )
             idea = proposer.propose(state)
             if idea is None:

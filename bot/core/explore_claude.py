@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anthropic
-
 from bot.core.assistant_config import AssistantConfig
 from bot.core.explore import Idea, SearchState
 from bot.core.idea_budget import BudgetExhausted, MonthlyBudget
@@ -81,14 +79,16 @@ def request_text(state: SearchState) -> str:
     return "\n".join(lines)
 
 
-class ClaudeProposer:
-    """The loop's :class:`bot.core.explore.Proposer` backed by the Anthropic API and the sandbox."""
+class ClaudeClient:
+    """What every Claude proposer shares: the client, the monthly budget, the price of a reply, and one forced tool
+    call per request (:meth:`ask`). ``why_not`` says in one line why the last request gave nothing."""
 
-    def __init__(self, config: AssistantConfig, budget: MonthlyBudget, *, dev_override: bool) -> None:
+    def __init__(self, config: AssistantConfig, budget: MonthlyBudget) -> None:
+        import anthropic  # about a second of CPU to import: only a loop with a key pays it
+
         assert config.api_key is not None
         self._config = config
         self._budget = budget
-        self._dev_override = dev_override
         self._why_not = ""
         self._client = anthropic.Anthropic(
             api_key=config.api_key, base_url=config.base_url, timeout=config.timeout_s, max_retries=config.max_retries
@@ -102,7 +102,11 @@ class ClaudeProposer:
         per_in, per_out = self._config.usd_per_mtok
         return (input_tokens * per_in + output_tokens * per_out) / 1e6
 
-    def propose(self, state: SearchState) -> Idea | None:
+    def ask(self, system: str, tool: dict[str, Any], text: str) -> tuple[dict[str, Any], float] | None:
+        """The input of the one ``tool`` call Claude answers ``text`` with ({} when it made none) and what the reply
+        cost in USD; None when the budget is spent or the API failed (``why_not`` then says which)."""
+        import anthropic
+
         try:
             self._budget.check()
         except BudgetExhausted as err:
@@ -112,10 +116,10 @@ class ClaudeProposer:
             response = self._client.messages.create(  # type: ignore[call-overload]
                 model=self._config.model,
                 max_tokens=self._config.max_tokens_per_reply,
-                system=SYSTEM,
-                tools=[PROPOSE],
-                tool_choice={"type": "tool", "name": TOOL},
-                messages=[{"role": "user", "content": request_text(state)}],
+                system=system,
+                tools=[tool],
+                tool_choice={"type": "tool", "name": tool["name"]},
+                messages=[{"role": "user", "content": text}],
             )
         except anthropic.APIError as err:
             self._why_not = api_failure(err, self._config).one_line()
@@ -123,9 +127,28 @@ class ClaudeProposer:
         usage = response.usage
         self._budget.add(usage.input_tokens, usage.output_tokens)
         spend = self._usd(usage.input_tokens, usage.output_tokens)
-        call = next((b for b in response.content if b.type == "tool_use" and b.name == TOOL), None)
+        call = next((b for b in response.content if b.type == "tool_use" and b.name == tool["name"]), None)
         raw = call.input if call is not None and isinstance(call.input, dict) else {}
-        hypothesis = str(raw.get("hypothesis") or "(no hypothesis given)")[:500]
+        return raw, spend
+
+
+def hypothesis_of(raw: dict[str, Any]) -> str:
+    return str(raw.get("hypothesis") or "(no hypothesis given)")[:500]
+
+
+class ClaudeProposer(ClaudeClient):
+    """The loop's :class:`bot.core.explore.Proposer` for IR boards: Claude writes ``generate()``, a sandbox runs it."""
+
+    def __init__(self, config: AssistantConfig, budget: MonthlyBudget, *, dev_override: bool) -> None:
+        super().__init__(config, budget)
+        self._dev_override = dev_override
+
+    def propose(self, state: SearchState) -> Idea | None:
+        asked = self.ask(SYSTEM, PROPOSE, request_text(state))
+        if asked is None:
+            return None
+        raw, spend = asked
+        hypothesis = hypothesis_of(raw)
         code = raw.get("code")
         if not isinstance(code, str) or not code.strip():
             return Idea(OPERATOR, hypothesis, None, reason="Claude proposed no code", spend_usd=spend)

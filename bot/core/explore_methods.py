@@ -22,7 +22,7 @@ from bot.core.run_method import run_registered_methods
 from bot.core.services import Services
 from bot.core.verdict import Outcome, configured_rule, judge
 from engine.challenges import CHALLENGES
-from engine.errors import BadParameter
+from engine.errors import BadParameter, EngineError
 from engine.explore import ParamSearch, params_text, parse_text
 from engine.methods import METHODS, method_values
 from storage.runs import get_run
@@ -91,7 +91,10 @@ class MethodLoop:
         return ParamSearch(text)
 
     def judge(self, text: str, best_text: str, best_cost: int) -> Judged:
-        recorded = self._run(text)
+        try:
+            recorded = self._run(text)
+        except EngineError as err:  # a setting the method refuses when it runs (gf2 below n+1 rows): one step
+            return Judged(ok=False, cost=None, reason=err.one_line())
         result = recorded.result
         value = result.metrics.get(self.metric)
         cost = None if value is None else round(value)
