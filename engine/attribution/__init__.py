@@ -35,7 +35,8 @@ __all__ = [
 ]
 
 
-# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+# --- public API (what bot/ and tools/ may use; tests/engine/test_lazy_exports.py keeps these imports and _PUBLIC equal;
+# see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
     from engine.attribution.diff import ONLY_A as ONLY_A
     from engine.attribution.diff import ONLY_B as ONLY_B

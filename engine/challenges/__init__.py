@@ -103,7 +103,8 @@ def rules_version(challenge: str) -> str:
     return str(getattr(CHALLENGES.get(challenge), "rules", "") or "")
 
 
-# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+# --- public API (what bot/ and tools/ may use; tests/engine/test_lazy_exports.py keeps these imports and _PUBLIC equal;
+# see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
     from engine.challenges.ir_track import BAND_PARAM as BAND_PARAM
     from engine.challenges.ir_track import IRChallenge as IRChallenge

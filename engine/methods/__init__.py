@@ -92,7 +92,8 @@ def method_defaults(name: str, params: Mapping[str, str | int | float]) -> dict[
 __all__ = ["METHODS", "Method", "method_defaults", "method_values", "run_method"]
 
 
-# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+# --- public API (what bot/ and tools/ may use; tests/engine/test_lazy_exports.py keeps these imports and _PUBLIC equal;
+# see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
     from engine.methods.on_instances import best_reference_solver as best_reference_solver
     from engine.methods.on_instances import best_solver as best_solver

@@ -4,7 +4,8 @@ from typing import TYPE_CHECKING
 
 from engine.lazy import lazy_exports
 
-# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+# --- public API (what bot/ and tools/ may use; tests/engine/test_lazy_exports.py keeps these imports and _PUBLIC equal;
+# see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
     from engine.metrics.clock import ARD as ARD
     from engine.metrics.clock import ARD_PER_READ as ARD_PER_READ

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from engine.lazy import lazy_exports
 
-# --- public API (generated from what bot/ and tools/ use; see docs/architecture.md#the-engines-public-api) ---
+# --- public API (what bot/ and tools/ may use; tests/engine/test_lazy_exports.py keeps these imports and _PUBLIC equal;
+# see docs/architecture.md#the-engines-public-api) ---
 if TYPE_CHECKING:
     from engine.sandbox.generate import GeneratedIR as GeneratedIR
     from engine.sandbox.generate import run_generate as run_generate
