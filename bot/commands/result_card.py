@@ -1,5 +1,5 @@
 """The parts every result card shares, rendered from the core's typed values: the comparison with the baseline
-and the record, the standing line, the provenance line and the card footer.
+and the record, the standing line and the provenance line.
 
 Pure rendering: the numbers come from :class:`bot.core.comparison.Comparison` (computed once, by the core, for the
 card and the sprint-log entry alike), formatted by :mod:`tools.metric_format`.
@@ -12,7 +12,6 @@ from typing import Any
 from bot.commands.base import Followup, Table
 from bot.core.comparison import Comparison, Standing
 from bot.core.judgement import judgement_data
-from bot.core.judgement_words import baseline_words, judgement_lines
 from bot.core.recording import RecordedRun
 from engine.attribution import AttributionDiff
 from tools.metric_format import format_change, format_value
@@ -31,7 +30,7 @@ TOP_MOVERS = 3
 def standing_line(standing: Standing | None) -> str | None:
     """The primary metric against the current record of the run's board, for a run without a stored judgement
     (``/show`` of a board with no primary metric): "dally@1 66,000: first stored result on …" or the change vs the
-    record; the verdict lines of a judged run come from :func:`verdict_lines`."""
+    record; a judged run's verdict lines come from :mod:`bot.core.judgement_words`."""
     if standing is None:
         return None
     where = standing.board.title if standing.board is not None else standing.challenge
@@ -39,20 +38,6 @@ def standing_line(standing: Standing | None) -> str | None:
     if standing.record is None:
         return f"{shown}: first stored result on {where}"
     return f"{shown}: {format_change(standing.value, standing.record)} vs the record on {where}"
-
-
-def verdict_lines(recorded: RecordedRun) -> list[str]:
-    """The run's one verdict as the core judged it (:mod:`bot.core.judgement_words`): against the record, then
-    against the baseline; a failed run's reason. Another member's credited result, or the group's published program,
-    states no record of this member's (only the baseline line)."""
-    judgement = recorded.comparison.judgement
-    if judgement is None:
-        line = standing_line(recorded.comparison.standing) if recorded.result.ok else None
-        return [line] if line else []
-    if recorded.credited_elsewhere or recorded.published_as is not None:  # not this member's record to claim
-        own = baseline_words(judgement)
-        return [own] if own else []
-    return judgement_lines(judgement)
 
 
 def verdict_data(recorded: RecordedRun) -> dict[str, Any] | None:
@@ -101,39 +86,6 @@ def provenance_line(recorded: RecordedRun) -> str:
     return f"run #{recorded.stored.id}, logged to the sprint log" + (
         f" ({recorded.log_note})" if recorded.log_note else ""
     )
-
-
-def card_footer(recorded: RecordedRun, *, verdicts: bool = True) -> tuple[list[str], list[Table]]:
-    """The lines and table that end every result card: the run's verdict lines (``verdicts=False`` when the card
-    printed them already; a result credited to another submission, or a published program, states no record of
-    this member's), the comparison table (for a passing run with something to compare with: a failed run shows why
-    it failed, not a table), and the provenance line (whose published record the program is, when identical to
-    one)."""
-    lines: list[str] = verdict_lines(recorded) if verdicts else []
-    tables: list[Table] = []
-    own = not recorded.credited_elsewhere and recorded.published_as is None
-    standing = recorded.comparison.standing
-    if own and recorded.result.ok and standing is not None and standing.differs:
-        lines.append(standing.differs.replace("not like for like", "the record is not like for like"))
-    if recorded.result.ok and recorded.comparison.has_reference:
-        tables.append(comparison_table(recorded.comparison))
-    lines.append(provenance_line(recorded))
-    return lines, tables
-
-
-def mover_lines(diff: AttributionDiff, baseline: str, top: int = TOP_MOVERS) -> list[str]:
-    """The heading and one short line per top mover against ``baseline`` (largest part of the change first):
-    ``b1: −27,988 (51%), distance 18,369 → 6,497``; a buffer found in one run only says so."""
-    lines = [f"top movers vs {baseline}, {diff.metric} ({diff.scope}):"]
-    for r in diff.rows[:top]:
-        sign = "+" if r.change > 0 else "−" if r.change < 0 else ""
-        share = f" ({r.share_of_change:.0%})".replace("-", "−") if diff.change else ""
-        if r.a is not None and r.b is not None:
-            where = f"distance {format_value(round(r.a.mean_distance))} → {format_value(round(r.b.mean_distance))}"
-        else:
-            where = r.verdict
-        lines.append(f"{r.name}: {sign}{format_value(round(abs(r.change)))}{share}, {where}")
-    return lines
 
 
 def movers_data(diff: AttributionDiff, top: int = TOP_MOVERS) -> dict[str, Any]:
