@@ -199,8 +199,10 @@ COMMANDS: tuple[Command, ...] = (
             "Start: from=published NAME, from=RUN, a file (from=PATH; in the chat attach it), else the board's "
             "baseline. METHOD (a built-in method, e.g. local_update) searches its parameters around its defaults, one "
             "knob halved or doubled at a time, each candidate a stored run kept only on a WIN beyond the seeds' "
-            "noise. show ID reads a loop's journal back, list the newest loops, resume ID carries on from a "
-            "loop's best. Admins set the boards (explore.boards) and the caps (explore.max_*)."
+            "noise. With an Anthropic key, Claude proposes when the built-ins are spent: generate() code on an IR "
+            "board (run in the sandbox), parameter settings on a method's. show ID reads a loop's journal back, "
+            "list the newest loops, resume ID carries on from a loop's best. Admins set the boards "
+            "(explore.boards) and the caps (explore.max_*)."
         ),
         value_options={
             "from": "where to start: published NAME, a run id, or a file path (terminal)",
