@@ -60,7 +60,7 @@ against engine.methods.METHODS, which is not imported here: it loads numpy)."""
 
 USAGES = {
     "run": "METHOD [key=value ...] [--force] [--histogram] | CHALLENGE [generator=NAME] | solve=PATH --compat spc",
-    "sweep": "METHOD key=V1,V2,... [key=value ...] [--force]   (e.g. sweep km_min n=20,50,100 k=3,5)",
+    "sweep": "METHOD key=V1,V2,... [key=value ...] [--force] [--table]   (e.g. sweep km_min n=20,50,100 k=3,5)",
     "submit": "PATH [--challenge NAME] [--name LABEL] [--force] [--json]",
     "score": "PATH [PATH ...] [--challenge NAME] [--name LABEL] [--force] [--json]",
     "compare": "ID ID",
@@ -138,7 +138,10 @@ COMMANDS: tuple[Command, ...] = (
             "n is swept, the card gives the largest n solved per k and a chart of accuracy and the primary metric "
             "vs n, one line per k. At most limits.sweep_points points (admin setting)."
         ),
-        flag_options={"force": "run every point again even if it was run before"},
+        flag_options={
+            "force": "run every point again even if it was run before",
+            "table": "every point as one table (the card lists at most five)",
+        },
     ),
     Command(
         name="submit",

@@ -21,6 +21,7 @@ from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
 from bot.commands.card_voice import (
     BYTEDMD,
+    Card,
     card_of,
     instance_words,
     judged_part,
@@ -47,7 +48,7 @@ from engine.result import RunResult
 from engine.version import __version__
 from tools.metric_format import format_relative_change, format_value
 from tools.published.records import current_spc_board
-from tools.published.spc import SpcBoard, standing_on
+from tools.published.spc import SpcBoard, SpcStanding, standing_on
 
 USAGE = usage_of("run")
 COMPAT_MODES = ("spc",)
@@ -220,27 +221,9 @@ def run_compat_reply(inv: Invocation, board: SpcBoard | None = None) -> Reply:
     solve = spc_load_solve(source, name)
     inv.progress("evaluating on seeds 42, 123, 456 (sparse-parity-challenge protocol)", None)
     results, summary = spc_evaluate(solve)
-    rows = [
-        [
-            str(r.seed),
-            f"{r.accuracy:.1%}",
-            "" if r.dmc is None else f"{r.dmc:,.1f}",
-            f"{r.wall_s:.4f}",
-            str(r.found == r.secret),
-            r.error or "",
-        ]
-        for r in results
-    ]
-    dmc = "n/a" if summary["dmc"] is None else f"{summary['dmc']:,.1f}"
-    text = (
-        f"{'PASSED' if summary['passed'] else 'FAILED'} (sparse-parity-challenge protocol): mean accuracy "
-        f"{summary['accuracy']:.1%}, mean dmc {dmc} (protocol: sparse-parity-challenge — public seeds 42, 123, 456,"
-        " traced in-process; submit judges the same file by this tool's protocol: another figure)"
-    )
     standing = None
     if board is not None and summary["dmc"] is not None:
         standing = standing_on(board, float(summary["dmc"]))
-        text += f"\n{standing.line()} (the board as published at {board.commit[:7]})"
     data = {
         "compat": "spc",
         "file": name,
@@ -250,8 +233,33 @@ def run_compat_reply(inv: Invocation, board: SpcBoard | None = None) -> Reply:
         "per_seed": [r.__dict__ for r in results],
         "engine_version": __version__,
     }
-    table = Table(headers=["seed", "accuracy", "dmc", "time s", "correct", "error"], rows=rows)
-    return Reply(text=text, tables=[table], data=data, ok=bool(summary["passed"]))
+    card = compat_card(name, results, summary, standing, None if board is None else board.commit)
+    return Reply(text=card.text(), data=data, ok=bool(summary["passed"]))
+
+
+def compat_card(
+    name: str, results: list[Any], summary: dict[str, Any], standing: SpcStanding | None, commit: str | None
+) -> Card:
+    """The card of a local solve() judged by the sparse-parity-challenge protocol: the verdict, the mean DMC and
+    where it would rank in the headline; accuracy, the entry ahead of it, the board's commit, the first error and
+    the protocol's caveat under it. Per-seed figures are in ``--json`` (``per_seed``)."""
+    verdict = "PASSED" if summary["passed"] else "FAILED"
+    dmc = "n/a" if summary["dmc"] is None else format_value(float(summary["dmc"]))
+    rank = "" if standing is None else f" — would rank {standing.rank} of {standing.of}"
+    headline = f"{name} by the sparse-parity-challenge protocol: {verdict}, mean DMC {dmc}{rank}"
+    seeds = ", ".join(str(r.seed) for r in results)
+    lines: list[str | None] = [f"accuracy {summary['accuracy'] * 100:.1f} %, seeds {seeds}"]
+    if standing is not None:
+        nearest = standing.ahead or standing.best
+        at = f" (board at {commit[:7]})" if commit else ""
+        if nearest is not None:
+            side = "behind" if standing.ahead is not None else "ahead of"
+            lines += [f"{side} {nearest.method} by {nearest.author}", f"its DMC {format_value(nearest.dmc)}{at}"]
+    errors = [r for r in results if r.error]
+    if errors:
+        lines.append(f"seed {errors[0].seed}: {errors[0].error}")
+    lines += ["traced in-process, not sandboxed", "submit judges it by this tool's rules"]
+    return card_of(headline, lines)
 
 
 def _sized(inv: Invocation) -> Invocation:

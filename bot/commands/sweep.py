@@ -1,7 +1,9 @@
-"""``sweep``: one built-in method over a grid of parameters, each point a stored run — one table.
+"""``sweep``: one built-in method over a grid of parameters, each point a stored run — one card.
 
-``sutro sweep local_update lr=0.03,0.1,0.3 n=20`` → a row per point (its swept values, accuracy, the challenge's
-primary metric, wall time, pass/FAIL, run id) and, when n is swept, the largest n solved per k and a chart
+``sutro sweep local_update lr=0.03,0.1,0.3 n=20`` → a card (docs/cards.md): how many points passed in the headline,
+then a line per point (its swept values, the challenge's primary metric, accuracy, run id; at most five and how many
+more when the grid is larger), ``--table`` for every point as one table (accuracy, the metric, wall time, pass/FAIL,
+run id, note), and, when n is swept, the largest n solved per k and a chart
 (accuracy and the primary metric vs n, one line per k: :mod:`tools.sweep_chart`; a photo in Telegram). The work is
 :func:`bot.core.sweep.run_sweep`; this module parses the invocation and renders the outcome.
 """
@@ -12,12 +14,15 @@ from typing import Any
 
 from bot.commands import usage_of
 from bot.commands.base import Invocation, OutFile, Reply, Table, UsageError
+from bot.commands.card_voice import CARD_LINES, CARD_WIDTH, card_of, metric_name
 from bot.context import AppContext
 from bot.core.sweep import SweepOutcome, SweepPoint, SweepRequest, run_sweep
 from engine.metrics import DMC
 from tools.metric_format import format_value
 
 USAGE = usage_of("sweep")
+POINTS_SHOWN = CARD_LINES - 1
+"""Points listed on a card of more than :data:`CARD_LINES` points (the last line says how to see the rest)."""
 
 
 def sweep(ctx: AppContext, inv: Invocation) -> Reply:
@@ -27,7 +32,7 @@ def sweep(ctx: AppContext, inv: Invocation) -> Reply:
         raise UsageError(f"unexpected argument '{inv.args[1]}'", hint="parameters are key=value, e.g. n=20,30,50")
     request = SweepRequest.parse(inv.args[0], dict(inv.options))
     outcome = run_sweep(ctx, request, member=inv.caller.name, force="force" in inv.flags, progress=inv.progress)
-    return sweep_card(outcome)
+    return sweep_card(outcome, table="table" in inv.flags)
 
 
 def _result(point: SweepPoint) -> str:
@@ -36,8 +41,29 @@ def _result(point: SweepPoint) -> str:
     return "pass" if point.row.ok else "FAIL"
 
 
-def sweep_card(outcome: SweepOutcome) -> Reply:
-    """The sweep's table (one row per point, in grid order), a summary line and the largest n solved."""
+def _point_line(point: SweepPoint, metric: str) -> str:
+    """One point in a card line: ``n=20: DMC 17,814.50, 100.0 %, #1`` — the richest form that fits the card's
+    width (the metric's name, then the accuracy, give way first; the run id stays)."""
+    label = " ".join(f"{key}={value}" for key, value in point.row.point) or "defaults"
+    if point.run_id is None:
+        return f"{label}: refused — {point.row.note}"
+    run = f"#{point.run_id}"
+    accuracy = None if point.row.accuracy is None else f"{point.row.accuracy * 100:.1f} %"
+    if not point.row.ok:
+        forms = [", ".join(x for x in (f"{label}: FAIL", accuracy, run) if x), f"{label}: FAIL, {run}"]
+    else:
+        value = "—" if point.value is None else format_value(point.value)
+        forms = [
+            ", ".join(x for x in (f"{label}: {metric_name(metric)} {value}", accuracy, run) if x),
+            ", ".join(x for x in (f"{label}: {value}", accuracy, run) if x),
+            f"{label}: {value}, {run}",
+        ]
+    return next((form for form in forms if len(form) <= CARD_WIDTH), f"{run} {forms[-1].removesuffix(', ' + run)}")
+
+
+def sweep_card(outcome: SweepOutcome, *, table: bool = False) -> Reply:
+    """The sweep as a card: the outcome (and the largest n solved) in the headline, a line per point — at most
+    :data:`POINTS_SHOWN` and a pointer to the rest — and, with ``table``, every point as one table."""
     request = outcome.request
     keys = request.grid.keys
     rows = [
@@ -52,24 +78,26 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
         ]
         for p in outcome.points
     ]
-    table = Table(headers=[*keys, "accuracy", outcome.metric, "wall s", "result", "run", "note"], rows=rows)
     passed = sum(p.row.ok for p in outcome.points)
     refused = sum(p.run_id is None for p in outcome.points)
+    failed = len(rows) - passed - refused
     fixed = " ".join(f"{key}={value}" for key, value in request.grid.fixed)
     over = f" over {', '.join(keys)}" if keys else ""
-    lines = [
-        f"sweep {request.method}{over}{f' ({fixed})' if fixed else ''}: {len(rows)} points, {passed} passed, "
-        f"{len(rows) - passed - refused} failed, {refused} refused"
-    ]
+    headline = f"sweep {request.method}{over}{f' ({fixed})' if fixed else ''}: {passed} of {len(rows)} passed"
+    headline += (f", {failed} failed" if failed else "") + (f", {refused} refused" if refused else "")
     solved = outcome.largest_solved
     if solved:
-        lines.append(
-            "largest n solved (every run passed): "
-            + ", ".join(f"k={k}: {'none' if n is None else f'n={n}'}" for k, n in solved.items())
+        headline += "; largest n solved: " + ", ".join(
+            f"k={k} {'none' if n is None else f'n={n}'}" for k, n in solved.items()
         )
     reused = sum(p.reused for p in outcome.points)
     if reused:
-        lines.append(f"{reused} of the points were run before: their stored results are shown (--force reruns them)")
+        headline += f" ({reused} stored; --force reruns)"
+    shown = outcome.points if len(outcome.points) <= CARD_LINES else outcome.points[:POINTS_SHOWN]
+    lines: list[str | None] = [_point_line(p, outcome.metric) for p in shown]
+    if len(shown) < len(outcome.points) and not table:
+        lines.append(f"{len(outcome.points) - len(shown)} more: add --table for all")
+    card = card_of(headline, lines)
     data: dict[str, Any] = {
         "ok": True,
         "method": request.method,
@@ -96,7 +124,8 @@ def sweep_card(outcome: SweepOutcome) -> Reply:
         "largest_solved": {str(k): n for k, n in solved.items()},
     }
     files = [chart_file(outcome)] if "n" in keys else []
-    return Reply(text="\n".join(lines), tables=[table], data=data, files=files)
+    tables = [Table(headers=[*keys, "accuracy", outcome.metric, "wall s", "result", "run", "note"], rows=rows)]
+    return Reply(text=card.text(), tables=tables if table else [], data=data, files=files)
 
 
 def chart_file(outcome: SweepOutcome) -> OutFile:

@@ -88,13 +88,15 @@ def check_golden(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{name} changed; regenerate with SUTRO_UPDATE_GOLDEN=1"
 
 
-def check_card(name: str, reply: Reply) -> None:
-    """The card fits its budget on a phone and in the terminal, and reads as its goldens."""
+def check_card(name: str, reply: Reply, *, chart: bool = False) -> None:
+    """The card fits its budget on a phone and in the terminal, and reads as its goldens (``chart``: a sweep's
+    card carries its chart, a photo in the chat)."""
     headline, *lines = reply.text.splitlines()
     assert len(phone_rows(headline, CARD_WIDTH)) <= HEADLINE_ROWS, headline
     assert len(lines) <= CARD_LINES, reply.text
     assert all(len(line) <= CARD_WIDTH for line in lines), [line for line in lines if len(line) > CARD_WIDTH]
-    assert not reply.tables and not reply.files, "a card's tables and files are in show ID"
+    assert not reply.tables, "a card's tables are in show ID (a sweep's: --table)"
+    assert [f.mime for f in reply.files] == (["image/png"] if chart else []), "a card's files are in show ID"
     shown = terminal(reply)
     assert all(len(line) <= TERMINAL_COLUMNS for line in shown.splitlines())
     assert len(shown.splitlines()) <= 2 + CARD_LINES + len(reply.followups)  # headline in ≤ 2 rows at 80
@@ -122,6 +124,23 @@ def test_every_card_kind_fits_a_phone_and_reads_as_its_golden(ctx: AppContext) -
     for name, line, member, program in CASES:
         reply = ask(ctx, line, member=member, attachment=published if name == "published" else program)
         check_card(name, reply)
+
+
+SUBMISSIONS = Path(__file__).resolve().parents[1] / "engine" / "sandbox" / "submissions"
+
+
+@pytest.mark.slow
+def test_sweep_and_compat_cards_fit_a_phone_and_read_as_their_goldens(ctx: AppContext) -> None:
+    check_card("sweep", ask(ctx, "sweep km_min n=20,30 k=3"), chart=True)
+    # more points than a card has lines: five, then how to see the rest
+    long = ask(ctx, "sweep km_min n=20,30,40,50,60,70,80 k=3")
+    check_card("sweep-long", long, chart=True)
+    assert long.text.splitlines()[-1] == "2 more: add --table for all"
+    table = ask(ctx, "sweep km_min n=20,30,40,50,60,70,80 k=3 --table")
+    without_pointer = long.text.rsplit("\n", 1)[0].replace("(2 stored", "(7 stored")
+    assert [len(t.rows) for t in table.tables] == [7] and table.text == without_pointer
+    # a local solve() by the public leaderboard's protocol: where it would rank on the group's board
+    check_card("compat", ask(ctx, f"run solve={SUBMISSIONS / 'gf2_solve.py'} --compat spc"))
 
 
 @pytest.mark.slow

@@ -110,7 +110,12 @@ def test_points_run_in_parallel_each_stored_with_progress_and_a_chart_sent_as_a_
     reply = sweep_card(outcome)
     assert [f.mime for f in reply.files] == ["image/png"] and _png_size(reply.files[0].content) == (1000, 450)
     assert render(reply).photos == reply.files
-    assert "largest n solved (every run passed): k=3: n=30, k=4: n=30" in reply.text
+    headline, *lines = reply.text.splitlines()
+    assert headline.endswith("8 of 8 passed; largest n solved: k=3 n=30, k=4 n=30")
+    # five points, each with its run id, then how to see the other three (a card has six lines)
+    assert [line.rsplit("#", 1)[1] for line in lines[:5]] == [str(p.run_id) for p in outcome.points[:5]]
+    assert lines[5] == "3 more: add --table for all" and not reply.tables
+    assert [len(t.rows) for t in sweep_card(outcome, table=True).tables] == [8]
     ctx.close()
 
 

@@ -120,7 +120,7 @@ async def test_sweep_and_a_sized_matmul_run_in_the_chat(fake: FakeBotApi) -> Non
     sent = texts(calls)  # what the chat shows: each message with its latest text (results replace acknowledgements)
     card = next(t for t in sent if "largest n solved" in t)
     # km_min recovers the secret at any n (accuracy 100 % everywhere); the 2×2 naive cost is worked by hand: 84
-    assert "sweep km_min over n, k: 4 points, 4 passed" in card and "k=3: n=50, k=5: n=50" in card
+    assert "sweep km_min over n, k: 4 of 4 passed; largest n solved: k=3 n=50, k=5 n=50" in card
     assert "correct: Dally 84," in next(t for t in sent if "baseline on matmul_2x2" in t)
     assert "km_min, n=20 k=3, 3 seeds:" in _sprint_log()
 

@@ -431,7 +431,7 @@ def test_the_sparse_parity_challenge_board_is_synced_and_compat_runs_say_where_t
     assert [(e["method"], e["dmc"]) for e in synced["entries"]] == [("tiny", 10.0), ("huge", 1e9)]
     assert synced["bad_rows"] == ["README.md line 7: DMC 'lots' is not a number"]
     ranked = runner.invoke(main, ["run", f"solve={solve}", "--compat", "spc"])
-    assert "would rank 2 of 3 on the sparse-parity-challenge board, behind tiny by @a (DMC 10)" in ranked.output
+    assert "— would rank 2 of 3" in ranked.output and "behind tiny by @a\nits DMC 10 (board at" in ranked.output
     # the challenge repository's records are untouched by the board's sync
     records = json.loads(runner.invoke(main, ["records", "matmul_16x16", "--json"]).output)["histories"][0]
     assert records["records"][-1]["value"] == 63290
