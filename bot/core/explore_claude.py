@@ -12,6 +12,7 @@ loop like any candidate. Every reply's tokens count against the assistant's mont
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bot.core.assistant_config import AssistantConfig
@@ -54,6 +55,20 @@ SYSTEM = (
 )
 
 
+def journal_lines(state: SearchState) -> list[str]:
+    """The loop's last :data:`JOURNAL_STEPS` steps for a request: number, operator, outcome, cost, hypothesis and
+    why a refused one was refused (none before the first step)."""
+    if not state.steps:
+        return []
+    return ["Journal so far (step, operator, outcome, cost, hypothesis):"] + [
+        f"  {s.number}. {s.operator}: {s.outcome}"
+        + ("" if s.cost is None else f" at {s.cost:,}")
+        + f" — {s.hypothesis}"
+        + (f" (refused: {s.reason})" if s.reason else "")
+        for s in state.steps[-JOURNAL_STEPS:]
+    ]
+
+
 def request_text(state: SearchState) -> str:
     """The user message: the board, the best and its first lines, the record, the journal, the goal."""
     lines = [
@@ -63,20 +78,31 @@ def request_text(state: SearchState) -> str:
     ]
     if state.goal:
         lines.append(f"The member's goal: {state.goal}")
-    if state.steps:
-        lines.append("Journal so far (step, operator, outcome, cost, hypothesis):")
-        lines += [
-            f"  {s.number}. {s.operator}: {s.outcome}"
-            + ("" if s.cost is None else f" at {s.cost:,}")
-            + f" — {s.hypothesis}"
-            + (f" (refused: {s.reason})" if s.reason else "")
-            for s in state.steps[-JOURNAL_STEPS:]
-        ]
+    lines += journal_lines(state)
     best = state.best_text.splitlines()
     shown = "\n".join(best[:BEST_LINES])
     more = f"\n… ({len(best) - BEST_LINES:,} more lines)" if len(best) > BEST_LINES else ""
     lines.append(f"The best program so far ({len(best):,} lines):\n{shown}{more}")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One forced tool call's input (``{}`` when Claude made none) and what its reply cost in USD."""
+
+    raw: dict[str, Any]
+    spend_usd: float
+
+    @property
+    def hypothesis(self) -> str:
+        return str(self.raw.get("hypothesis") or "(no hypothesis given)")[:500]
+
+    def refused(self, reason: str) -> Idea:
+        """The step this answer becomes when it yields no candidate: journalled with ``reason``."""
+        return Idea(OPERATOR, self.hypothesis, None, reason=reason, spend_usd=self.spend_usd)
+
+    def candidate(self, text: str) -> Idea:
+        return Idea(OPERATOR, self.hypothesis, text, spend_usd=self.spend_usd)
 
 
 class ClaudeClient:
@@ -102,9 +128,9 @@ class ClaudeClient:
         per_in, per_out = self._config.usd_per_mtok
         return (input_tokens * per_in + output_tokens * per_out) / 1e6
 
-    def ask(self, system: str, tool: dict[str, Any], text: str) -> tuple[dict[str, Any], float] | None:
-        """The input of the one ``tool`` call Claude answers ``text`` with ({} when it made none) and what the reply
-        cost in USD; None when the budget is spent or the API failed (``why_not`` then says which)."""
+    def ask(self, system: str, tool: dict[str, Any], text: str) -> Answer | None:
+        """Claude's answer to ``text``: the input of its one ``tool`` call and what the reply cost; None when the
+        budget is spent or the API failed (``why_not`` then says which)."""
         import anthropic
 
         try:
@@ -129,11 +155,7 @@ class ClaudeClient:
         spend = self._usd(usage.input_tokens, usage.output_tokens)
         call = next((b for b in response.content if b.type == "tool_use" and b.name == tool["name"]), None)
         raw = call.input if call is not None and isinstance(call.input, dict) else {}
-        return raw, spend
-
-
-def hypothesis_of(raw: dict[str, Any]) -> str:
-    return str(raw.get("hypothesis") or "(no hypothesis given)")[:500]
+        return Answer(raw, spend)
 
 
 class ClaudeProposer(ClaudeClient):
@@ -144,20 +166,16 @@ class ClaudeProposer(ClaudeClient):
         self._dev_override = dev_override
 
     def propose(self, state: SearchState) -> Idea | None:
-        asked = self.ask(SYSTEM, PROPOSE, request_text(state))
-        if asked is None:
+        answer = self.ask(SYSTEM, PROPOSE, request_text(state))
+        if answer is None:
             return None
-        raw, spend = asked
-        hypothesis = hypothesis_of(raw)
-        code = raw.get("code")
+        code = answer.raw.get("code")
         if not isinstance(code, str) or not code.strip():
-            return Idea(OPERATOR, hypothesis, None, reason="Claude proposed no code", spend_usd=spend)
+            return answer.refused("Claude proposed no code")
         try:
             generated = run_generate(code, dev_override=self._dev_override)
         except EngineError as err:  # the lint refused it, or no sandbox on this machine
-            return Idea(OPERATOR, hypothesis, None, reason=f"refused before running: {err.one_line()}", spend_usd=spend)
+            return answer.refused(f"refused before running: {err.one_line()}")
         if not generated.ok or generated.text is None:
-            return Idea(
-                OPERATOR, hypothesis, None, reason=f"the sandbox stopped it: {generated.failure}", spend_usd=spend
-            )
-        return Idea(OPERATOR, hypothesis, generated.text, spend_usd=spend)
+            return answer.refused(f"the sandbox stopped it: {generated.failure}")
+        return answer.candidate(generated.text)

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.assistant_config import AssistantConfig
 from bot.core.explore import Idea, SearchState
-from bot.core.explore_claude import JOURNAL_STEPS, OPERATOR, ClaudeClient, hypothesis_of
-from bot.core.idea_budget import MonthlyBudget
+from bot.core.explore_claude import ClaudeClient, journal_lines
 from engine.errors import EngineError
 from engine.explore import params_text, parse_text
 from engine.methods import SPECS, method_values
@@ -81,15 +79,7 @@ def request_text(state: SearchState) -> str:
     ]
     if state.goal:
         lines.append(f"The member's goal: {state.goal}")
-    if state.steps:
-        lines.append("Journal so far (step, operator, outcome, cost, hypothesis):")
-        lines += [
-            f"  {s.number}. {s.operator}: {s.outcome}"
-            + ("" if s.cost is None else f" at {s.cost:,}")
-            + f" — {s.hypothesis}"
-            + (f" (refused: {s.reason})" if s.reason else "")
-            for s in state.steps[-JOURNAL_STEPS:]
-        ]
+    lines += journal_lines(state)
     return "\n".join(lines)
 
 
@@ -117,19 +107,14 @@ def proposed_text(best_text: str, proposed: object) -> str:
 class ClaudeParamsProposer(ClaudeClient):
     """The loop's :class:`bot.core.explore.Proposer` for method boards (see the module docstring)."""
 
-    def __init__(self, config: AssistantConfig, budget: MonthlyBudget) -> None:
-        super().__init__(config, budget)
-
     def propose(self, state: SearchState) -> Idea | None:
-        asked = self.ask(SYSTEM, PROPOSE, request_text(state))
-        if asked is None:
+        answer = self.ask(SYSTEM, PROPOSE, request_text(state))
+        if answer is None:
             return None
-        raw, spend = asked
-        hypothesis = hypothesis_of(raw)
         try:
-            text = proposed_text(state.best_text, raw.get("params"))
+            text = proposed_text(state.best_text, answer.raw.get("params"))
         except EngineError as err:
-            return Idea(OPERATOR, hypothesis, None, reason=f"refused: {err.one_line()}", spend_usd=spend)
+            return answer.refused(f"refused: {err.one_line()}")
         if text == state.best_text:
-            return Idea(OPERATOR, hypothesis, None, reason="refused: the best setting itself", spend_usd=spend)
-        return Idea(OPERATOR, hypothesis, text, spend_usd=spend)
+            return answer.refused("refused: the best setting itself")
+        return answer.candidate(text)
