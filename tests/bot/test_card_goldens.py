@@ -129,8 +129,18 @@ def test_every_card_kind_fits_a_phone_and_reads_as_its_golden(ctx: AppContext) -
 SUBMISSIONS = Path(__file__).resolve().parents[1] / "engine" / "sandbox" / "submissions"
 
 
+@pytest.fixture
+def fresh_ctx(tmp_path: Path) -> Iterator[AppContext]:
+    """A data directory of the test's own: its goldens name run ids, which must not depend on which other tests
+    ran before it in the same worker."""
+    context = build_context(Settings(data_dir=tmp_path, _env_file=None))  # type: ignore[call-arg]
+    yield context
+    context.close()
+
+
 @pytest.mark.slow
-def test_sweep_and_compat_cards_fit_a_phone_and_read_as_their_goldens(ctx: AppContext) -> None:
+def test_sweep_and_compat_cards_fit_a_phone_and_read_as_their_goldens(fresh_ctx: AppContext) -> None:
+    ctx = fresh_ctx
     check_card("sweep", ask(ctx, "sweep km_min n=20,30 k=3"), chart=True)
     # more points than a card has lines: five, then how to see the rest
     long = ask(ctx, "sweep km_min n=20,30,40,50,60,70,80 k=3")
