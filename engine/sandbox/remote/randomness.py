@@ -41,6 +41,17 @@ def _size(value: Any) -> int:
     return math.prod(dims)
 
 
+DRAW_KEYWORDS = ("size", "replace", "endpoint", "loc", "scale", "dtype", "p")
+"""The keywords a draw passes on to numpy; any other (``axis``, ``shuffle`` …) is dropped, in the judge and in the
+in-process tracer alike."""
+
+
+def accepted_keywords(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The part of ``kwargs`` a draw passes to numpy (:data:`DRAW_KEYWORDS`): what any replay of the draw must pass
+    too, or it would not be the same call."""
+    return {k: v for k, v in kwargs.items() if k in DRAW_KEYWORDS}
+
+
 def draw(rng: np.random.Generator, name: str, args: list[Any], kwargs: dict[str, Any], max_elements: int) -> Any:
     """One allow-listed draw; legacy names (randint/rand/randn) map onto the Generator API. The result size is
     bounded before drawing, whether ``size`` comes by keyword or by position."""
@@ -50,7 +61,7 @@ def draw(rng: np.random.Generator, name: str, args: list[Any], kwargs: dict[str,
         check_size(_size(tuple(args)), max_elements)
         return rng.random(tuple(args)) if name == "rand" else rng.standard_normal(tuple(args))
     name = "integers" if name == "randint" else name
-    allowed = {k: v for k, v in kwargs.items() if k in ("size", "replace", "endpoint", "loc", "scale", "dtype", "p")}
+    allowed = accepted_keywords(kwargs)
     method = getattr(rng, name)
     check_size(draw_size(method, name, args, allowed), max_elements)
     return method(*args, **allowed)

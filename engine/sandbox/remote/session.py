@@ -485,7 +485,12 @@ class Session:
             result = randomness.draw(self._rng, name, args, kwargs, self.max_elements)
             if before is not None:  # numpy copies the array and shuffles it through indexing, row by row: the
                 # same draw again on a tracked copy records those steps, swap for swap (replay.py)
-                self._replay(reads[0], replay.traced_events(replay.redraw(before, args[1:], kwargs), args[0]))
+                self._replay(
+                    reads[0],
+                    replay.traced_events(
+                        replay.redraw(before, args[1:], randomness.accepted_keywords(kwargs)), args[0]
+                    ),
+                )
                 reads = reads[1:]
             self._read_all(reads)
             # a draw reads its array arguments (normal(x, 0.0) copies x): priced, and its result tracked then

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.metrics.bytedmd import BYTEDMD, bytedmd
@@ -246,6 +246,9 @@ def test_every_operation_alone_and_after_another(kind_name: tuple[str, str], mon
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
 @given(program=st.lists(_step, min_size=1, max_size=6))
+# found by hypothesis on 2026-11-29: permutation(a, 1, axis=0) — the draw drops the keyword it does not pass to numpy,
+# and the judge's replay of the shuffle passed it on (numpy: axis given twice; the judge answered TypeError)
+@example(program=[("bin", "add", 0, 0, 0, 0), ("rng", "permutation", 2, 3, 0, 0)])
 def test_the_judge_never_charges_less_than_in_process_tracing(
     program: list[tuple[Any, ...]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
