@@ -23,6 +23,8 @@ check, price, run, count), its suite run alone (the compiled lane runner on the 
 gives dev-suite instances per CPU second of one core (1,024 / median seconds), against the issue's target of 60,000
 (the group's Rust evaluator per thread); ``PYTHONPATH=$PWD python bench/bench_mask_score.py --records [--runs 9]``.
 Before a record is timed, the group's cost and count of exact answers must equal the judge's, or the run stops.
+``--extra IR [IR ...]`` adds programs kept outside the repository to the table (an older record the group's figures
+were measured on, say); each must reach a band, as the records do.
 """
 
 from __future__ import annotations
@@ -119,9 +121,17 @@ def group_line(group: str) -> str:
     return f"group evaluator: {Path(group).resolve()} (sha256 {digest[:16]}…)"
 
 
-def records(runs: int, group: str | None) -> None:
-    """Instances per CPU second on each published band record: judge, suite run alone, score_ir, the group's."""
+def _program_text(path: Path) -> str:
+    """An IR program's text from ``path``: gzip-compressed (``.gz``, the test data) or plain."""
     import gzip
+
+    data = path.read_bytes()
+    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode()
+
+
+def records(runs: int, group: str | None, extra: list[Path]) -> None:
+    """Instances per CPU second on each published band record (and each ``extra`` program): judge, suite run alone,
+    score_ir, the group's."""
 
     from measure import interleaved_medians
 
@@ -144,8 +154,8 @@ def records(runs: int, group: str | None) -> None:
         f"{'group/s':>9s} {'target':>7s}"
     )
     spec = MASK_SPARSE_PARITY
-    for path in sorted(RECORDS.glob("*.ir.gz")):
-        text = gzip.decompress(path.read_bytes()).decode()
+    for path in [*sorted(RECORDS.glob("*.ir.gz")), *extra]:
+        text = _program_text(path)
         verdict = judge.judge(text)
         assert verdict.correct, verdict.reason
         program = parse(text, spec.dialect)
@@ -168,8 +178,9 @@ def records(runs: int, group: str | None) -> None:
         rate = {name: suite.size / seconds for name, seconds in t.items()}
         group_rate = f"{rate['group']:9,.0f}" if "group" in rate else f"{'-':>9s}"
         flag = "ok" if rate["judge"] >= RATE_TARGET else "UNDER"
+        name = path.name.removesuffix(".gz").removesuffix(".ir")
         print(
-            f"{path.name.removesuffix('.ir.gz'):30s} {verdict.instructions or 0:7,d} {verdict.cost or 0:9,d} "
+            f"{name:30s} {verdict.instructions or 0:7,d} {verdict.cost or 0:9,d} "
             f"{rate['judge']:9,.0f} {rate['run']:9,.0f} {rate['score_ir']:10,.0f} {group_rate} {RATE_TARGET:7,d} {flag}"
         )
 
@@ -179,6 +190,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--group", help="a local copy of the group's mask_sparse_parity.py (outside this repository)")
     parser.add_argument("--records", action="store_true", help="the band records judged in one long-lived process")
+    parser.add_argument(
+        "--extra",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="IR",
+        help="with --records: more mask32 programs in the table (plain or .gz IR files, e.g. older records)",
+    )
     parser.add_argument("--child", choices=("ours", "group"), help=argparse.SUPPRESS)
     parser.add_argument("--program", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -192,7 +211,10 @@ def main() -> None:
             raise SystemExit(f"--group: no file {args.group} (give a local copy of the group's mask_sparse_parity.py)")
         print(group_line(args.group))
     if args.records:
-        records(args.runs if args.runs != 3 else 9, args.group)
+        missing = [str(path) for path in args.extra if not path.is_file()]
+        if missing:
+            raise SystemExit(f"--extra: no file {', '.join(missing)} (give IR program files)")
+        records(args.runs if args.runs != 3 else 9, args.group, args.extra)
         print(load_line())
         return
     with tempfile.TemporaryDirectory() as tmp:
