@@ -157,7 +157,8 @@ def records(runs: int, group: str | None, extra: list[Path]) -> None:
     for path in [*sorted(RECORDS.glob("*.ir.gz")), *extra]:
         text = _program_text(path)
         verdict = judge.judge(text)
-        assert verdict.correct, verdict.reason
+        if not verdict.correct:
+            raise SystemExit(f"{path}: not timed, the judge refuses it: {verdict.reason}")
         program = parse(text, spec.dialect)
         slots = check(program, spec.dialect, Expect(spec.n_inputs, spec.n_outputs))
         fns: dict[str, Callable[[], object]] = {
