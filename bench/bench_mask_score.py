@@ -22,11 +22,15 @@ check, price, run, count), its suite run alone (the compiled lane runner on the 
 (the per-call scorer), interleaved in this process; with ``--group``, the group's ``evaluate_mask`` too. Each row
 gives dev-suite instances per CPU second of one core (1,024 / median seconds), against the issue's target of 60,000
 (the group's Rust evaluator per thread); ``PYTHONPATH=$PWD python bench/bench_mask_score.py --records [--runs 9]``.
+Before a record is timed, the group's cost and count of exact answers must equal the judge's, or the run stops.
+``--extra IR [IR ...]`` adds programs kept outside the repository to the table (an older record the group's figures
+were measured on, say); each must reach a band, as the records do.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import resource
@@ -35,7 +39,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -74,10 +81,7 @@ def _child(which: str, path: str, group: str | None) -> None:
         cost, recovery = result.metrics["dally@1"], result.accuracy
     else:
         assert group is not None
-        spec = importlib.util.spec_from_file_location("group_mask_sparse_parity", group)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module: Any = _group_module(group)
         module.mask_suite()
         wall, cpu = time.perf_counter(), time.process_time()
         outcome = module.evaluate_mask(text_path.read_text())
@@ -96,16 +100,38 @@ def _round(which: str, path: str, group: str | None) -> dict[str, float]:
 
 
 def _group_module(group: str) -> object:
-    spec = importlib.util.spec_from_file_location("group_mask_sparse_parity", group)
+    """Load the group's ``mask_sparse_parity.py`` from ``group``, a path outside this repository.
+
+    Its folder goes first on ``sys.path``: earlier versions of the file import their siblings
+    (``sparse_parity``, ``approx_sparse_parity``, ``scaled_sparse_parity``) by bare name.
+    """
+    path = Path(group).resolve()
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location("group_mask_sparse_parity", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def records(runs: int, group: str | None) -> None:
-    """Instances per CPU second on each published band record: judge, suite run alone, score_ir, the group's."""
+def group_line(group: str) -> str:
+    """Which copy of the group's evaluator ran: its path and the SHA-256 of its bytes."""
+    digest = hashlib.sha256(Path(group).read_bytes()).hexdigest()
+    return f"group evaluator: {Path(group).resolve()} (sha256 {digest[:16]}…)"
+
+
+def _program_text(path: Path) -> str:
+    """An IR program's text from ``path``: gzip-compressed (``.gz``, the test data) or plain."""
     import gzip
+
+    data = path.read_bytes()
+    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode()
+
+
+def records(runs: int, group: str | None, extra: list[Path]) -> None:
+    """Instances per CPU second on each published band record (and each ``extra`` program): judge, suite run alone,
+    score_ir, the group's."""
 
     from measure import interleaved_medians
 
@@ -119,34 +145,43 @@ def records(runs: int, group: str | None) -> None:
 
     suite = dev_suite()
     judge = ProgramJudge("mask_sparse_parity")
-    theirs = _group_module(group) if group else None
+    theirs: Any = _group_module(group) if group else None
     if theirs is not None:
-        theirs.mask_suite()  # type: ignore[attr-defined]
+        theirs.mask_suite()
     print(f"compiled lane runner: {'yes' if COMPILED else 'no (plain-Python fallback)'}")
     print(
-        f"{'record':30s} {'lines':>7s} {'dally@1':>9s} {'judge/s':>9s} {'run/s':>9s} {'score_ir/s':>10s} "
+        f"{'record':30s} {'ops':>7s} {'dally@1':>9s} {'judge/s':>9s} {'run/s':>9s} {'score_ir/s':>10s} "
         f"{'group/s':>9s} {'target':>7s}"
     )
     spec = MASK_SPARSE_PARITY
-    for path in sorted(RECORDS.glob("*.ir.gz")):
-        text = gzip.decompress(path.read_bytes()).decode()
+    for path in [*sorted(RECORDS.glob("*.ir.gz")), *extra]:
+        text = _program_text(path)
         verdict = judge.judge(text)
-        assert verdict.correct, verdict.reason
+        if not verdict.correct:
+            raise SystemExit(f"{path}: not timed, the judge refuses it: {verdict.reason}")
         program = parse(text, spec.dialect)
         slots = check(program, spec.dialect, Expect(spec.n_inputs, spec.n_outputs))
-        fns = {
-            "judge": lambda text=text: judge.judge(text),
-            "run": lambda program=program, slots=slots: run_lanes(program, slots, spec.dialect, suite.inputs),
-            "score_ir": lambda text=text: score_ir("mask_sparse_parity", text),
+        fns: dict[str, Callable[[], object]] = {
+            "judge": partial(judge.judge, text),
+            "run": partial(run_lanes, program, slots, spec.dialect, suite.inputs),
+            "score_ir": partial(score_ir, "mask_sparse_parity", text),
         }
         if theirs is not None:
-            fns["group"] = lambda text=text: theirs.evaluate_mask(text)  # type: ignore[attr-defined]
+            outcome = theirs.evaluate_mask(text)
+            exact = round(outcome.recovery * outcome.n_instances)
+            if (outcome.cost, exact) != (verdict.cost, verdict.successes):
+                raise SystemExit(
+                    f"{path.name}: the group's evaluator gives cost {outcome.cost:,} and {exact} exact answers, "
+                    f"the judge {verdict.cost:,} and {verdict.successes}: not the same judgement, not timed"
+                )
+            fns["group"] = partial(theirs.evaluate_mask, text)
         t = interleaved_medians(fns, runs, clock=time.process_time)
         rate = {name: suite.size / seconds for name, seconds in t.items()}
         group_rate = f"{rate['group']:9,.0f}" if "group" in rate else f"{'-':>9s}"
         flag = "ok" if rate["judge"] >= RATE_TARGET else "UNDER"
+        name = path.name.removesuffix(".gz").removesuffix(".ir")
         print(
-            f"{path.name.removesuffix('.ir.gz'):30s} {verdict.instructions or 0:7,d} {verdict.cost or 0:9,d} "
+            f"{name:30s} {verdict.instructions or 0:7,d} {verdict.cost or 0:9,d} "
             f"{rate['judge']:9,.0f} {rate['run']:9,.0f} {rate['score_ir']:10,.0f} {group_rate} {RATE_TARGET:7,d} {flag}"
         )
 
@@ -156,6 +191,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--group", help="a local copy of the group's mask_sparse_parity.py (outside this repository)")
     parser.add_argument("--records", action="store_true", help="the band records judged in one long-lived process")
+    parser.add_argument(
+        "--extra",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="IR",
+        help="with --records: more mask32 programs in the table (plain or .gz IR files, e.g. older records)",
+    )
     parser.add_argument("--child", choices=("ours", "group"), help=argparse.SUPPRESS)
     parser.add_argument("--program", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -164,8 +207,15 @@ def main() -> None:
         return
     print(machine_line())
     print(load_line())
+    if args.group:
+        if not Path(args.group).is_file():
+            raise SystemExit(f"--group: no file {args.group} (give a local copy of the group's mask_sparse_parity.py)")
+        print(group_line(args.group))
     if args.records:
-        records(args.runs if args.runs != 3 else 9, args.group)
+        missing = [str(path) for path in args.extra if not path.is_file()]
+        if missing:
+            raise SystemExit(f"--extra: no file {', '.join(missing)} (give IR program files)")
+        records(args.runs if args.runs != 3 else 9, args.group, args.extra)
         print(load_line())
         return
     with tempfile.TemporaryDirectory() as tmp:
