@@ -2,8 +2,8 @@
 PROVENANCE.md there) score exactly their published cost under the symbolic correctness rule (matmul rules@2).
 
 Oracles: each program's cost as matmul/README.md's record tables publish it (sutro-problems a1fc22e); for the 16×16
-programs also the SHA-256 and operation counts their frozen-artifact verifiers pin (matmul/submissions/best_63290.py
-and best_63350.py), which prove the copies here are byte for byte the published files.
+programs also the SHA-256 and operation counts their frozen-artifact verifiers pin (matmul/submissions/best_63290.py,
+best_63350.py, best_63354.py, ...), which prove the copies here are byte for byte the published files.
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ COSTS = {
     "best_667.ir": ("matmul_4x4", 667),
     "best_63350.ir": ("matmul_16x16", 63_350),
     "best_63290.ir": ("matmul_16x16", 63_290),
+    "best_63354.ir": ("matmul_16x16", 63_354),
 }
 """Every program held here: its board and published cost."""
 
 PINNED = {
     "best_63350.ir": ("3cf3b8dea456fa0a7dba2e5fab3a31af0dc971fd11d7b04332bcfd967d3259af", 2_167 + 4_096 + 3_840),
     "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
+    "best_63354.ir": ("615bbea8519ead81f3074dacb0e9789e4bdb093759be92c3f497c1506cfda779", 2_168 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
 
