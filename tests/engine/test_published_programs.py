@@ -26,6 +26,7 @@ COSTS = {
     "best_63350.ir": ("matmul_16x16", 63_350),
     "best_63290.ir": ("matmul_16x16", 63_290),
     "best_63354.ir": ("matmul_16x16", 63_354),
+    "best_63639.ir": ("matmul_16x16", 63_639),
 }
 """Every program held here: its board and published cost."""
 
@@ -33,6 +34,7 @@ PINNED = {
     "best_63350.ir": ("3cf3b8dea456fa0a7dba2e5fab3a31af0dc971fd11d7b04332bcfd967d3259af", 2_167 + 4_096 + 3_840),
     "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
     "best_63354.ir": ("615bbea8519ead81f3074dacb0e9789e4bdb093759be92c3f497c1506cfda779", 2_168 + 4_096 + 3_840),
+    "best_63639.ir": ("4f1ce0c343cc0dd3d78b56be6907fd8a9bb59e93af0e9b3293028788fa5f61d0", 1_947 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
 
