@@ -27,6 +27,7 @@ COSTS = {
     "best_63290.ir": ("matmul_16x16", 63_290),
     "best_63354.ir": ("matmul_16x16", 63_354),
     "best_63639.ir": ("matmul_16x16", 63_639),
+    "best_63819.ir": ("matmul_16x16", 63_819),
 }
 """Every program held here: its board and published cost."""
 
@@ -35,6 +36,7 @@ PINNED = {
     "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
     "best_63354.ir": ("615bbea8519ead81f3074dacb0e9789e4bdb093759be92c3f497c1506cfda779", 2_168 + 4_096 + 3_840),
     "best_63639.ir": ("4f1ce0c343cc0dd3d78b56be6907fd8a9bb59e93af0e9b3293028788fa5f61d0", 1_947 + 4_096 + 3_840),
+    "best_63819.ir": ("e8adc50783a64088e6864ecfccb7e18a74814e24cfd6e1f9e3045e61fb37f2df", 1_932 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
 
