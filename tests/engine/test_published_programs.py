@@ -29,6 +29,7 @@ COSTS = {
     "best_63639.ir": ("matmul_16x16", 63_639),
     "best_63819.ir": ("matmul_16x16", 63_819),
     "best_64074.ir": ("matmul_16x16", 64_074),
+    "best_64431.ir": ("matmul_16x16", 64_431),
 }
 """Every program held here: its board and published cost."""
 
@@ -39,6 +40,7 @@ PINNED = {
     "best_63639.ir": ("4f1ce0c343cc0dd3d78b56be6907fd8a9bb59e93af0e9b3293028788fa5f61d0", 1_947 + 4_096 + 3_840),
     "best_63819.ir": ("e8adc50783a64088e6864ecfccb7e18a74814e24cfd6e1f9e3045e61fb37f2df", 1_932 + 4_096 + 3_840),
     "best_64074.ir": ("b5ca6fb67c61825927e6978c13e16a6a432748c32f6c0f1f52a5dbefb3f2e7dd", 1_748 + 4_096 + 3_840),
+    "best_64431.ir": ("9d94114a87fecd30168fbcf63931bbc98a50778984a11fe0c3b16940218bcf11", 1_504 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
 
