@@ -30,6 +30,7 @@ COSTS = {
     "best_63819.ir": ("matmul_16x16", 63_819),
     "best_64074.ir": ("matmul_16x16", 64_074),
     "best_64431.ir": ("matmul_16x16", 64_431),
+    "best_65084.ir": ("matmul_16x16", 65_084),
 }
 """Every program held here: its board and published cost."""
 
@@ -41,6 +42,7 @@ PINNED = {
     "best_63819.ir": ("e8adc50783a64088e6864ecfccb7e18a74814e24cfd6e1f9e3045e61fb37f2df", 1_932 + 4_096 + 3_840),
     "best_64074.ir": ("b5ca6fb67c61825927e6978c13e16a6a432748c32f6c0f1f52a5dbefb3f2e7dd", 1_748 + 4_096 + 3_840),
     "best_64431.ir": ("9d94114a87fecd30168fbcf63931bbc98a50778984a11fe0c3b16940218bcf11", 1_504 + 4_096 + 3_840),
+    "best_65084.ir": ("600502a7a2b10f762f145a682b21ecb9062ee81eb3723b250d9a2dbccab03c3e", 1_649 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
 
