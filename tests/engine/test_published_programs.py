@@ -2,8 +2,8 @@
 PROVENANCE.md there) score exactly their published cost under the symbolic correctness rule (matmul rules@2).
 
 Oracles: each program's cost as matmul/README.md's record tables publish it (sutro-problems a1fc22e); for the 16×16
-programs also the SHA-256 and operation counts their frozen-artifact verifiers pin (matmul/submissions/best_63290.py
-and best_63350.py), which prove the copies here are byte for byte the published files.
+programs also the SHA-256 and operation counts their frozen-artifact verifiers pin (matmul/submissions/best_63290.py,
+best_63350.py, best_63354.py, ...), which prove the copies here are byte for byte the published files.
 """
 
 from __future__ import annotations
@@ -25,12 +25,24 @@ COSTS = {
     "best_667.ir": ("matmul_4x4", 667),
     "best_63350.ir": ("matmul_16x16", 63_350),
     "best_63290.ir": ("matmul_16x16", 63_290),
+    "best_63354.ir": ("matmul_16x16", 63_354),
+    "best_63639.ir": ("matmul_16x16", 63_639),
+    "best_63819.ir": ("matmul_16x16", 63_819),
+    "best_64074.ir": ("matmul_16x16", 64_074),
+    "best_64431.ir": ("matmul_16x16", 64_431),
+    "best_65084.ir": ("matmul_16x16", 65_084),
 }
 """Every program held here: its board and published cost."""
 
 PINNED = {
     "best_63350.ir": ("3cf3b8dea456fa0a7dba2e5fab3a31af0dc971fd11d7b04332bcfd967d3259af", 2_167 + 4_096 + 3_840),
     "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
+    "best_63354.ir": ("615bbea8519ead81f3074dacb0e9789e4bdb093759be92c3f497c1506cfda779", 2_168 + 4_096 + 3_840),
+    "best_63639.ir": ("4f1ce0c343cc0dd3d78b56be6907fd8a9bb59e93af0e9b3293028788fa5f61d0", 1_947 + 4_096 + 3_840),
+    "best_63819.ir": ("e8adc50783a64088e6864ecfccb7e18a74814e24cfd6e1f9e3045e61fb37f2df", 1_932 + 4_096 + 3_840),
+    "best_64074.ir": ("b5ca6fb67c61825927e6978c13e16a6a432748c32f6c0f1f52a5dbefb3f2e7dd", 1_748 + 4_096 + 3_840),
+    "best_64431.ir": ("9d94114a87fecd30168fbcf63931bbc98a50778984a11fe0c3b16940218bcf11", 1_504 + 4_096 + 3_840),
+    "best_65084.ir": ("600502a7a2b10f762f145a682b21ecb9062ee81eb3723b250d9a2dbccab03c3e", 1_649 + 4_096 + 3_840),
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
 
