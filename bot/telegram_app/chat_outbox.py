@@ -640,7 +640,7 @@ class ChatOutbox:
         queue = chat.topics.get(topic, deque())
         items = [item for item in queue if item.durable and not item.progress]
         try:
-            rows = await self.store.store([_to_store(item) for item in items], error)
+            rows = await self.store.store([_stored_form(item) for item in items], error)
         except Exception as err:  # noqa: BLE001 - the database is down: keep them queued rather than lose them
             log.warning("could not store waiting replies (%s); they stay queued", _one_line(err))
             return
@@ -759,6 +759,17 @@ def on_wire(item: Outgoing) -> Outgoing:
     sheet = job.sheet
     buttons = sheet.keyboard(job, sheet.buttons.get(job, []) if item.progress else item.buttons)
     return dataclasses.replace(item, text=sheet.text(job, item.text), buttons=buttons, message_id=sheet.message_id)
+
+
+def _stored_form(item: Outgoing) -> ToStore:
+    """``item`` as stored; an edit of a job on a sheet counts as shown there from now on (its stored row will
+    deliver it, in order), so the sheet's next stored or sent edit carries it too."""
+    form = _to_store(item)
+    job = item.job
+    if job is not None and job.sheet is not None and item.kind == "edit" and not item.progress:
+        job.sheet.parts[job] = item.text
+        job.sheet.buttons[job] = list(item.buttons)
+    return form
 
 
 def _to_store(item: Outgoing) -> ToStore:

@@ -9,12 +9,16 @@ after everything else; a part too long for its sheet goes alone and the sheet po
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+from sqlmodel import select
 
 from bot.reply import Button
-from bot.telegram_app.chat_outbox import ChatOutbox, Outgoing, Refused
+from bot.telegram_app.chat_outbox import ChatOutbox, Outgoing, Refused, SendLater
 from bot.telegram_app.job_sheet import MOVED_DONE
 from bot.telegram_app.send_rate import Limits, ScaledPace, SendRate
 from storage.chat_messages import Topic
+from storage.tables import ChatMessage
 from tests.bot.test_chat_outbox import RecordingTransport
 
 GROUP = -100400
@@ -153,3 +157,45 @@ async def test_a_members_identical_requests_joined_to_one_job_show_once_on_the_s
     await box.close()
     assert [text for *_, text in transport.sent] == [result(1)]
     assert box.tally.on_sheets == 2 and len(box.tally.result_waits) == 2  # both commands answered by that message
+
+
+class Flaky(RecordingTransport):
+    """Telegram unreachable while ``down``."""
+
+    down = False
+
+    async def transmit(self, item: Outgoing) -> int | None:
+        if self.down:
+            raise SendLater("unreachable")
+        return await super().transmit(item)
+
+
+async def test_an_edit_of_a_shared_message_kept_through_an_outage_keeps_the_whole_message(db_sessions: Any) -> None:
+    pace = ScaledPace(50.0)
+    transport = Flaky(pace)
+    box = ChatOutbox(
+        transport,
+        pace=pace,
+        rate=SendRate(Limits(per_chat_gap_s=1.0, group_per_minute=20)),
+        sessions=lambda: db_sessions,
+        patience_s=5.0,
+    )
+    first, second = (box.open_job(TOPIC, 100 + n, ack(n), member=ALICE, tag=f"job {n}") for n in (1, 2))
+    await settle(box)
+    transport.down = True
+    assert await asyncio.wait_for(first.finish(result(1)), 10) is None  # stored, not delivered
+    with db_sessions() as session:
+        [row] = session.exec(select(ChatMessage)).all()
+    assert (row.kind, row.message_id, row.text) == ("edit", 1, f"{result(1)}\n\n{ack(2)}")  # the whole sheet
+    transport.down = False
+    await asyncio.wait_for(second.finish(result(2)), 10)  # stored behind the stored edit, in order
+    for _ in range(500):
+        if len(transport.sent) >= 3:
+            break
+        await asyncio.sleep(0.01)
+    await box.close()
+    assert [(kind, message_id, text) for _, kind, message_id, text in transport.sent] == [
+        ("text", 1, f"{ack(1)}\n\n{ack(2)}"),
+        ("edit", 1, f"{result(1)}\n\n{ack(2)}"),
+        ("edit", 1, f"{result(1)}\n\n{result(2)}"),
+    ]
