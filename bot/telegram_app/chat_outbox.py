@@ -39,7 +39,7 @@ from typing import Protocol
 from bot.incidents import report_incident
 from bot.reply import Button, OutFile
 from bot.telegram_app.job_sheet import Sheet, composed, pointer
-from bot.telegram_app.render import MESSAGE_LIMIT
+from bot.telegram_app.render import MESSAGE_LIMIT, PAGE_PREFIX
 from bot.telegram_app.send_rate import Pace, SendRate
 from bot.telegram_app.stored_replies import StoredReplies, ToStore
 from storage.chat_messages import Topic
@@ -426,11 +426,12 @@ class ChatOutbox:
         wire = on_wire(item)
         sheet = job.sheet if job is not None and wire is not item else None
         leaving = False
-        if job is not None and sheet is not None and len(wire.text) > MESSAGE_LIMIT:  # too long for the sheet
+        if job is not None and sheet is not None and (len(wire.text) > MESSAGE_LIMIT or _pages(item)):
+            # too long for the sheet, or a page that redraws its whole message: the job leaves the sheet
             if item.progress:
                 self._drop(chat, item)
                 return
-            item.kind, item.message_id, item.reply_to = "text", None, job.reply_to  # the job leaves it
+            item.kind, item.message_id, item.reply_to = "text", None, job.reply_to
             wire, sheet, leaving = item, None, True
         if job is not None and item is job.opening:
             job.in_flight = True
@@ -723,11 +724,16 @@ def _gatherable(item: Outgoing) -> bool:
         job is not None
         and job.member is not None
         and item.kind in ("text", "edit")
-        and not (item.progress or item.pointer or item.alone or item.done.done())
+        and not (item.progress or item.pointer or item.alone or item.done.done() or _pages(item))
         and item.row_id is None
         and job.stored_row is None
         and not (item is job.opening and job.in_flight)
     )
+
+
+def _pages(item: Outgoing) -> bool:
+    """Whether ``item`` carries page buttons: a page press redraws the whole message, so it never shares one."""
+    return any(b.data.startswith(PAGE_PREFIX) for b in item.buttons)
 
 
 def _job_order(item: Outgoing) -> int:

@@ -11,7 +11,9 @@ job that was already shown elsewhere (its own acknowledgement, or an earlier she
 older message's part is replaced by a pointer that says where the job went. That pointer edit costs a message, so
 the outbox sends it only when nothing else waits and the group's minute has room (chat_outbox.py); until then the
 older message shows what it showed when it was sent — "queued", never a wrong result — and the job's current
-state, under the same job header, is on a later message in the same topic.
+state, under the same job header, is on a later message in the same topic. A result with page buttons never
+shares a message (a page press redraws the whole message it is on), nor does a part that would make the message
+too long for Telegram.
 
 Telegram-free and storage-free: the outbox owns the sheets and sends them.
 """
@@ -63,12 +65,13 @@ class Sheet:
         return PART_GAP.join(dict.fromkeys(texts))
 
     def keyboard(self, job: SheetJob | None = None, buttons: list[Button] | None = None) -> list[Button]:
-        """The sheet's buttons, each labelled with its job (``job 7: details``) so two jobs' buttons differ."""
+        """The sheet's buttons, each labelled with its job (``job 7: details``) so two jobs' buttons differ (a
+        job shown twice, for two of the member's identical requests, has its buttons once)."""
         out: list[Button] = []
         for j in self.parts:
             mine = (buttons or []) if j is job else self.buttons.get(j, [])
             out.extend(Button(f"{j.tag}: {b.label}" if j.tag else b.label, b.data) for b in mine)
-        return out
+        return list(dict.fromkeys(out))
 
 
 def composed(parts: list[tuple[SheetJob, str, list[Button]]]) -> tuple[str, list[Button]]:

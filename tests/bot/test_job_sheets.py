@@ -129,6 +129,20 @@ async def test_a_result_too_long_for_its_sheet_goes_alone_and_the_sheet_points_t
     assert jobs[1].message_id == 1 and jobs[0].message_id == 2
 
 
+async def test_a_result_with_page_buttons_leaves_its_sheet_since_a_page_press_redraws_the_whole_message() -> None:
+    box, transport = outbox()
+    jobs = [box.open_job(TOPIC, reply_to=100 + n, text=ack(n), member=ALICE, tag=f"job {n}") for n in (1, 2)]
+    await settle(box)
+    await jobs[0].finish(result(1), [Button("page 2 ›", "pg:records page=2")])
+    await settle(box)
+    await box.close()
+    assert [(kind, message_id, text) for _, kind, message_id, text in transport.sent] == [
+        ("text", 1, f"{ack(1)}\n\n{ack(2)}"),
+        ("text", 2, result(1)),
+        ("edit", 1, f"job 1 /sleepy n=1\n{MOVED_DONE}\n\n{ack(2)}"),
+    ]
+
+
 class RefusesSheets(RecordingTransport):
     """Refuses any message that carries two jobs' parts (as Telegram might refuse a keyboard or a text)."""
 
@@ -150,12 +164,16 @@ async def test_a_refused_sheet_is_sent_part_by_part_and_nothing_is_lost() -> Non
 
 
 async def test_a_members_identical_requests_joined_to_one_job_show_once_on_the_sheet() -> None:
-    box, transport = outbox()
+    pace = ScaledPace(50.0)
+    transport = ReplyRecorder(pace)
+    box = ChatOutbox(transport, pace=pace, rate=SendRate(Limits(per_chat_gap_s=1.0, group_per_minute=20)))
     for reply_to in (101, 102):
-        box.open_job(TOPIC, reply_to=reply_to, text=ack(1), member=ALICE, tag="job 1").finish(result(1))
+        job = box.open_job(TOPIC, reply_to=reply_to, text=ack(1), member=ALICE, tag="job 1")
+        job.finish(result(1), [Button("details", "show 1")])
     await settle(box)
     await box.close()
     assert [text for *_, text in transport.sent] == [result(1)]
+    assert transport.buttons == [["job 1: details"]] and transport.replies == [102]
     assert box.tally.on_sheets == 2 and len(box.tally.result_waits) == 2  # both commands answered by that message
 
 
