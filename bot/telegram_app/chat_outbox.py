@@ -509,9 +509,10 @@ class ChatOutbox:
         old = jobs[0].sheet
         if old is not None and old.message_id is not None and all(j.sheet is old for j in jobs):
             target: Sheet | None = old
-            parts_text = {o.job: o for o in parts}
-            text = _join([parts_text[j].text if j in parts_text else shown for j, shown in old.parts.items()])
-            buttons = _sheet_buttons(old, parts)
+            updated = Sheet(old.topic, old.message_id, dict(old.parts), dict(old.buttons))
+            for j, o in zip(jobs, parts, strict=True):
+                updated.parts[j], updated.buttons[j] = o.text, list(o.buttons)
+            text, buttons = updated.text(), updated.keyboard()
             carrier = Outgoing(chosen.topic, "edit", text, buttons=buttons, message_id=old.message_id)
         else:
             target = None
@@ -738,19 +739,6 @@ def _pages(item: Outgoing) -> bool:
 
 def _job_order(item: Outgoing) -> int:
     return item.job.order if item.job is not None else item.seq
-
-
-def _join(parts: list[str]) -> str:
-    return "\n\n".join(parts)
-
-
-def _sheet_buttons(sheet: Sheet, parts: list[Outgoing]) -> list[Button]:
-    """The buttons of ``sheet`` once ``parts`` replace their jobs' parts."""
-    new = Sheet(sheet.topic, sheet.message_id, dict(sheet.parts), dict(sheet.buttons))
-    for o in parts:
-        if o.job is not None:
-            new.buttons[o.job] = list(o.buttons)
-    return new.keyboard()
 
 
 def on_wire(item: Outgoing) -> Outgoing:

@@ -73,6 +73,20 @@ async def test_one_members_waiting_acknowledgements_go_out_as_one_message_replyi
     assert len(box.tally.result_waits) == 4  # each result measured once, when its part reached the chat
 
 
+async def test_results_of_jobs_on_one_sheet_that_wait_together_are_one_edit_of_it() -> None:
+    box, transport = outbox()
+    jobs = [box.open_job(TOPIC, reply_to=100 + n, text=ack(n), member=ALICE, tag=f"job {n}") for n in (1, 2, 3)]
+    await settle(box)
+    transport.too_many = [3.0]  # the chat is held while two of them finish
+    await asyncio.gather(jobs[2].finish(result(3)), jobs[0].finish(result(1)))
+    await box.close()
+    assert [(kind, message_id, text) for _, kind, message_id, text in transport.sent] == [
+        ("text", 1, f"{ack(1)}\n\n{ack(2)}\n\n{ack(3)}"),
+        ("edit", 1, f"{result(1)}\n\n{ack(2)}\n\n{result(3)}"),
+    ]
+    assert box.tally.pointers == 0  # nothing moved
+
+
 class ReplyRecorder(RecordingTransport):
     """Also keeps each send's reply_to and buttons."""
 
