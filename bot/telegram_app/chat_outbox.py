@@ -496,9 +496,14 @@ class ChatOutbox:
             if o is not item and _gatherable(o) and o.job is not None and o.job.member == member
         ]
         out, size = [item], len(item.text)
+        heads = {item.job.head}
         for other in sorted(mine, key=_job_order):
+            assert other.job is not None
+            if other.job.head in heads:  # the member's repeat joined to the same job: each asker's own answer
+                continue
             if size + len(other.text) + 2 <= MESSAGE_LIMIT:
                 out.append(other)
+                heads.add(other.job.head)
                 size += len(other.text) + 2
         return sorted(out, key=_job_order) if len(out) > 1 else []
 

@@ -177,18 +177,20 @@ async def test_a_refused_sheet_is_sent_part_by_part_and_nothing_is_lost() -> Non
     assert [text for *_, text in transport.sent] == [result(1), result(2)]
 
 
-async def test_a_members_identical_requests_joined_to_one_job_show_once_on_the_sheet() -> None:
+async def test_a_members_identical_requests_joined_to_one_job_are_each_answered_on_their_own() -> None:
     pace = ScaledPace(50.0)
     transport = ReplyRecorder(pace)
     box = ChatOutbox(transport, pace=pace, rate=SendRate(Limits(per_chat_gap_s=1.0, group_per_minute=20)))
     for reply_to in (101, 102):
         job = box.open_job(TOPIC, reply_to=reply_to, text=ack(1), member=ALICE, tag="job 1")
         job.finish(result(1), [Button("details", "show 1")])
+    box.open_job(TOPIC, reply_to=103, text=ack(2), member=ALICE, tag="job 2").finish(result(2))
     await settle(box)
     await box.close()
-    assert [text for *_, text in transport.sent] == [result(1)]
-    assert transport.buttons == [["job 1: details"]] and transport.replies == [102]
-    assert box.tally.on_sheets == 2 and len(box.tally.result_waits) == 2  # both commands answered by that message
+    # the repeat of job 1 is not put beside it (the same part twice): it goes with job 2, replying to the latest
+    assert [text for *_, text in transport.sent] == [f"{result(1)}\n\n{result(2)}", result(1)]
+    assert transport.replies == [103, 102] and transport.buttons == [["job 1: details"], ["details"]]
+    assert len(box.tally.result_waits) == 3  # each command answered once
 
 
 class Flaky(RecordingTransport):
