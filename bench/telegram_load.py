@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -52,30 +53,46 @@ def rss_mib() -> float:
     return float("nan")
 
 
+def command(i: int) -> str:
+    """The i-th command: each a little different, so each is a job of its own (an identical repeat would join the
+    job already queued) whose header names it (``job 7 /sleepy steps=2 pause=0.05007``)."""
+    return f"/sleepy steps=2 pause={0.05 + i / 100_000:.5f}"
+
+
 def reply_to(call: Call) -> int | None:
     return (call.json_param("reply_parameters") or {}).get("message_id")
 
 
-def first_answer(fake: FakeBotApi, message_id: int) -> float | None:
-    """When the first message answering ``message_id`` reached the fake (on the fake's clock)."""
-    for call in fake.delivered("sendMessage"):
-        if reply_to(call) == message_id:
+def mentions(text: str, sent: str) -> bool:
+    """Whether ``text`` holds the answer to the command ``sent``: its job's part (a header naming the command; a
+    member's jobs may share one message) or an instant refusal replying to it (checked by the caller)."""
+    return f" {sent}\n" in text
+
+
+def first_answer(fake: FakeBotApi, message_id: int, sent: str) -> float | None:
+    """When the chat first showed an answer to the command ``sent`` (message ``message_id``), on the fake's clock."""
+    for call in fake.delivered():
+        if call.method not in ("sendMessage", "editMessageText"):
+            continue
+        if mentions(call.params.get("text", ""), sent) or (
+            call.method == "sendMessage" and reply_to(call) == message_id
+        ):
             return call.clock
     return None
 
 
-def is_final(text: str) -> bool:
-    return "slept 2 steps" in text or "you already have" in text or "rate limit" in text
+def is_final(text: str, sent: str) -> bool:
+    refused = "you already have" in text or "rate limit" in text
+    return refused or re.search(rf" {re.escape(sent)}\ndone in [\d.]+ s\n\nslept 2 steps", text) is not None
 
 
-def answers(fake: FakeBotApi, ids: set[int]) -> dict[int, list[Shown]]:
-    """Command message id -> the bot's messages replying to it, as the chat shows them now (edits applied)."""
-    out: dict[int, list[Shown]] = {m: [] for m in ids}
-    for shown in messages(fake.delivered()):
-        target = reply_to(shown.sent)
-        if target in out:
-            out[target].append(shown)
-    return out
+def answers(fake: FakeBotApi, pushed: list[tuple[int, str]]) -> dict[int, list[Shown]]:
+    """Command message id -> the bot's messages showing its final answer now (edits applied)."""
+    shown = messages(fake.delivered())
+    return {
+        m: [s for s in shown if is_final(s.text, sent) and (mentions(s.text, sent) or reply_to(s.sent) == m)]
+        for m, sent in pushed
+    }
 
 
 async def wait_until(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
@@ -110,15 +127,15 @@ async def main(
     bot = build_bot(build_context(settings), commands=(SLEEPY,), pace=pace)
     await bot.start(poll_timeout_s=10)
     fake.limit_groups(20 if on else 0, clock=pace.now)  # the fake reads the outbox's clock (limit 0: off)
-    text = "/sleepy steps=2 pause=0.05"
     try:
         # baseline: one command at a time, idle bot
         baseline = []
         for i in range(5):
             sent = pace.now()
+            text = command(90_000 + i)
             msg = fake.push_message(chat_id=GROUP, user_id=10_000 + i, text=text)
-            await wait_until(lambda m=msg: first_answer(fake, m["message_id"]) is not None, 30)
-            baseline.append(first_answer(fake, msg["message_id"]) - sent)  # type: ignore[operator]
+            await wait_until(lambda m=msg, t=text: first_answer(fake, m["message_id"], t) is not None, 30)
+            baseline.append(first_answer(fake, msg["message_id"], text) - sent)  # type: ignore[operator]
             await wait_until(lambda: not bot.board.active(), 30)
         await wait_until(lambda: bot.outbox.waiting() == 0, 120)
         rss_start = rss_mib()
@@ -128,43 +145,32 @@ async def main(
         plan = [1 + (i % members) for i in range(commands)]
         random.Random(1).shuffle(plan)
         pushed: list[tuple[int, float]] = []
+        texts: list[tuple[int, str]] = []
         rss_samples = [rss_start]
         start = pace.now()
         calls_before = len(fake.calls)
         for i, member in enumerate(plan):
             await pace.sleep(start + seconds * i / commands - pace.now())
-            msg = fake.push_message(chat_id=GROUP, user_id=member, text=text)
+            msg = fake.push_message(chat_id=GROUP, user_id=member, text=command(i))
             pushed.append((msg["message_id"], pace.now()))
+            texts.append((msg["message_id"], command(i)))
             if i % (commands // 5 or 1) == 0:
                 rss_samples.append(rss_mib())
-        ids = {m for m, _ in pushed}
 
         def all_answered() -> bool:
-            return all(any(is_final(s.text) for s in got) for got in answers(fake, ids).values())
+            return all(answers(fake, texts).values())
 
         await wait_until(all_answered, max(120.0, 4 * 60 * commands / 20 / speed))
         elapsed = pace.now() - start
         await pace.sleep(5.0)
         rss_samples.append(rss_mib())
-        got = answers(fake, ids)
-        firsts = [first_answer(fake, m) for m, _ in pushed]
+        got = answers(fake, texts)
+        firsts = [first_answer(fake, m, sent) for m, sent in texts]
         latencies = [a - t for (_, t), a in zip(pushed, firsts, strict=True) if a is not None]
         jobs = {m: shown for m, shown in ((m, s[0]) for m, s in got.items() if s) if "slept" in shown.text}
         load_calls = [c for c in fake.calls[calls_before:] if c.method in LIMITED]
-        sends_per_job = [
-            sum(1 for c in load_calls if c.status == 200 and c.method != "editMessageText" and reply_to(c) == m)
-            for m in jobs
-        ]
-        edits_per_job = [
-            sum(
-                1
-                for c in load_calls
-                if c.status == 200
-                and c.method == "editMessageText"
-                and c.params.get("message_id") == str(s.result["message_id"])
-            )
-            for s in jobs.values()
-        ]
+        load_sends = sum(1 for c in load_calls if c.status == 200 and c.method != "editMessageText")
+        load_edits = sum(1 for c in load_calls if c.status == 200 and c.method == "editMessageText")
         refused = [s.text for got_ in got.values() for s in got_ if "rate limit" in s.text or "already have" in s.text]
         too_many = sum(1 for c in load_calls if c.status == 429)
         if trace:
@@ -192,21 +198,27 @@ async def main(
         f"max {max(latencies):.2f} s  (ratio median/baseline {med / base:.1f})"
     )
     print(
-        f"answered {sum(1 for s in got.values() if s)}/{commands}: exactly one message for "
+        f"answered {sum(1 for s in got.values() if s)}/{commands}: in exactly one message for "
         f"{sum(len(s) == 1 for s in got.values())}, none for {sum(not s for s in got.values())}, "
         f"more than one for {sum(len(s) > 1 for s in got.values())}; {len(jobs)} ran as jobs, "
         f"{len(refused)} refused by the member limits"
     )
-    if jobs:
-        print(
-            f"messages per job: mean {statistics.mean(sends_per_job):.2f}, max {max(sends_per_job)}; "
-            f"edits per job: mean {statistics.mean(edits_per_job):.2f}, max {max(edits_per_job)}"
-        )
+    print(
+        f"under load: {load_sends} messages and {load_edits} edits for {commands} commands "
+        f"({(load_sends + load_edits) / commands:.2f} per command)"
+    )
     print(
         f"outbox: {tally.sends} sends, {tally.edits} result edits, {tally.progress_edits} progress edits, "
         f"{tally.progress_dropped} progress lines dropped, {tally.coalesced} acknowledgements replaced by their "
-        f"result before sending, {too_many} answered 429, {tally.stored} stored for later"
+        f"result before sending, {tally.sheets} messages carrying {tally.on_sheets} jobs' parts, "
+        f"{too_many} answered 429, {tally.stored} stored for later"
     )
+    waits = sorted(tally.result_waits)
+    if waits:
+        print(
+            f"result computed → in the chat: median {statistics.median(waits):.2f} s, "
+            f"worst {waits[-1]:.2f} s over {len(waits)} results"
+        )
     print(f"all answers in {elapsed:.1f} s after the first command")
     print(
         "bot RSS (MiB) over the run: "

@@ -26,21 +26,23 @@ ASKING_FOR_DETAILS = frozenset({"why", "details", "detail", "more", "show", "how
 
 def card_run(message: Message, bot_id: int, seal: CallbackSeal) -> int | None:
     """The run of the bot's card that ``message`` replies to, from the card's sealed ``details`` button; None when
-    the message replies to no card of this bot."""
+    the message replies to no card of this bot, or to a message that shows several runs (several of a member's
+    jobs on one message, bot/telegram_app/job_sheet.py: which one is meant is not known, so the command asks)."""
     card = message.reply_to_message
     if card is None or card.from_user is None or card.from_user.id != bot_id:
         return None
     markup = card.reply_markup
     if not isinstance(markup, InlineKeyboardMarkup):
         return None
+    runs: set[int] = set()
     for row in markup.inline_keyboard:
         for button in row:
             data = button.callback_data
             opened = seal.open(data) if isinstance(data, str) else None
             match = _DETAILS_REQUEST.match(opened or "")
             if match is not None:
-                return int(match.group(1))
-    return None
+                runs.add(int(match.group(1)))
+    return runs.pop() if len(runs) == 1 else None
 
 
 def with_card_run(name: str, rest: str, run_id: int) -> str:

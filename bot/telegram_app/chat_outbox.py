@@ -9,6 +9,11 @@
 - **One message per job** (:class:`JobMessage`): the acknowledgement, its progress edits and the final result are
   one message. A result that arrives while the acknowledgement still waits is sent in its place (one send, no
   edit); progress keeps only its latest line.
+- **One member, one message** (:class:`~bot.telegram_app.job_sheet.Sheet`): when several of one member's job
+  messages (acknowledgements, results) wait in a topic at once, they go out as one message, a part per job; the
+  jobs' later progress and results edit that message. An older message of a job that moved to a later sheet is
+  edited to point there, last of all (:attr:`Rank.POINTER`). So a member's burst of commands costs a few messages,
+  not two per command, and each result reaches the chat within seconds of being computed.
 - **Pressure.** Progress edits are the first thing dropped: one goes out only when nothing else waits for the
   chat and more than three quarters of the group's minute budget is left (answers that come later find it
   there). The final result is never dropped.
@@ -23,6 +28,7 @@ exceptions below.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import logging
 from collections import deque
@@ -32,6 +38,8 @@ from typing import Protocol
 
 from bot.incidents import report_incident
 from bot.reply import Button, OutFile
+from bot.telegram_app.job_sheet import Sheet, composed, pointer
+from bot.telegram_app.render import MESSAGE_LIMIT, PAGE_PREFIX
 from bot.telegram_app.send_rate import Pace, SendRate
 from bot.telegram_app.stored_replies import StoredReplies, ToStore
 from storage.chat_messages import Topic
@@ -75,6 +83,9 @@ class Rank(enum.IntEnum):
     """"queued as job 12, position 3": the member already knows the bot heard them once anything is sent."""
     ATTACHMENT = 3
     """A chart or a file following a reply's text."""
+    POINTER = 4
+    """An older message of a job shown on a later sheet, edited to say so: sent only when nothing else waits and
+    half the group's minute is left (job_sheet.py)."""
 
 
 @dataclass(eq=False)
@@ -96,10 +107,17 @@ class Outgoing:
     progress: bool = False
     done: asyncio.Future[int | None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     seq: int = 0
+    sheet: Sheet | None = None
+    """A pointer edit of this sheet (its text is composed when it is sent)."""
+    pointer: bool = False
+    alone: bool = False
+    """Never gathered onto a sheet (Telegram refused the sheet it was on)."""
 
     @property
     def rank(self) -> Rank:
         """How urgent the item is now (an acknowledgement becomes a result when its job finishes before it is sent)."""
+        if self.pointer:
+            return Rank.POINTER
         if self.kind in ("photo", "document"):
             return Rank.ATTACHMENT
         if self.job is not None and (self.kind == "edit" or self.job.finished):
@@ -128,21 +146,38 @@ class Tally:
     progress_edits: int = 0
     progress_dropped: int = 0
     coalesced: int = 0
+    sheets: int = 0
+    """Messages (sends or edits) that carried several jobs' parts at once."""
+    on_sheets: int = 0
+    """Job parts delivered on those messages."""
+    pointers: int = 0
     rate_limited: int = 0
     stored: int = 0
     sent_from_storage: int = 0
     result_waits: list[float] = field(default_factory=list)
     """Seconds (pace clock) from each job's result being computed to its reaching the chat, in delivery order."""
+    results_computed: list[float] = field(default_factory=list)
+    """When (pace clock) each of those results was computed, in the same order."""
 
 
 class JobMessage:
     """The one message of a queued job: opened with the acknowledgement, edited with progress (droppable) and
     finally with the result (never dropped)."""
 
-    def __init__(self, outbox: ChatOutbox, topic: Topic, reply_to: int | None) -> None:
+    def __init__(
+        self, outbox: ChatOutbox, topic: Topic, reply_to: int | None, member: int | None = None, tag: str = ""
+    ) -> None:
         self.outbox = outbox
         self.topic = topic
         self.reply_to = reply_to
+        self.member = member
+        """Who asked: one member's waiting job messages go out together (None: never gathered)."""
+        self.tag = tag
+        """The job's short name (``job 7``), put before its buttons on a sheet."""
+        self.head = ""
+        """The first line of the acknowledgement (the job's header), kept in a pointer."""
+        self.sheet: Sheet | None = None
+        self.order = 0
         self.message_id: int | None = None
         self.opening: Outgoing | None = None
         self.in_flight = False
@@ -152,6 +187,7 @@ class JobMessage:
         self.progress_at = float("-inf")
         self.finished = False
         self.finished_at: float | None = None
+        self.final: str | None = None
 
     def report(self, text: str) -> None:
         """The latest progress text (HTML); replaces any that has not gone out yet."""
@@ -166,6 +202,7 @@ class JobMessage:
         (None when it was stored for later)."""
         self.finished = True
         self.finished_at = self.outbox.pace.now()
+        self.final = text
         if self.progress is not None:
             self.outbox.tally.progress_dropped += 1
             self.progress = None
@@ -234,7 +271,7 @@ class ChatOutbox:
         """Deliver what is queued for up to ``grace_s`` (wall seconds), then store what is left and stop."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace_s
-        while any(q for chat in self._chats.values() for q in chat.topics.values()) and loop.time() < deadline:
+        while self._waiting_answers() and loop.time() < deadline:
             await asyncio.sleep(0.05)
         self._closed = True
         for chat_id, chat in self._chats.items():
@@ -261,12 +298,17 @@ class ChatOutbox:
         self.wake(item.topic.chat_id)
         return item.done
 
-    def open_job(self, topic: Topic, reply_to: int | None, text: str) -> JobMessage:
-        """Queue a job's acknowledgement; the returned JobMessage takes its progress and its result."""
-        job = JobMessage(self, topic, reply_to)
+    def open_job(
+        self, topic: Topic, reply_to: int | None, text: str, *, member: int | None = None, tag: str = ""
+    ) -> JobMessage:
+        """Queue a job's acknowledgement; the returned JobMessage takes its progress and its result. ``member``:
+        who asked (their waiting job messages may share one message); ``tag``: the job's short name."""
+        job = JobMessage(self, topic, reply_to, member, tag)
+        job.head = text.split("\n", 1)[0]
         job.opening = Outgoing(topic, "text", text, reply_to=reply_to, job=job)
         self._chat(topic.chat_id).jobs.add(job)
         self.put(job.opening)
+        job.order = job.opening.seq
         return job
 
     def next_seq(self) -> int:
@@ -279,6 +321,10 @@ class ChatOutbox:
 
     def wake(self, chat_id: int) -> None:
         self._chat(chat_id).wake.set()
+
+    def _waiting_answers(self) -> bool:
+        """Whether anything but pointer edits waits (those are stored at close: they need no grace)."""
+        return any(not i.pointer for chat in self._chats.values() for q in chat.topics.values() for i in q)
 
     def waiting(self) -> int:
         """Items queued in memory (not counting stored ones)."""
@@ -307,7 +353,11 @@ class ChatOutbox:
                 await self._wait(chat.wake, wait)
                 continue
             try:
-                await self._deliver(chat_id, chat, item)
+                parts = self._gather(chat, item)
+                if parts:
+                    await self._deliver_sheet(chat_id, chat, parts, item)
+                else:
+                    await self._deliver(chat_id, chat, item)
             except Exception as exc:  # noqa: BLE001 - the sender task must outlive any one item
                 report_incident(exc, where=f"the chat outbox of {chat_id}")
                 self._drop(chat, item)
@@ -339,11 +389,16 @@ class ChatOutbox:
                 chat.turn = (chat.turn + i + 1) % len(stored)
                 return item, None
         waiting = [item for topic, queue in chat.topics.items() if topic not in chat.stored for item in queue]
-        if waiting:
-            return min(waiting, key=lambda item: (item.rank, item.seq)), None
+        first = min(waiting, key=lambda item: (item.rank, item.seq), default=None)
+        if first is not None and first.rank is not Rank.POINTER:
+            return first, None
         progress, due_in = self._progress_edit(chat_id, chat, now)
         if due_in is not None:
             idle = due_in if idle is None else min(idle, due_in)
+        if progress is None and first is not None:  # pointers: when the group's minute is at least half free
+            if self.rate.headroom(chat_id, now) > self.rate.limits.group_per_minute // 2:
+                return first, None
+            idle = self.progress_every_s if idle is None else min(idle, self.progress_every_s)
         return progress, idle
 
     def _progress_edit(self, chat_id: int, chat: _Chat, now: float) -> tuple[Outgoing | None, float | None]:
@@ -368,11 +423,21 @@ class ChatOutbox:
             item.message_id = job.message_id
         if item.kind == "edit" and item.message_id is None:
             item.kind = "text"  # the acknowledgement never reached the chat: send the result as a new message
+        wire = on_wire(item)
+        sheet = job.sheet if job is not None and wire is not item else None
+        leaving = False
+        if job is not None and sheet is not None and (len(wire.text) > MESSAGE_LIMIT or _pages(item)):
+            # too long for the sheet, or a page that redraws its whole message: the job leaves the sheet
+            if item.progress:
+                self._drop(chat, item)
+                return
+            item.kind, item.message_id, item.reply_to = "text", None, job.reply_to
+            wire, sheet, leaving = item, None, True
         if job is not None and item is job.opening:
             job.in_flight = True
         now = self.pace.now()
         try:
-            message_id = await self.transport.transmit(item)
+            message_id = await self.transport.transmit(wire)
         except SendLater as err:
             now = self.pace.now()  # retry_after counts from the answer, not from when the call began
             self._failed(chat_id, item, now, err)
@@ -400,14 +465,148 @@ class ChatOutbox:
                 job.in_flight = False
         self.rate.record(chat_id, self.pace.now())
         self._count(item)
-        if job is not None and job.finished_at is not None and item.rank is Rank.RESULT and not item.progress:
+        if job is not None and job.finished_at is not None and item.text == job.final and not item.progress:
             self.tally.result_waits.append(self.pace.now() - job.finished_at)
+            self.tally.results_computed.append(job.finished_at)
+        if job is not None and sheet is not None:  # the sheet shows the job's new part (a new message if it was gone)
+            sheet.parts[job] = item.text
+            if not item.progress:
+                sheet.buttons[job] = list(item.buttons)
+            self._moved_sheet(sheet, message_id if wire.kind == "text" else None)
+        elif job is not None and leaving:  # sent as a message of its own: the sheet points to it
+            self._leave_sheet(job)
         if job is not None and item.kind in ("text", "edit"):
             job.message_id = message_id if message_id is not None else job.message_id
             job.shown = item.text
         if item.row_id is not None:
             await self._settle_row(chat, item, message_id)
         self._drop(chat, item, message_id)
+
+    # -- sheets: one member's waiting job messages as one message (job_sheet.py) -----------------------------
+    def _gather(self, chat: _Chat, item: Outgoing) -> list[Outgoing]:
+        """``item`` and the other job messages of its member waiting in its topic, in the order the jobs were
+        queued, as many as fit one message; [] when there is only ``item``."""
+        if not _gatherable(item):
+            return []
+        assert item.job is not None
+        member = item.job.member
+        mine = [
+            o
+            for o in chat.topics.get(item.topic, ())
+            if o is not item and _gatherable(o) and o.job is not None and o.job.member == member
+        ]
+        out, size = [item], len(item.text)
+        heads = {item.job.head}
+        for other in sorted(mine, key=_job_order):
+            assert other.job is not None
+            if other.job.head in heads:  # the member's repeat joined to the same job: each asker's own answer
+                continue
+            if size + len(other.text) + 2 <= MESSAGE_LIMIT:
+                out.append(other)
+                heads.add(other.job.head)
+                size += len(other.text) + 2
+        return sorted(out, key=_job_order) if len(out) > 1 else []
+
+    async def _deliver_sheet(self, chat_id: int, chat: _Chat, parts: list[Outgoing], chosen: Outgoing) -> None:
+        """Send ``parts`` (one member's job messages) as one message: an edit of the sheet they are all on, or a
+        new sheet replying to the member's latest command."""
+        jobs = [o.job for o in parts if o.job is not None]
+        old = jobs[0].sheet
+        if old is not None and old.message_id is not None and all(j.sheet is old for j in jobs):
+            target: Sheet | None = old
+            updated = Sheet(old.topic, old.message_id, dict(old.parts), dict(old.buttons))
+            for j, o in zip(jobs, parts, strict=True):
+                updated.parts[j], updated.buttons[j] = o.text, list(o.buttons)
+            text, buttons = updated.text(), updated.keyboard()
+            carrier = Outgoing(chosen.topic, "edit", text, buttons=buttons, message_id=old.message_id)
+        else:
+            target = None
+            text, buttons = composed([(j, o.text, list(o.buttons)) for j, o in zip(jobs, parts, strict=True)])
+            latest = max((j.reply_to for j in jobs if j.reply_to is not None), default=None)
+            carrier = Outgoing(chosen.topic, "text", text, reply_to=latest, buttons=buttons)
+        carrier.failing_since, carrier.attempts = chosen.failing_since, chosen.attempts
+        openings = [o for o in parts if o.job is not None and o is o.job.opening]
+        for o in openings:
+            if o.job is not None:
+                o.job.in_flight = True
+        try:
+            message_id = await self.transport.transmit(carrier)
+        except SendLater as err:
+            now = self.pace.now()
+            self._failed(chat_id, carrier, now, err)
+            chosen.failing_since, chosen.attempts = carrier.failing_since, carrier.attempts
+            if now - (chosen.failing_since or now) >= self.patience_s:
+                await self._store_topic(chat_id, chat, chosen.topic, str(err))
+            return
+        except Refused as err:  # Telegram would not take the sheet: each part goes on its own
+            report_incident(err, where=f"sending a sheet of {len(parts)} job messages to chat {chat_id} (refused)")
+            for o in parts:
+                o.alone = True
+            return
+        finally:
+            for o in openings:
+                if o.job is not None:
+                    o.job.in_flight = False
+        now = self.pace.now()
+        self.rate.record(chat_id, now)
+        self.tally.sheets += 1
+        self.tally.on_sheets += len(parts)
+        if carrier.kind == "edit":
+            self.tally.edits += 1
+        else:
+            self.tally.sends += 1
+        sheet = target if target is not None else Sheet(chosen.topic)
+        for o in parts:
+            job = o.job
+            assert job is not None
+            if job.sheet is not sheet:
+                self._point_away(job)
+            sheet.parts[job] = o.text
+            sheet.buttons[job] = list(o.buttons)
+            job.sheet, job.shown = sheet, o.text
+            if job.finished_at is not None and o.text == job.final:
+                self.tally.result_waits.append(now - job.finished_at)
+                self.tally.results_computed.append(job.finished_at)
+            self._drop(chat, o, message_id)
+        self._moved_sheet(sheet, message_id if carrier.kind == "text" else None)
+
+    def _moved_sheet(self, sheet: Sheet, message_id: int | None) -> None:
+        """The sheet is now the message ``message_id`` (None: unchanged); its jobs follow it."""
+        if message_id is not None:
+            sheet.message_id = message_id
+        for job in sheet.parts:
+            if isinstance(job, JobMessage) and job.sheet is sheet:
+                job.message_id = sheet.message_id
+
+    def _point_away(self, job: JobMessage) -> None:
+        """``job`` moves to a newer sheet: the message that showed it until now is edited to say so, last of all."""
+        old = job.sheet
+        if old is not None:
+            old.parts[job] = pointer(job)
+            old.buttons.pop(job, None)
+            self._queue_pointer(job.topic, old, None)
+        elif job.message_id is not None:
+            self._queue_pointer(job.topic, None, Outgoing(job.topic, "edit", pointer(job), message_id=job.message_id))
+
+    def _leave_sheet(self, job: JobMessage) -> None:
+        """``job``'s part outgrew its sheet and was sent on its own: the sheet points to it."""
+        old = job.sheet
+        assert old is not None
+        job.sheet = None
+        old.parts[job] = pointer(job)
+        old.buttons.pop(job, None)
+        self._queue_pointer(job.topic, old, None)
+
+    def _queue_pointer(self, topic: Topic, sheet: Sheet | None, edit: Outgoing | None) -> None:
+        if sheet is not None:
+            queue = self._chat(topic.chat_id).topics.get(topic, deque())
+            if any(o.pointer and o.sheet is sheet for o in queue):
+                return  # one pointer edit of a sheet shows all its moved jobs (its text is composed when sent)
+            edit = Outgoing(topic, "edit", "", message_id=sheet.message_id, sheet=sheet)
+        assert edit is not None
+        edit.pointer = True
+        self.tally.pointers += 1
+        self.put(edit)
 
     def _failed(self, chat_id: int, item: Outgoing, now: float, err: SendLater) -> None:
         item.attempts += 1
@@ -448,7 +647,7 @@ class ChatOutbox:
         queue = chat.topics.get(topic, deque())
         items = [item for item in queue if item.durable and not item.progress]
         try:
-            rows = await self.store.store([_to_store(item) for item in items], error)
+            rows = await self.store.store([_stored_form(item) for item in items], error)
         except Exception as err:  # noqa: BLE001 - the database is down: keep them queued rather than lose them
             log.warning("could not store waiting replies (%s); they stay queued", _one_line(err))
             return
@@ -524,17 +723,67 @@ def _one_line(err: Exception) -> str:
     return err.one_line() if isinstance(err, StorageError) else f"{type(err).__name__}: {err}".splitlines()[0]
 
 
-def _to_store(item: Outgoing) -> ToStore:
-    """What is kept of ``item`` in the database (an edit names its message once the acknowledgement went out)."""
+def _gatherable(item: Outgoing) -> bool:
+    """A member's job message that may share a sheet: an acknowledgement or a result, not yet on its way."""
     job = item.job
-    target = item.message_id if item.message_id is not None else (job.message_id if job else None)
+    return (
+        job is not None
+        and job.member is not None
+        and item.kind in ("text", "edit")
+        and not (item.progress or item.pointer or item.alone or item.done.done() or _pages(item))
+        and item.row_id is None
+        and job.stored_row is None
+        and not (item is job.opening and job.in_flight)
+    )
+
+
+def _pages(item: Outgoing) -> bool:
+    """Whether ``item`` carries page buttons: a page press redraws the whole message, so it never shares one."""
+    return any(b.data.startswith(PAGE_PREFIX) for b in item.buttons)
+
+
+def _job_order(item: Outgoing) -> int:
+    return item.job.order if item.job is not None else item.seq
+
+
+def on_wire(item: Outgoing) -> Outgoing:
+    """What goes to Telegram for ``item``: a pointer edit of a sheet, or an edit of a job shown on a sheet, is an
+    edit of the whole sheet (the job's part replaced); anything else is sent as it is."""
+    if item.pointer and item.sheet is not None:
+        sheet = item.sheet
+        return dataclasses.replace(item, text=sheet.text(), buttons=sheet.keyboard(), message_id=sheet.message_id)
+    job = item.job
+    if job is None or job.sheet is None or item.kind != "edit" or item.row_id is not None:
+        return item
+    sheet = job.sheet
+    buttons = sheet.keyboard(job, sheet.buttons.get(job, []) if item.progress else item.buttons)
+    return dataclasses.replace(item, text=sheet.text(job, item.text), buttons=buttons, message_id=sheet.message_id)
+
+
+def _stored_form(item: Outgoing) -> ToStore:
+    """``item`` as stored; an edit of a job on a sheet counts as shown there from now on (its stored row will
+    deliver it, in order), so the sheet's next stored or sent edit carries it too."""
+    form = _to_store(item)
+    job = item.job
+    if job is not None and job.sheet is not None and item.kind == "edit" and not item.progress:
+        job.sheet.parts[job] = item.text
+        job.sheet.buttons[job] = list(item.buttons)
+    return form
+
+
+def _to_store(item: Outgoing) -> ToStore:
+    """What is kept of ``item`` in the database (an edit names its message once the acknowledgement went out; an
+    edit of a sheet keeps the whole sheet's text)."""
+    job = item.job
+    wire = on_wire(item)
+    target = wire.message_id if wire.message_id is not None else (job.message_id if job else None)
     return ToStore(
         topic=item.topic,
         kind=item.kind,
-        text=item.text,
+        text=wire.text,
         reply_to=item.reply_to,
         message_id=target if item.kind == "edit" else None,
-        buttons=[[b.label, b.data] for b in item.buttons],
+        buttons=[[b.label, b.data] for b in wire.buttons],
         file_name=item.file.name if item.file else None,
         content=item.file.content if item.file else None,
         job=id(job) if job is not None else None,

@@ -73,7 +73,7 @@ class BotTransport:
             if "not modified" in err.message.lower():
                 return item.message_id
             if item.kind == "edit" and any(g in err.message.lower() for g in _GONE):
-                if item.progress:
+                if item.progress or item.pointer:  # nothing to point from (or to update) any more
                     raise TargetGone(err.message) from err
                 return await self.transmit(_as_new_message(item))
             raise Refused(err.message) from err
@@ -130,6 +130,7 @@ class Courier:
 
     durable: what it sends is kept through an outage and sent later (members' answers); False for a sender that
     keeps its own record and retries itself (the weekly digest), which is told None when delivery failed.
+    member: who the answers are for (a member's job messages that wait at once may go out as one message).
     """
 
     def __init__(
@@ -140,12 +141,14 @@ class Courier:
         reply_to: int | None = None,
         *,
         durable: bool = True,
+        member: int | None = None,
     ) -> None:
         self.outbox = outbox
         self.topic = Topic(chat_id, thread_id)
         self.chat_id = chat_id
         self.reply_to = reply_to
         self.durable = durable
+        self.member = member
 
     async def send_text(self, text_html: str, *, buttons: list[Button] | None = None) -> int | None:
         """Queue an HTML message; a durable one returns at once (None), otherwise the sent message's id (or None
@@ -166,9 +169,10 @@ class Courier:
         item.durable = self.durable
         return await self._queue(item)
 
-    def open_job(self, text_html: str) -> JobMessage:
-        """The acknowledgement of a queued job: the message that its progress and result will replace."""
-        return self.outbox.open_job(self.topic, self.reply_to, text_html)
+    def open_job(self, text_html: str, *, tag: str = "") -> JobMessage:
+        """The acknowledgement of a queued job: the message that its progress and result will replace (``tag``:
+        the job's short name, ``job 7``). A member's job messages that wait at once may share one message."""
+        return self.outbox.open_job(self.topic, self.reply_to, text_html, member=self.member, tag=tag)
 
     async def _queue(self, item: Outgoing) -> int | None:
         done = self.outbox.put(item)

@@ -89,7 +89,8 @@ class ChatFrontDoor:
     def courier_for(self, message: Message) -> Courier:
         """Answers to ``message``: in its chat and forum topic, as a reply to it, through the outbox."""
         thread = message.message_thread_id if message.is_topic_message else None
-        return Courier(self.outbox, message.chat.id, thread, reply_to=message.message_id)
+        member = message.from_user.id if message.from_user else None
+        return Courier(self.outbox, message.chat.id, thread, reply_to=message.message_id, member=member)
 
     # -- entry points (one per kind of message) --------------------------------------------------------
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -284,7 +285,7 @@ class ChatFrontDoor:
         except UsageError as err:
             await courier.send_text(err.one_line())
             return
-        progress.open(f"{job_label(job.id)} {job.describe()}", self.board.acknowledgement(job, inv))
+        progress.open(f"{job_label(job.id)} {job.describe()}", self.board.acknowledgement(job, inv), job_label(job.id))
         reply, status = await job.outcome
         took = (job.finished_at or time.monotonic()) - (job.started_at or job.submitted_at)
         final = {0: f"done in {took:.1f} s", 1: "finished: not ok", 2: "refused"}.get(status, "failed")

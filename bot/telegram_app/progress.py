@@ -25,10 +25,11 @@ class ProgressMessage:
         self._job: JobMessage | None = None
         self._early: str | None = None
 
-    def open(self, header: str, line: str) -> None:
-        """Queue the acknowledgement (``header`` names the job, cut to a one-line preview)."""
+    def open(self, header: str, line: str, tag: str = "") -> None:
+        """Queue the acknowledgement (``header`` names the job, cut to a one-line preview; ``tag`` is its short
+        name, ``job 7``, shown before its buttons when it shares a message with the member's other jobs)."""
         self._header = preview(header)
-        self._job = self._courier.open_job(self._compose(line))
+        self._job = self._courier.open_job(self._compose(line), tag=tag)
         if self._early is not None:
             self._job.report(self._compose(self._early))
 

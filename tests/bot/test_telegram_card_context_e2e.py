@@ -11,7 +11,8 @@ import pytest
 from bot.commands import COMMANDS
 from bot.telegram_app.callback_seal import CallbackSeal
 from bot.telegram_app.card_context import asks_for_details, with_card_run
-from tests.bot.telegram_harness import GROUP, MEMBER, OTHER_MEMBER, TOKEN, messages, running_bot, until
+from bot.telegram_app.render import FOLLOWUP_PREFIX
+from tests.bot.telegram_harness import GROUP, MEMBER, OTHER_MEMBER, TOKEN, messages, running_bot, sealed, until
 from tests.fakes.bot_api import FakeBotApi
 
 pytestmark = pytest.mark.e2e
@@ -71,6 +72,24 @@ async def test_a_reply_to_a_message_without_a_details_button_gets_no_context(fak
         calls = await until(fake, lambda cs: bool(messages(cs, "usage")) or bool(messages(cs, "missing")), timeout=30)
     [answer] = [m for m in messages(calls) if "usage" in m.text or "missing" in m.text]
     assert "#1 " not in answer.text  # /show with no id, as typed: asked for the id, nothing guessed
+
+
+async def test_a_reply_to_a_message_showing_several_runs_gets_no_context(fake: FakeBotApi) -> None:
+    async with running_bot(fake, commands=COMMANDS):
+        card = await first_card(fake)
+        shared = dict(card)  # one member's two jobs on one message (bot/telegram_app/job_sheet.py): two runs
+        shared["reply_markup"] = {
+            "inline_keyboard": [
+                [
+                    {"text": "job 1: details", "callback_data": sealed(f"{FOLLOWUP_PREFIX}show 1")},
+                    {"text": "job 2: details", "callback_data": sealed(f"{FOLLOWUP_PREFIX}show 2")},
+                ]
+            ]
+        }
+        reply_to(fake, shared, "/show")
+        calls = await until(fake, lambda cs: bool(messages(cs, "usage")) or bool(messages(cs, "missing")), timeout=30)
+    [answer] = [m for m in messages(calls) if "usage" in m.text or "missing" in m.text]
+    assert "#1 " not in answer.text  # which run was meant is not known: asked for the id, nothing guessed
 
 
 async def test_a_command_in_a_photo_or_file_caption_works_like_typed_text(fake: FakeBotApi) -> None:

@@ -4,25 +4,33 @@
 The bot's outbox and the fake read one clock running 30× faster than the wall clock (``ScaledPace``), so minutes of
 Telegram time pass in seconds; the jobs themselves run in real worker processes in real time.
 
-Oracle: the invariants the issue asks for — every command answered exactly once, in its topic, as one message;
-each member's results in the order the jobs ran (one worker: the order they were sent); the fake's window never
-exceeded; every retry waited out its ``retry_after``.
+Oracle: the invariants the issue asks for — every command answered exactly once (its job's part, under a header
+naming the command, in one message of its topic that replies to one of the member's commands; a message may carry
+several of that member's jobs), each member's results in the order the jobs ran (one worker: the order they were
+sent), the fake's window never exceeded, every retry waited out its ``retry_after`` — and issue 31's targets: every
+result in the chat within 30 s of being computed (after a restart, of the group's minute having room again), and
+``/help`` sent while ``/records``' charts go out answered within 5 s.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
+import re
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from sqlmodel import select
 
 from bot.app import build_context
+from bot.commands import COMMANDS
+from bot.core.recording import store_result
 from bot.telegram_app.send_rate import ScaledPace
+from engine.result import RunResult
 from storage.tables import CHAT_PENDING, CHAT_SENT, ChatMessage
 from tests.bot.telegram_harness import GROUP, Shown, messages, running_bot, settings_for, until
 from tests.fakes.bot_api import LIMITED, Call, FakeBotApi
+from tools.run_request import NormalisedRequest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
@@ -30,84 +38,99 @@ SPEED = 30.0
 MEMBERS = (5001, 5002, 5003)
 TOPIC_OF = {5001: 11, 5002: 11, 5003: 12}  # two members share a topic
 TELEGRAM_LIMITS = {"telegram_chat_gap_s": 1.0, "telegram_group_per_minute": 20, "telegram_overall_per_s": 30}
-COMMAND = "/sleepy steps=2 pause=0.05"
+TARGET_S = 30.0
+"""Issue 31: in the burst, every computed result reaches the chat within 30 s of being computed."""
 
 
-def is_final(text: str) -> bool:
-    """A job's message once its result is in, or an instant refusal (queue or rate limit of the member)."""
-    return "slept 2 steps" in text or "you already have" in text or "rate limit" in text
+def command(i: int) -> str:
+    """The i-th command of the burst: each slightly different, so each is a job of its own (an identical repeat
+    would join the job already queued) and its job's header names it."""
+    return f"/sleepy steps=2 pause=0.05{i:02d}"
 
 
-def answers(calls: list[Call], command_ids: set[int]) -> dict[int, list[Shown]]:
-    """Command message id -> the bot's messages replying to it, as the chat shows them."""
-    out: dict[int, list[Shown]] = {m: [] for m in command_ids}
-    for shown in messages(calls):
-        reply_to = (shown.sent.json_param("reply_parameters") or {}).get("message_id")
-        if reply_to in out:
-            out[reply_to].append(shown)
-    return out
+def final_part(text: str) -> re.Pattern[str]:
+    """A job's part once its result is in: its header (naming the command) then the result."""
+    return re.compile(rf"job \d+ {re.escape(text)}\ndone in [\d.]+ s\n\nslept 2 steps")
 
 
-def final_moment(calls: list[Call], shown: Shown) -> float:
-    """When the chat first showed ``shown``'s final text (its send, or the edit that carried it)."""
+def job_lines(text: str) -> list[tuple[str, str]]:
+    """(header, the line under it) of every job part a message shows."""
+    return re.findall(r"(job \d+ /sleepy[^\n]*)\n([^\n]*)", text)
+
+
+def answered_at(calls: list[Call], shown: Shown, pattern: re.Pattern[str]) -> float:
+    """When the chat first showed ``pattern`` in ``shown`` (its send, or the edit that carried it)."""
     message_id = str(shown.result["message_id"])
     for c in calls:
         sent_it = c.method == "sendMessage" and c is shown.sent
         edited_it = c.method == "editMessageText" and c.params.get("message_id") == message_id
-        if (sent_it or edited_it) and is_final(c.params.get("text", "")):
+        if (sent_it or edited_it) and pattern.search(c.params.get("text", "")):
             return c.clock
-    raise AssertionError(f"no final text for {shown.text!r}")
+    raise AssertionError(f"no final part {pattern.pattern!r} in {shown.text!r}")
 
 
-@pytest.mark.parametrize("paced", [True, False], ids=["outbox-paced", "retry-after-only"])
+@pytest.mark.parametrize(
+    ("paced", "backlog"),
+    [(True, False), (True, True), (False, True)],
+    ids=["outbox-paced", "outbox-paced-after-restart", "retry-after-only-after-restart"],
+)
 async def test_thirty_commands_from_three_members_in_five_seconds_are_each_answered_once(
-    fake: FakeBotApi, paced: bool
+    fake: FakeBotApi, paced: bool, backlog: bool
 ) -> None:
     pace = ScaledPace(SPEED)
     limits = TELEGRAM_LIMITS if paced else {}
     async with running_bot(fake, pace=pace, job_workers=1, telegram_progress_interval_s=2.0, **limits) as bot:
-        # the bot just restarted: Telegram still counts 20 recent messages to the group, which the bot cannot know
-        fake.limit_groups(20, clock=pace.now, recent=20)
-        pushed: list[tuple[int, int]] = []  # (command message id, member)
+        # after a restart Telegram still counts 20 recent messages to the group, which the bot cannot know: nothing
+        # can reach the group for a minute
+        fake.limit_groups(20, clock=pace.now, recent=20 if backlog else 0)
+        opens = pace.now() + (60.0 if backlog else 0.0)  # when the group's minute has room again
+        pushed: list[tuple[int, int, str]] = []  # (command message id, member, text)
         for i in range(30):
             member = MEMBERS[i % 3]
             msg = fake.push_message(
-                chat_id=GROUP, user_id=member, text=COMMAND, thread_id=TOPIC_OF[member], username=f"m{member}"
+                chat_id=GROUP, user_id=member, text=command(i), thread_id=TOPIC_OF[member], username=f"m{member}"
             )
-            pushed.append((msg["message_id"], member))
+            pushed.append((msg["message_id"], member, command(i)))
             await pace.sleep(5.0 / 30)
-        ids = {m for m, _ in pushed}
 
         def all_answered(calls: list[Call]) -> bool:
-            return all(any(is_final(s.text) for s in got) for got in answers(calls, ids).values())
+            shown = [m.text for m in messages(calls)]
+            return all(any(final_part(text).search(s) for s in shown) for _, _, text in pushed)
 
-        calls = await until(fake, all_answered, timeout=90)
+        def nothing_stale(calls: list[Call]) -> bool:  # every job line in the chat says the job is done
+            return all(line.startswith("done") for m in messages(calls) for _, line in job_lines(m.text))
+
+        await until(fake, all_answered, timeout=90)
+        await until(fake, nothing_stale, timeout=30)  # older messages of moved jobs point to their result
         await pace.sleep(10)  # nothing more should arrive (a duplicate, a late refusal)
         tally = bot.outbox.tally
     calls = [c for c in fake.calls if c.params.get("chat_id") == str(GROUP)]
     delivered = [c for c in calls if c.status == 200]
-    got = answers(delivered, ids)
-    member_of = dict(pushed)
-    for command_id, replies in got.items():
-        assert len(replies) == 1, (command_id, [r.text for r in replies])  # exactly once, one message
-        [reply] = replies
-        assert is_final(reply.text)
-        assert reply.thread == str(TOPIC_OF[member_of[command_id]])  # in its topic
-    jobs = {m: s for m, [s] in got.items() if "slept" in s.text}
-    # nobody was refused: past a member's share of 3, jobs wait behind the other members' (bot/jobs/board.py)
-    assert len(jobs) == len(got) and not any("you already have" in s.text for [s] in got.values())
-    for member in MEMBERS:  # one worker: a member's jobs ran in the order of their numbers; results came in that order
-        mine = sorted((int(jobs[m].text.split()[1]), m) for m, who in pushed if who == member and m in jobs)
-        by_job: dict[int, list[float]] = {}
-        for job, m in mine:  # a repeat of the same command attaches to its job: one job, an answer per asker
-            by_job.setdefault(job, []).append(final_moment(delivered, jobs[m]))
-        spans = [(min(t), max(t)) for _, t in sorted(by_job.items())]
-        # every answer of an earlier job reached the chat before any answer of a later one
-        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans)), (member, mine, spans)
+    chat = messages(delivered)
+    member_of = {m: who for m, who, _ in pushed}
+    moments: dict[int, list[tuple[int, float]]] = {m: [] for m in MEMBERS}  # member -> (job, when answered)
+    for command_id, member, text in pushed:
+        pattern = final_part(text)
+        holding = [s for s in chat if pattern.search(s.text)]
+        assert len(holding) == 1, (text, [s.text for s in holding])  # answered exactly once, in one message
+        [answer] = holding
+        assert len(pattern.findall(answer.text)) == 1
+        assert answer.thread == str(TOPIC_OF[member])  # in its topic
+        replying_to = (answer.sent.json_param("reply_parameters") or {}).get("message_id")
+        assert member_of.get(replying_to) == member, (text, replying_to)  # a reply to one of the member's commands
+        assert replying_to >= command_id  # to this command or a later one of the member's
+        job = int(pattern.search(answer.text).group(0).split()[1])  # type: ignore[union-attr]
+        moments[member].append((job, answered_at(delivered, answer, pattern)))
+    assert not [s for s in chat if "you already have" in s.text]  # nobody refused (bot/jobs/board.py)
+    for member in MEMBERS:  # one worker: a member's jobs ran in the order of their numbers and were answered so
+        in_order = [t for _, t in sorted(moments[member])]
+        assert in_order == sorted(in_order), (member, sorted(moments[member]))
+    for s in chat:
+        owners = {pushed[int(i)][1] for i in re.findall(r"pause=0\.05(\d\d)", s.text)}
+        assert len(owners) <= 1, s.text  # a sheet carries one member's jobs only
 
     limited = [c for c in calls if c.method in LIMITED]
     refused = [c for c in limited if c.status == 429]
-    assert refused, "the restart backlog must have caused at least one 429"
     for c in refused:  # every retry waited out retry_after (on the fake's clock: the same one the bot ran on)
         assert c.retry_after is not None
         later = [d for d in limited if d.clock > c.clock]
@@ -115,21 +138,32 @@ async def test_thirty_commands_from_three_members_in_five_seconds_are_each_answe
     ok = [c.clock for c in limited if c.status == 200]
     assert all(sum(1 for t in ok if s - 60 < t <= s) <= 20 for s in ok)  # the fake's window held
     sends = Counter(c.method for c in limited if c.status == 200)
-    print(
-        f"\n{'paced by the outbox' if paced else 'retry_after only'}: 30 commands → {sends['sendMessage']} messages, "
-        f"{sends['editMessageText']} edits ({tally.progress_edits} of them progress), {len(refused)} answered 429; "
-        f"{tally.coalesced} acknowledgements replaced by their result before sending, "
-        f"{tally.progress_dropped} progress lines dropped; {len(jobs)} jobs, "
-        f"{sum(1 for s in jobs.values() if s.sent.params['text'] != s.text)} of them edited into their result"
-    )
     waits = sorted(tally.result_waits)
+    after_open = sorted(
+        w - max(0.0, opens - computed) for w, computed in zip(tally.result_waits, tally.results_computed, strict=True)
+    )
+    print(
+        f"\n{'paced by the outbox' if paced else 'retry_after only'}"
+        f"{', group minute spent before the burst' if backlog else ''}: 30 commands → {sends['sendMessage']} "
+        f"messages, {sends['editMessageText']} edits ({tally.progress_edits} progress, {tally.pointers} pointers "
+        f"queued), {len(refused)} answered 429; {tally.sheets} messages carried {tally.on_sheets} job parts; "
+        f"{tally.coalesced} acknowledgements replaced by their result before sending"
+    )
     print(
         f"result computed → in the chat (Telegram-clock seconds): median {waits[len(waits) // 2]:.1f}, "
-        f"worst {waits[-1]:.1f}, over {len(waits)} results"
+        f"worst {waits[-1]:.1f}, over {len(waits)} results; counted from when the group's minute had room again: "
+        f"median {after_open[len(after_open) // 2]:.1f}, worst {after_open[-1]:.1f}"
     )
+    assert len(waits) == len(pushed)  # every result measured once
+    if backlog:
+        assert refused, "the restart backlog must have caused at least one 429"
     if paced:
-        assert len(refused) <= 3  # the outbox learnt the window from the first 429 and kept under it
-        assert len(waits) == len(jobs)  # every result measured (the 30 s target is not met yet: docs/operations.md)
+        assert len(refused) <= (1 if backlog else 0)  # the outbox keeps under the window (and learns it from a 429)
+        # the target: nothing the bot could have sent sooner waits longer than 30 s (after a restart, nothing can
+        # reach the group until the minute Telegram still counts has passed)
+        assert after_open[-1] <= TARGET_S, after_open
+        if not backlog:
+            assert waits[-1] <= TARGET_S, waits
 
 
 async def test_replies_kept_through_an_outage_are_sent_in_order_after_a_restart(fake: FakeBotApi) -> None:
@@ -171,3 +205,55 @@ async def test_replies_kept_through_an_outage_are_sent_in_order_after_a_restart(
     with build_context(settings_for(fake)).sessions()() as session:
         assert {r.state for r in session.exec(select(ChatMessage)).all()} == {CHAT_SENT}
     del calls
+
+
+def seed_boards(fake: FakeBotApi) -> None:
+    """Stored runs on two boards, each better than the one before: ``/records`` has charts and tables to send."""
+    ctx = build_context(settings_for(fake))
+    for challenge, metric in (("matmul_1x1", "dally@1"), ("matmul_2x2", "dally@1")):
+        for k in range(6):
+            result = RunResult(
+                challenge=challenge, subject="p", kind="ir", ok=True, metrics={metric: 900.0 - k}, seeds=[0]
+            )
+            request = NormalisedRequest(challenge, "ir", "p", {}, f"prog {challenge} {k}", (metric,))
+            store_result(ctx, result, request=request, member=f"m{k}")
+
+
+HELP_TARGET_S = 5.0
+"""Issue 31: ``/help`` sent right after ``/records`` is answered within 5 s."""
+
+
+async def test_help_sent_right_after_records_is_answered_within_five_seconds(fake: FakeBotApi) -> None:
+    seed_boards(fake)
+    pace = ScaledPace(1.0)  # real time: the bot's own handling counts in full
+    async with running_bot(fake, commands=COMMANDS, pace=pace, **TELEGRAM_LIMITS):
+        fake.limit_groups(20, clock=pace.now)
+        records = fake.push_message(chat_id=GROUP, user_id=5001, text="/records", thread_id=11)
+
+        def replying_to(message_id: int) -> Callable[[Call], bool]:
+            return lambda c: (c.json_param("reply_parameters") or {}).get("message_id") == message_id
+
+        def sending_files(calls: list[Call]) -> bool:
+            return any(c.method == "sendPhoto" and replying_to(records["message_id"])(c) for c in calls)
+
+        await until(fake, sending_files, timeout=60)  # /records' answer is going out: its charts queue one a second
+        help_asked = pace.now()
+        asked = fake.push_message(chat_id=GROUP, user_id=5002, text="/help", thread_id=12)
+
+        await until(fake, lambda calls: any(map(replying_to(asked["message_id"]), calls)), timeout=60)
+        await pace.sleep(15)  # the rest of /records' answer
+    delivered = [c for c in fake.calls if c.status == 200 and c.params.get("chat_id") == str(GROUP)]
+    [help_answer] = [c for c in delivered if c.method == "sendMessage" and replying_to(asked["message_id"])(c)]
+    assert "/records" in help_answer.params["text"]  # the command list, not an error
+    took = help_answer.clock - help_asked
+    records_calls = [c for c in delivered if c.method in LIMITED and replying_to(records["message_id"])(c)]
+    files = [c for c in records_calls if c.method in ("sendPhoto", "sendDocument")]
+    waiting = [c for c in files if c.clock > help_asked]
+    assert len(waiting) >= 3, "the test must put /records' charts and files in /help's way"
+    assert help_answer.clock < waiting[-1].clock  # /help went before them
+    print(
+        f"\n/help right after /records: answered in {took:.2f} s (Telegram clock); /records sent "
+        f"{len(records_calls)} messages ({len(files)} of them charts or files, {len(waiting)} still to send when "
+        "/help came)"
+    )
+    assert took <= HELP_TARGET_S
