@@ -167,8 +167,20 @@ def test_leaderboard_records_and_bad_names(ctx: AppContext) -> None:
         (2, False, 1, 20.0),
         (3, False, 2, 30.0),
     ]
-    png = reply.files[list(histories).index("matmul_4x4")].content
-    assert matplotlib.image.imread(io.BytesIO(png), format="png").shape[:2] == (450, 800)
+    # several boards: one figure, a panel per board (three across), and a row per board in one inline table
+    [overview] = reply.files
+    panels = sum(1 for h in histories.values() if h["records"])
+    height, width = matplotlib.image.imread(io.BytesIO(overview.content), format="png").shape[:2]
+    assert (width, height) == (400 * min(3, panels), 300 * -(-panels // 3))
+    [table] = reply.tables
+    assert len(table.rows) == len(reply.data["histories"])  # type: ignore[index]
+    row = next(r for r in table.rows if r[0].startswith("matmul_4x4"))
+    assert row[1:3] == ["150", "bob"] and row[4] == "10"  # bob's 150 is the board's tenth record
+    # one board: its whole history and its own chart
+    reply, status = call(ctx, "records", "matmul_4x4")
+    [png] = reply.files
+    assert matplotlib.image.imread(io.BytesIO(png.content), format="png").shape[:2] == (450, 800)
+    assert [len(t.rows) for t in reply.tables] == [10]
 
 
 def test_rescore_keeps_both_versions_and_reports_reranking(ctx: AppContext) -> None:

@@ -9,7 +9,7 @@ naming the command, in one message of its topic that replies to one of the membe
 several of that member's jobs), each member's results in the order the jobs ran (one worker: the order they were
 sent), the fake's window never exceeded, every retry waited out its ``retry_after`` — and issue 31's targets: every
 result in the chat within 30 s of being computed (after a restart, of the group's minute having room again), and
-``/help`` sent while ``/records``' charts go out answered within 5 s.
+``/help`` sent right after ``/records`` answered within 5 s (``/records`` is one message and one chart).
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ async def test_replies_kept_through_an_outage_are_sent_in_order_after_a_restart(
 
 
 def seed_boards(fake: FakeBotApi) -> None:
-    """Stored runs on two boards, each better than the one before: ``/records`` has charts and tables to send."""
+    """Stored runs on two boards, each better than the one before: ``/records`` has a table and a chart to send."""
     ctx = build_context(settings_for(fake))
     for challenge, metric in (("matmul_1x1", "dally@1"), ("matmul_2x2", "dally@1")):
         for k in range(6):
@@ -224,6 +224,10 @@ HELP_TARGET_S = 5.0
 
 
 async def test_help_sent_right_after_records_is_answered_within_five_seconds(fake: FakeBotApi) -> None:
+    """``/records`` over several boards is one message with the boards' table and one photo with a panel per board
+    (it was a text, a file and a photo per board); ``/help`` from another member right after it is answered at once.
+    That attachments never hold up another member's text answer is checked where the outbox ranks them
+    (tests/bot/test_chat_outbox.py: a chart photo waits behind an answer handed in after it)."""
     seed_boards(fake)
     pace = ScaledPace(1.0)  # real time: the bot's own handling counts in full
     async with running_bot(fake, commands=COMMANDS, pace=pace, **TELEGRAM_LIMITS):
@@ -233,27 +237,26 @@ async def test_help_sent_right_after_records_is_answered_within_five_seconds(fak
         def replying_to(message_id: int) -> Callable[[Call], bool]:
             return lambda c: (c.json_param("reply_parameters") or {}).get("message_id") == message_id
 
-        def sending_files(calls: list[Call]) -> bool:
-            return any(c.method == "sendPhoto" and replying_to(records["message_id"])(c) for c in calls)
-
-        await until(fake, sending_files, timeout=60)  # /records' answer is going out: its charts queue one a second
         help_asked = pace.now()
         asked = fake.push_message(chat_id=GROUP, user_id=5002, text="/help", thread_id=12)
-
         await until(fake, lambda calls: any(map(replying_to(asked["message_id"]), calls)), timeout=60)
-        await pace.sleep(15)  # the rest of /records' answer
+        await until(
+            fake, lambda calls: any(c.method == "sendPhoto" and replying_to(records["message_id"])(c) for c in calls)
+        )
+        await pace.sleep(5)  # nothing more should come for /records
     delivered = [c for c in fake.calls if c.status == 200 and c.params.get("chat_id") == str(GROUP)]
     [help_answer] = [c for c in delivered if c.method == "sendMessage" and replying_to(asked["message_id"])(c)]
     assert "/records" in help_answer.params["text"]  # the command list, not an error
     took = help_answer.clock - help_asked
     records_calls = [c for c in delivered if c.method in LIMITED and replying_to(records["message_id"])(c)]
-    files = [c for c in records_calls if c.method in ("sendPhoto", "sendDocument")]
-    waiting = [c for c in files if c.clock > help_asked]
-    assert len(waiting) >= 3, "the test must put /records' charts and files in /help's way"
-    assert help_answer.clock < waiting[-1].clock  # /help went before them
+    sent = sorted(c.method for c in records_calls if c.method.startswith("send"))
+    # the whole answer: its text with the table of both boards inline, and one chart
+    assert sent == ["sendMessage", "sendPhoto"], sent
+    texts = [str(c.params.get("text", "")) for c in delivered if c.method in ("sendMessage", "editMessageText")]
+    [final] = [t for t in texts if "lower is better" in t]  # the job's result, edited into its message
+    assert "matmul_1x1" in final and "matmul_2x2" in final
     print(
         f"\n/help right after /records: answered in {took:.2f} s (Telegram clock); /records sent "
-        f"{len(records_calls)} messages ({len(files)} of them charts or files, {len(waiting)} still to send when "
-        "/help came)"
+        f"{len(records_calls)} messages and edits (one photo)"
     )
     assert took <= HELP_TARGET_S
