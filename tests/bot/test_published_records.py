@@ -50,7 +50,7 @@ def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost
         assert record.status == "verified" and record.our_cost == record.cost, name
         if name in EXPECTED:
             assert (EXPECTED[name]["scorer"], int(EXPECTED[name]["cost"])) == (record.challenge, record.cost), name
-    assert len(HELD) == 26  # 13 reference programs + 13 published ones (5 4×4, 8 16×16)
+    assert len(HELD) == 29  # 13 reference programs + 16 published ones (5 4×4, 11 16×16)
 
 
 def test_the_mask32_band_programs_we_hold_are_verified_at_their_published_cost() -> None:
@@ -80,7 +80,7 @@ def test_the_shipped_snapshot_names_the_groups_repository_and_a_real_commit() ->
     assert snapshot.commit == "241b4fc0bf80195f22b6ba23c69b22610e9b3d56"  # tests/data/published/PROVENANCE.md
     # every row whose program we hold is re-scored; the rest are the programs this copy lacks, said in words
     statuses = [r.status for r in snapshot.records]
-    assert statuses.count("verified") == 33 + len(MASK32_HELD) + 8  # + the eight 16×16 programs of PUBLISHED
+    assert statuses.count("verified") == 33 + len(MASK32_HELD) + 11  # + the eleven 16×16 programs of PUBLISHED
     assert set(statuses) <= {"verified", "missing", "unlinked"}
 
 

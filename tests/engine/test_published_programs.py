@@ -31,10 +31,13 @@ COSTS = {
     "best_64074.ir": ("matmul_16x16", 64_074),
     "best_64431.ir": ("matmul_16x16", 64_431),
     "best_65084.ir": ("matmul_16x16", 65_084),
+    "best_66178.ir": ("matmul_16x16", 66_178),
+    "best_66199.ir": ("matmul_16x16", 66_199),
+    "best_66300.ir": ("matmul_16x16", 66_300),
 }
 """Every program held here: its board and published cost."""
 
-PINNED = {
+PINNED: dict[str, tuple[str, int | None]] = {
     "best_63350.ir": ("3cf3b8dea456fa0a7dba2e5fab3a31af0dc971fd11d7b04332bcfd967d3259af", 2_167 + 4_096 + 3_840),
     "best_63290.ir": ("3639a6e176d84fe5dddbdafc76f435acf6ce230fa97a8ec5fbdc381a74e40e97", 2_122 + 4_096 + 3_840),
     "best_63354.ir": ("615bbea8519ead81f3074dacb0e9789e4bdb093759be92c3f497c1506cfda779", 2_168 + 4_096 + 3_840),
@@ -43,8 +46,12 @@ PINNED = {
     "best_64074.ir": ("b5ca6fb67c61825927e6978c13e16a6a432748c32f6c0f1f52a5dbefb3f2e7dd", 1_748 + 4_096 + 3_840),
     "best_64431.ir": ("9d94114a87fecd30168fbcf63931bbc98a50778984a11fe0c3b16940218bcf11", 1_504 + 4_096 + 3_840),
     "best_65084.ir": ("600502a7a2b10f762f145a682b21ecb9062ee81eb3723b250d9a2dbccab03c3e", 1_649 + 4_096 + 3_840),
+    "best_66178.ir": ("dd5489cf946972837f38eaed2294abdaa7e56dee87ad6982081595e231518d22", None),
+    "best_66199.ir": ("16ecbd1a27eb779b8334fecbd2735ed001d3255b51ed0616cac830b79296cd7b", None),
 }
-"""SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program."""
+"""SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program; None where the verifier
+pins only the hash and the score (best_66178.py, best_66199.py), so the count has no independent oracle and is not
+checked. best_66300.ir is absent: its verifier (best_66300.py) pins only the score, no hash."""
 
 
 def test_every_program_held_has_its_published_cost_here() -> None:
@@ -62,4 +69,5 @@ def test_a_published_record_scores_its_published_cost_under_the_symbolic_rule(na
     if name in PINNED:
         digest, instructions = PINNED[name]
         assert hashlib.sha256(raw).hexdigest() == digest
-        assert result.counts["instructions"] == instructions
+        if instructions is not None:
+            assert result.counts["instructions"] == instructions
