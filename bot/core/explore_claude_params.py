@@ -56,11 +56,6 @@ SYSTEM = (
 )
 
 
-def knobs_of(method: str, values: dict[str, int | float]) -> dict[str, int | float]:
-    """The method's tunable parameters and their values in ``values`` (everything but the instance and the seed)."""
-    return {k: v for k, v in values.items() if k not in FIXED}
-
-
 def request_text(state: SearchState) -> str:
     """The user message: the board, the method's knobs (range, meaning, current value), the best, the journal."""
     method, raw = parse_text(state.best_text)
@@ -74,8 +69,8 @@ def request_text(state: SearchState) -> str:
     ]
     lines += [
         f"  {key}: {SPECS[key].describe()}, {SPECS[key].meaning}; now {value}"
-        for key, value in sorted(knobs_of(method, values).items())
-        if key in SPECS
+        for key, value in sorted(values.items())
+        if key not in FIXED and key in SPECS
     ]
     if state.goal:
         lines.append(f"The member's goal: {state.goal}")
