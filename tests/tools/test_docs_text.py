@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.fakes.docs_model import BadRequest, Document, Paragraph, Table
 from tools.sprint_log.docs_requests import entry_requests
 from tools.sprint_log.docs_text import docs_text, stored_text
-from tools.sprint_log.entry import LogEntry, entry_heading, utf16_len
+from tools.sprint_log.entry import LogEntry, entry_heading, neutral, utf16_len
 from tools.user_text import one_line, plain_body
 
 SPECIALS = (
@@ -60,6 +60,9 @@ def paragraph_texts(document: Document) -> list[str]:
         max_size=3,
     )
 )
+# found by hypothesis on 2026-11-29: a cell reading "SUTRO#" is written broken up as "SUTRO #" (entry.neutral, so no
+# text can pass for an entry's marker); the test's expectation had left that step out
+@example(entries=[("", "", ["", "", "", "SUTRO#"])])
 def test_every_entry_lands_and_reads_back_normalised(entries: list[tuple[str, str, list[str]]]) -> None:
     document = Document("doc")
     for i, (title, body, cells) in enumerate(entries):
@@ -69,14 +72,14 @@ def test_every_entry_lands_and_reads_back_normalised(entries: list[tuple[str, st
         paragraphs = paragraph_texts(document)
         heading = " ".join(docs_text(entry_heading(entry)).split("\n"))
         assert heading in paragraphs
-        for line in docs_text(plain_body(body)).split("\n"):  # member text is escaped first (tools/user_text.py)
+        for line in docs_text(neutral(plain_body(body))).split("\n"):  # member text is escaped first (user_text.py)
             if line.strip():
                 assert line in paragraphs
         if cells:
             table = document.body[-2]
             assert isinstance(table, Table)
             read = [p.text().rstrip("\n") for cell in table.rows[1] for p in cell]
-            assert read == [" ".join(docs_text(one_line(c)).split("\n")) for c in cells]
+            assert read == [" ".join(docs_text(neutral(one_line(c))).split("\n")) for c in cells]
     assert sorted(document.named_ranges) == sorted(f"sutro#u{i}" for i in range(len(entries)))  # one marker each
 
 

@@ -10,7 +10,6 @@ in-process tracer). Plain numpy is a third oracle for the values the program rea
 from __future__ import annotations
 
 import builtins
-import gc
 import itertools
 import json
 import warnings
@@ -31,7 +30,7 @@ from engine.sandbox.remote.predict import Meta
 from engine.sandbox.remote.session import MISPREDICTED, Refused, Session
 from engine.sandbox.results import parse_strict
 from engine.sandbox.tier import TierReport
-from tests.engine.sandbox.conftest import submission
+from tests.engine.sandbox.conftest import proxies_released, submission
 
 DTYPES = list(allowlist.DTYPES)
 OPS = {
@@ -180,12 +179,12 @@ def stand_in(session: Session, *, pipeline: bool) -> Iterator[tuple[Any, Loopbac
     channel = Loopback(session, pipeline=pipeline)
     client.attach(channel)
     try:
-        module = client.numpy_module(sorted(allowlist.FUNCTIONS), sorted(allowlist.DTYPES))
-        inputs = [client.RemoteArray(i, tuple(session.describe(i)["a"][1]), session.describe(i)["a"][2])
-                  for i in session.input_ids]  # fmt: skip
-        yield module, channel, inputs
+        with proxies_released():
+            module = client.numpy_module(sorted(allowlist.FUNCTIONS), sorted(allowlist.DTYPES))
+            inputs = [client.RemoteArray(i, tuple(session.describe(i)["a"][1]), session.describe(i)["a"][2])
+                      for i in session.input_ids]  # fmt: skip
+            yield module, channel, inputs
     finally:
-        gc.collect()
         client.attach(None)
 
 

@@ -15,7 +15,6 @@ on both sides (the parent's generator is replaced for the test), so data-depende
 
 from __future__ import annotations
 
-import gc
 import operator
 import os
 import sys
@@ -35,6 +34,7 @@ from engine.sandbox.remote.allowlist import Refused
 from engine.sandbox.remote.session import Session
 from engine.tracing.event_log import EventLog
 from engine.tracing.tracked_array import track
+from tests.engine.sandbox.conftest import proxies_released
 from tests.engine.sandbox.test_solve_bytedmd import _described, _SessionReader
 
 X = np.array([[1, -1, 2], [0, 1, -1], [3, 1, 1], [-2, 0, 1]], dtype=np.int64)
@@ -170,23 +170,23 @@ def _remote(steps: list[tuple[Any, ...]], monkeypatch: pytest.MonkeyPatch) -> di
     session = Session([X.copy(), Y.copy()], max_elements=100_000, max_ops=100_000)
     fd_in, fd_out = os.pipe()
     real_numpy = sys.modules["numpy"]
-    try:
-        remote = client.connect(
-            fd_out, _SessionReader(session, fd_in), sorted(allowlist.FUNCTIONS), sorted(allowlist.DTYPES)
-        )
-        sys.modules["numpy"] = real_numpy
-        x, y = (client.RemoteArray(h, tuple(shape), dtype) for h, shape, dtype in _described(session))
+    with proxies_released():
         try:
-            run(remote, remote.random, x, y, steps)
-        except Refused:
-            return None
+            remote = client.connect(
+                fd_out, _SessionReader(session, fd_in), sorted(allowlist.FUNCTIONS), sorted(allowlist.DTYPES)
+            )
+            sys.modules["numpy"] = real_numpy
+            x, y = (client.RemoteArray(h, tuple(shape), dtype) for h, shape, dtype in _described(session))
+            try:
+                run(remote, remote.random, x, y, steps)
+            except Refused:
+                return None
+            finally:
+                del x, y
         finally:
-            del x, y
-    finally:
-        sys.modules["numpy"] = real_numpy
-        client.flush()
-        os.close(fd_out)
-        gc.collect()
+            sys.modules["numpy"] = real_numpy
+            client.flush()
+            os.close(fd_out)
     return session.metrics()
 
 

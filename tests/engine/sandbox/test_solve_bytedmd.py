@@ -8,7 +8,6 @@ on the same instance — the remote price must be the same number where the prog
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 import os
 import sys
@@ -26,7 +25,7 @@ from engine.sandbox.limits import DEFAULT_LIMITS
 from engine.sandbox.remote import allowlist, client
 from engine.sandbox.remote.session import Session
 from engine.sandbox.tier import TierReport
-from tests.engine.sandbox.conftest import submission
+from tests.engine.sandbox.conftest import proxies_released, submission
 
 
 class _SessionReader:
@@ -46,20 +45,20 @@ def remote_call(source: str, session: Session, *args: Any) -> Any:
     """Run ``solve(x, y, *args)`` from ``source`` against ``session`` through the real client (remote numpy)."""
     fd_in, fd_out = os.pipe()
     real_numpy = sys.modules["numpy"]
-    try:
-        remote = client.connect(
-            fd_out, _SessionReader(session, fd_in), sorted(allowlist.FUNCTIONS), sorted(allowlist.DTYPES)
-        )
-        sys.modules["numpy"] = real_numpy  # connect installs the stand-in; only the solve below may see it
-        names: dict[str, Any] = {}
-        exec(compile(source, "<solve>", "exec"), names)  # noqa: S102 — the test's own fixture source
-        names["np"] = remote
-        x, y = (client.RemoteArray(h, tuple(shape), dtype) for h, shape, dtype in _described(session))
-        return names["solve"](x, y, *args)
-    finally:
-        sys.modules["numpy"] = real_numpy
-        os.close(fd_out)
-        gc.collect()  # the proxies' releases go to this channel, not the next test's
+    with proxies_released():  # the proxies' releases go to this channel, not the next test's
+        try:
+            remote = client.connect(
+                fd_out, _SessionReader(session, fd_in), sorted(allowlist.FUNCTIONS), sorted(allowlist.DTYPES)
+            )
+            sys.modules["numpy"] = real_numpy  # connect installs the stand-in; only the solve below may see it
+            names: dict[str, Any] = {}
+            exec(compile(source, "<solve>", "exec"), names)  # noqa: S102 — the test's own fixture source
+            names["np"] = remote
+            x, y = (client.RemoteArray(h, tuple(shape), dtype) for h, shape, dtype in _described(session))
+            return names["solve"](x, y, *args)
+        finally:
+            sys.modules["numpy"] = real_numpy
+            os.close(fd_out)
 
 
 def _described(session: Session) -> list[tuple[int, list[int], str]]:
