@@ -37,7 +37,11 @@ EXPECTED = {
 PUBLISHED = Path(__file__).parents[1] / "data" / "published" / "matmul"
 HELD = {**{f: REFERENCE / "ir" / f for f in EXPECTED}, **{f"matmul__{p.name}": p for p in PUBLISHED.glob("*.ir")}}
 """Every published matmul or May-era program we hold a copy of, by reference-set name."""
-AWAITING_RESYNC = {"matmul__motif_bundle_66400.ir", "matmul__cheap_capture_66524.ir"}
+AWAITING_RESYNC = {
+    "matmul__motif_bundle_66400.ir",
+    "matmul__cheap_capture_66524.ir",
+    "matmul__macro_b_staging_66633.ir",
+}
 """Programs copied here after the shipped snapshot was last synced: the snapshot still lists their rows as `missing`
 (published, not re-scored here) until it is re-synced with them, which verifies them and empties this set."""
 MASK32 = Path(__file__).parents[1] / "data" / "mask32"
@@ -59,7 +63,7 @@ def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost
         assert record.status == "verified" and record.our_cost == record.cost, name
         if name in EXPECTED:
             assert (EXPECTED[name]["scorer"], int(EXPECTED[name]["cost"])) == (record.challenge, record.cost), name
-    assert len(HELD) == 31  # 13 reference programs + 18 published ones (5 4×4, 13 16×16)
+    assert len(HELD) == 32  # 13 reference programs + 19 published ones (5 4×4, 14 16×16)
 
 
 def _row_of(program: Path) -> SyncedRecord:

@@ -37,6 +37,7 @@ COSTS = {
     "best_66300.ir": ("matmul_16x16", 66_300),
     "motif_bundle_66400.ir": ("matmul_16x16", 66_400),
     "cheap_capture_66524.ir": ("matmul_16x16", 66_524),
+    "macro_b_staging_66633.ir": ("matmul_16x16", 66_633),
 }
 """Every program held here: its board and published cost."""
 
@@ -54,12 +55,14 @@ PINNED: dict[str, tuple[str, int | None]] = {
 }
 """SHA-256 and instruction count (copy + mul + add) the group's verifier pins for a program; None where the verifier
 pins only the hash and the score (best_66178.py, best_66199.py), so the count has no independent oracle and is not
-checked. best_66300.ir, motif_bundle_66400.ir and cheap_capture_66524.ir are absent: their verifiers (best_66300.py,
-motif_bundle_66400.py, cheap_capture_66524.py) pin only the score, no hash."""
+checked. best_66300.ir, motif_bundle_66400.ir, cheap_capture_66524.ir and macro_b_staging_66633.ir are absent: their
+verifiers (best_66300.py, motif_bundle_66400.py, cheap_capture_66524.py, macro_b_staging_66633.py) pin only the score,
+no hash."""
 
 REPORTED: dict[str, tuple[int, int]] = {
     "motif_bundle_66400.ir": (4_096 + 3_840 + 1_660, 17_788),
     "cheap_capture_66524.ir": (4_096 + 3_840 + 1_682, 17_810),
+    "macro_b_staging_66633.ir": (4_096 + 3_840 + 1_656, 17_784),
 }
 """Instruction count (mul + add + copy) and paid reads (operand reads plus the 256 output reads) that the group's
 report on a program (matmul/submissions/NAME.md, its "Instruction Distribution" table) publishes, for a program whose
