@@ -26,6 +26,7 @@ from bot.core.verdict import judge
 from engine.scoring.ir import score_ir
 from tests.reference_data import REFERENCE
 from tools.published.records import shipped_snapshot
+from tools.published.snapshot import SyncedRecord
 from tools.run_request import code_hash
 
 EXPECTED = {
@@ -36,6 +37,13 @@ EXPECTED = {
 PUBLISHED = Path(__file__).parents[1] / "data" / "published" / "matmul"
 HELD = {**{f: REFERENCE / "ir" / f for f in EXPECTED}, **{f"matmul__{p.name}": p for p in PUBLISHED.glob("*.ir")}}
 """Every published matmul or May-era program we hold a copy of, by reference-set name."""
+AWAITING_RESYNC = {
+    "matmul__motif_bundle_66400.ir",
+    "matmul__cheap_capture_66524.ir",
+    "matmul__macro_b_staging_66633.ir",
+}
+"""Programs copied here after the shipped snapshot was last synced: the snapshot still lists their rows as `missing`
+(published, not re-scored here) until it is re-synced with them, which verifies them and empties this set."""
 MASK32 = Path(__file__).parents[1] / "data" / "mask32"
 MASK32_HELD = {p.name.removesuffix(".gz"): p for p in MASK32.glob("*_mask32.ir.gz")}
 """The group's mask32 band record programs we hold (tests/data/mask32/README.md), gzip-compressed."""
@@ -44,13 +52,24 @@ MASK32_HELD = {p.name.removesuffix(".gz"): p for p in MASK32.glob("*_mask32.ir.g
 def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost() -> None:
     snapshot = shipped_snapshot()
     by_hash = {r.content_hash: r for r in snapshot.records if r.content_hash}
+    assert AWAITING_RESYNC.issubset(HELD)
     for name, path in HELD.items():
         record = by_hash.get(code_hash(path.read_text(), python=False))
+        if name in AWAITING_RESYNC:
+            assert record is None, f"{name} is verified in the snapshot now: drop it from AWAITING_RESYNC"
+            assert _row_of(path).status == "missing", name
+            continue
         assert record is not None, name
         assert record.status == "verified" and record.our_cost == record.cost, name
         if name in EXPECTED:
             assert (EXPECTED[name]["scorer"], int(EXPECTED[name]["cost"])) == (record.challenge, record.cost), name
-    assert len(HELD) == 29  # 13 reference programs + 16 published ones (5 4×4, 11 16×16)
+    assert len(HELD) == 32  # 13 reference programs + 19 published ones (5 4×4, 14 16×16)
+
+
+def _row_of(program: Path) -> SyncedRecord:
+    """The shipped snapshot's one matmul row whose published program has this file name."""
+    (record,) = [r for r in shipped_snapshot().records if r.path == f"matmul/submissions/{program.name}"]
+    return record
 
 
 def test_the_mask32_band_programs_we_hold_are_verified_at_their_published_cost() -> None:
@@ -101,7 +120,10 @@ def test_a_row_whose_program_we_lack_reads_published_not_rescored() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in HELD if n.startswith("matmul__")))
 def test_matmul_records_pass_the_symbolic_rule_at_their_published_cost(name: str) -> None:
     text = HELD[name].read_text()
-    (record,) = {r for r in shipped_snapshot().records if r.content_hash == code_hash(text, python=False)}
+    if name in AWAITING_RESYNC:
+        record = _row_of(HELD[name])
+    else:
+        (record,) = {r for r in shipped_snapshot().records if r.content_hash == code_hash(text, python=False)}
     result = score_ir(record.challenge, text)
     assert result.ok, result.failure
     assert result.rules == "matmul rules@2" and result.metrics == {"dally@1": record.cost}
