@@ -47,6 +47,16 @@ AWAITING_RESYNC = {
 MASK32 = Path(__file__).parents[1] / "data" / "mask32"
 MASK32_HELD = {p.name.removesuffix(".gz"): p for p in MASK32.glob("*_mask32.ir.gz")}
 """The group's mask32 band record programs we hold (tests/data/mask32/README.md), gzip-compressed."""
+SNAPSHOT_PENDING = {
+    "packedsis_pcap2_mask32.ir",
+    "packedfrontier40_mask32.ir",
+    "packedfrontier60_mask32.ir",
+    "packedfrontier80_mask32.ir",
+    "packedscan_beat382840_mask32.ir",
+    "packedscan_beat382794_mask32.ir",
+}
+"""Held band programs the shipped snapshot predates (added for issue 27): their rows are there, published but not
+re-scored, until the snapshot is re-synced with them; then the test below asks for this set to be emptied."""
 
 
 def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost() -> None:
@@ -82,9 +92,21 @@ def test_the_mask32_band_programs_we_hold_are_verified_at_their_published_cost()
         "packedroute60_mask32.ir": 176331,
         "packedroute80_mask32.ir": 196139,
         "packedscan5_mask32.ir": 392666,
+        "packedsis_pcap2_mask32.ir": 151117,
+        "packedfrontier40_mask32.ir": 141218,
+        "packedfrontier60_mask32.ir": 149665,
+        "packedfrontier80_mask32.ir": 182744,
+        "packedscan_beat382840_mask32.ir": 382840,
+        "packedscan_beat382794_mask32.ir": 382794,
     }
     assert set(MASK32_HELD) == set(published)
+    assert SNAPSHOT_PENDING.issubset(published)
     for name, path in MASK32_HELD.items():
+        if name in SNAPSHOT_PENDING:
+            (row,) = [r for r in snapshot.records if r.path == f"sparse-parity/submissions/{name}"]
+            assert row.cost == published[name], name
+            assert row.status == "missing", f"{name}: the snapshot now re-scores it; remove it from SNAPSHOT_PENDING"
+            continue
         record = by_hash.get(code_hash(gzip.decompress(path.read_bytes()).decode(), python=False))
         assert record is not None, name
         assert (record.status, record.cost, record.our_cost) == ("verified", published[name], published[name]), name
@@ -99,7 +121,8 @@ def test_the_shipped_snapshot_names_the_groups_repository_and_a_real_commit() ->
     assert snapshot.commit == "241b4fc0bf80195f22b6ba23c69b22610e9b3d56"  # tests/data/published/PROVENANCE.md
     # every row whose program we hold is re-scored; the rest are the programs this copy lacks, said in words
     statuses = [r.status for r in snapshot.records]
-    assert statuses.count("verified") == 33 + len(MASK32_HELD) + 11  # + the eleven 16×16 programs of PUBLISHED
+    verified_bands = len(MASK32_HELD) - len(SNAPSHOT_PENDING)
+    assert statuses.count("verified") == 33 + verified_bands + 11  # + the eleven 16×16 programs of PUBLISHED
     assert set(statuses) <= {"verified", "missing", "unlinked"}
 
 

@@ -2,9 +2,9 @@
 result comes from (engine.scoring.ir.score_ir): the same cost, pass/fail, reason and failure kind.
 
 Oracles: the published costs of expected.tsv and of the mask32 record tables (tests/data/mask32/README.md, with the
-dev successes of the group's evaluator); ``score_ir`` itself on the published programs and on mutated ones (a line
-dropped, an operand or an op changed, outputs swapped); the matmul symbolic check of
-engine/challenges/matmul_symbolic.py for the prepared one (engine/challenges/matmul_identity.py).
+dev successes the group reports; the table is tests/engine/test_mask_records.py's); ``score_ir`` itself on the
+published programs and on mutated ones (a line dropped, an operand or an op changed, outputs swapped); the matmul
+symbolic check of engine/challenges/matmul_symbolic.py for the prepared one (engine/challenges/matmul_identity.py).
 """
 
 from __future__ import annotations
@@ -24,19 +24,14 @@ from engine.ir.parser import parse
 from engine.result import FailureKind
 from engine.scoring import ProgramJudge, ProgramVerdict
 from engine.scoring.ir import score_ir
+from tests.engine.test_mask_records import RECORDS
 from tests.engine.test_matmul_symbolic import STRASSEN_2X2
 from tests.reference_data import REFERENCE
 
 ROWS = list(csv.DictReader((REFERENCE / "expected.tsv").read_text().splitlines(), delimiter="\t"))
 MATMUL_ROWS = [r for r in ROWS if r["scorer"].startswith("matmul")]
 MASK32 = Path(__file__).resolve().parents[1] / "data" / "mask32"
-MASK_RECORDS = [  # file, published cost, band of its table, dev successes under the group's evaluator
-    ("packedstatic20_mask32.ir.gz", 86_753, 20, 266),
-    ("packedroute40_mask32.ir.gz", 147_000, 40, 452),
-    ("packedroute60_mask32.ir.gz", 176_331, 60, 693),
-    ("packedroute80_mask32.ir.gz", 196_139, 80, 861),
-    ("packedscan5_mask32.ir.gz", 392_666, 100, 1024),
-]
+MASK_RECORDS = RECORDS  # file, published cost, band of its table, dev successes the group reports
 
 
 def mask_program(name: str) -> str:
