@@ -93,7 +93,8 @@ class Recovery:
 
     dev: the count on the deterministic dev suite (every submission); adjudication: the count on a fresh secret
     suite, run when the result would change a band's record (None otherwise); band: the highest band (percent) the
-    deciding count reaches — the adjudication's when there is one — or None below the lowest band.
+    dev count reaches or, after an adjudication, the one the fresh count confirms within its noise (never above the
+    dev band); None below the lowest band.
     """
 
     dev: SuiteCount

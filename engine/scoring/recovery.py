@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.challenges.ir_track import IRChallenge
 from engine.challenges.mask_parity_suite import DEV_SUITE_KEY, MaskSuite, dev_suite, fresh_suite
-from engine.challenges.mask_sparse_parity import band_of
+from engine.challenges.mask_sparse_parity import band_of, confirmed_band
 from engine.ir.cost import read_cost
 from engine.ir.parser import parse
 from engine.ir.program import Program
@@ -91,21 +91,23 @@ def score_recovery(spec: IRChallenge, text: str, *, subject: str = "ir", started
 
 def adjudicate(spec: IRChallenge, text: str, result: RunResult, *, key: str | None = None) -> RunResult:
     """``result`` (a dev-suite scoring of ``text``) with the count on a fresh secret suite added and its band set
-    from that count. ``key`` re-draws a stored suite (checks and tests); None draws a new secret one."""
+    to the one that count confirms (:func:`~engine.challenges.mask_sparse_parity.confirmed_band`: the dev band when
+    the fresh recovery reaches it within its noise, else the highest lower band it reaches so). ``key`` re-draws a
+    stored suite (checks and tests); None draws a new secret one."""
     if result.recovery is None:
         raise ValueError("only a recovery-scored result can be adjudicated")
     program, slots = _checked(spec, text)
     counted = _count(program, slots, spec, fresh_suite(key))
     if isinstance(counted, str):
         return replace(result, ok=False, failure=counted, failure_kind=FailureKind.ERROR)
-    band = band_of(counted.successes, counted.instances, spec.bands)
+    band = confirmed_band(result.recovery.band, counted.successes, counted.instances, spec.bands)
     recovery = Recovery(dev=result.recovery.dev, band=band, adjudication=counted)
     params = {k: v for k, v in result.params.items() if k != "band"} | ({} if band is None else {"band": band})
     adjudicated = replace(result, recovery=recovery, ok=band is not None, params=params)
     if band is None:
         adjudicated.failure = (
             f"recovered the secret on {counted.successes:,} of {counted.instances:,} adjudication instances "
-            f"({counted.recovery:.1%}); the lowest band is {min(spec.bands)}%"
+            f"({counted.recovery:.1%} ± {counted.noise_pp:.1f} pp); the lowest band is {min(spec.bands)}%"
         )
         adjudicated.failure_kind = FailureKind.WRONG_ANSWER
     return adjudicated

@@ -26,7 +26,6 @@ from bot.core.verdict import judge
 from engine.scoring.ir import score_ir
 from tests.reference_data import REFERENCE
 from tools.published.records import shipped_snapshot
-from tools.published.snapshot import SyncedRecord
 from tools.run_request import code_hash
 
 EXPECTED = {
@@ -37,49 +36,21 @@ EXPECTED = {
 PUBLISHED = Path(__file__).parents[1] / "data" / "published" / "matmul"
 HELD = {**{f: REFERENCE / "ir" / f for f in EXPECTED}, **{f"matmul__{p.name}": p for p in PUBLISHED.glob("*.ir")}}
 """Every published matmul or May-era program we hold a copy of, by reference-set name."""
-AWAITING_RESYNC = {
-    "matmul__motif_bundle_66400.ir",
-    "matmul__cheap_capture_66524.ir",
-    "matmul__macro_b_staging_66633.ir",
-}
-"""Programs copied here after the shipped snapshot was last synced: the snapshot still lists their rows as `missing`
-(published, not re-scored here) until it is re-synced with them, which verifies them and empties this set."""
 MASK32 = Path(__file__).parents[1] / "data" / "mask32"
 MASK32_HELD = {p.name.removesuffix(".gz"): p for p in MASK32.glob("*_mask32.ir.gz")}
 """The group's mask32 band record programs we hold (tests/data/mask32/README.md), gzip-compressed."""
-SNAPSHOT_PENDING = {
-    "packedsis_pcap2_mask32.ir",
-    "packedfrontier40_mask32.ir",
-    "packedfrontier60_mask32.ir",
-    "packedfrontier80_mask32.ir",
-    "packedscan_beat382840_mask32.ir",
-    "packedscan_beat382794_mask32.ir",
-}
-"""Held band programs the shipped snapshot predates (added for issue 27): their rows are there, published but not
-re-scored, until the snapshot is re-synced with them; then the test below asks for this set to be emptied."""
 
 
 def test_every_program_we_hold_is_in_the_shipped_snapshot_verified_with_its_cost() -> None:
     snapshot = shipped_snapshot()
     by_hash = {r.content_hash: r for r in snapshot.records if r.content_hash}
-    assert AWAITING_RESYNC.issubset(HELD)
     for name, path in HELD.items():
         record = by_hash.get(code_hash(path.read_text(), python=False))
-        if name in AWAITING_RESYNC:
-            assert record is None, f"{name} is verified in the snapshot now: drop it from AWAITING_RESYNC"
-            assert _row_of(path).status == "missing", name
-            continue
         assert record is not None, name
         assert record.status == "verified" and record.our_cost == record.cost, name
         if name in EXPECTED:
             assert (EXPECTED[name]["scorer"], int(EXPECTED[name]["cost"])) == (record.challenge, record.cost), name
     assert len(HELD) == 32  # 13 reference programs + 19 published ones (5 4×4, 14 16×16)
-
-
-def _row_of(program: Path) -> SyncedRecord:
-    """The shipped snapshot's one matmul row whose published program has this file name."""
-    (record,) = [r for r in shipped_snapshot().records if r.path == f"matmul/submissions/{program.name}"]
-    return record
 
 
 def test_the_mask32_band_programs_we_hold_are_verified_at_their_published_cost() -> None:
@@ -100,13 +71,7 @@ def test_the_mask32_band_programs_we_hold_are_verified_at_their_published_cost()
         "packedscan_beat382794_mask32.ir": 382794,
     }
     assert set(MASK32_HELD) == set(published)
-    assert SNAPSHOT_PENDING.issubset(published)
     for name, path in MASK32_HELD.items():
-        if name in SNAPSHOT_PENDING:
-            (row,) = [r for r in snapshot.records if r.path == f"sparse-parity/submissions/{name}"]
-            assert row.cost == published[name], name
-            assert row.status == "missing", f"{name}: the snapshot now re-scores it; remove it from SNAPSHOT_PENDING"
-            continue
         record = by_hash.get(code_hash(gzip.decompress(path.read_bytes()).decode(), python=False))
         assert record is not None, name
         assert (record.status, record.cost, record.our_cost) == ("verified", published[name], published[name]), name
@@ -121,8 +86,8 @@ def test_the_shipped_snapshot_names_the_groups_repository_and_a_real_commit() ->
     assert snapshot.commit == "241b4fc0bf80195f22b6ba23c69b22610e9b3d56"  # tests/data/published/PROVENANCE.md
     # every row whose program we hold is re-scored; the rest are the programs this copy lacks, said in words
     statuses = [r.status for r in snapshot.records]
-    verified_bands = len(MASK32_HELD) - len(SNAPSHOT_PENDING)
-    assert statuses.count("verified") == 33 + verified_bands + 11  # + the eleven 16×16 programs of PUBLISHED
+    # 33 from the May state, the band programs we hold, and the fourteen 16×16 programs of PUBLISHED
+    assert statuses.count("verified") == 33 + len(MASK32_HELD) + 14
     assert set(statuses) <= {"verified", "missing", "unlinked"}
 
 
@@ -143,10 +108,7 @@ def test_a_row_whose_program_we_lack_reads_published_not_rescored() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in HELD if n.startswith("matmul__")))
 def test_matmul_records_pass_the_symbolic_rule_at_their_published_cost(name: str) -> None:
     text = HELD[name].read_text()
-    if name in AWAITING_RESYNC:
-        record = _row_of(HELD[name])
-    else:
-        (record,) = {r for r in shipped_snapshot().records if r.content_hash == code_hash(text, python=False)}
+    (record,) = {r for r in shipped_snapshot().records if r.content_hash == code_hash(text, python=False)}
     result = score_ir(record.challenge, text)
     assert result.ok, result.failure
     assert result.rules == "matmul rules@2" and result.metrics == {"dally@1": record.cost}
