@@ -3,6 +3,7 @@ it has, and how busy they are. A short-lived client of its own, so a probe never
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,21 @@ class ClusterState:
         return self.tasks / self.threads if self.threads else 0.0
 
 
+def _refused(address: str, timeout_s: float) -> str:
+    """Why a TCP connection to a ``tcp://host:port`` scheduler address fails at once ("" when it connects, or for
+    another kind of address). Dask's client retries a refused connection until its timeout, so without this a
+    scheduler that is down would hold ``status`` for the whole :data:`PROBE_TIMEOUT_S`."""
+    scheme, _, rest = address.partition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme != "tcp" or not host or not port.isdigit():
+        return ""
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+    return ""
+
+
 def probe_cluster(address: str, timeout_s: float = PROBE_TIMEOUT_S) -> ClusterState:
     """Connect to the scheduler at ``address``, count its workers, threads and running tasks, and disconnect."""
     try:
@@ -39,6 +55,9 @@ def probe_cluster(address: str, timeout_s: float = PROBE_TIMEOUT_S) -> ClusterSt
         workers = list(dask_scheduler.workers.values())
         return len(workers), sum(w.nthreads for w in workers), sum(len(w.processing) for w in workers)
 
+    refused = _refused(address, timeout_s)
+    if refused:
+        return ClusterState(address, False, error=refused)
     try:
         with Client(address, timeout=timeout_s, set_as_default=False) as client:
             workers, threads, tasks = client.run_on_scheduler(census)

@@ -108,7 +108,8 @@ def test_a_row_whose_program_we_lack_reads_published_not_rescored() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in HELD if n.startswith("matmul__")))
 def test_matmul_records_pass_the_symbolic_rule_at_their_published_cost(name: str) -> None:
     text = HELD[name].read_text()
-    (record,) = {r for r in shipped_snapshot().records if r.content_hash == code_hash(text, python=False)}
+    digest = code_hash(text, python=False)
+    (record,) = {r for r in shipped_snapshot().records if r.content_hash == digest}
     result = score_ir(record.challenge, text)
     assert result.ok, result.failure
     assert result.rules == "matmul rules@2" and result.metrics == {"dally@1": record.cost}
