@@ -96,22 +96,22 @@ def test_points_run_in_parallel_each_stored_with_progress_and_a_chart_sent_as_a_
 
     ctx = AppContext(settings=load_settings())
     said: list[tuple[str, float | None]] = []
-    request = SweepRequest.parse("km_min", {"n": "20,30", "k": "3,4", "seeds": "0,1"})
+    request = SweepRequest.parse("km_min", {"n": "12,16", "k": "3,4", "seeds": "0,1"})
     outcome = run_sweep(ctx, request, member="alice", progress=lambda text, share: said.append((text, share)))
     # 4 (n, k) points × 2 seeds = 8 points, each its own stored run (seed is an axis here)
     assert len(outcome.points) == 8 and len({p.run_id for p in outcome.points}) == 8
     assert all(p.row.ok and p.value is not None and p.value > 0 for p in outcome.points)
-    assert outcome.metric == "dmc@1" and outcome.largest_solved == {3: 30, 4: 30}
+    assert outcome.metric == "dmc@1" and outcome.largest_solved == {3: 16, 4: 16}
     # the 8 seed runs went to the job's 2 workers at once: one "running … at a time" line, then one line per run
     assert said[1][0] == "running 8 seed runs on 2 worker processes"
     finished = [text for text, _ in said if " done (" in text]
-    assert len(finished) == 8 and any(text.startswith("km_min n=30 k=4, seed 1 done") for text in finished)
+    assert len(finished) == 8 and any(text.startswith("km_min n=16 k=4, seed 1 done") for text in finished)
     assert [share for text, share in said if " done (" in text] == [i / 8 for i in range(1, 9)]
     reply = sweep_card(outcome)
     assert [f.mime for f in reply.files] == ["image/png"] and _png_size(reply.files[0].content) == (1000, 450)
     assert render(reply).photos == reply.files
     headline, *lines = reply.text.splitlines()
-    assert headline.endswith("8 of 8 passed; largest n solved: k=3 n=30, k=4 n=30")
+    assert headline.endswith("8 of 8 passed; largest n solved: k=3 n=16, k=4 n=16")
     # five points, each with its run id, then how to see the other three (a card has six lines)
     assert [line.rsplit("#", 1)[1] for line in lines[:5]] == [str(p.run_id) for p in outcome.points[:5]]
     assert lines[5] == "3 more: add --table for all" and not reply.tables
