@@ -167,10 +167,16 @@ def test_write_lands_but_answer_is_lost_no_duplicate(db_sessions: SessionFactory
 
 CRASHING_DELIVERER = """
 import os, sys
+from datetime import timedelta
 from google.oauth2.credentials import Credentials
 from storage.database import make_engine, session_factory
+from tools.sprint_log import delivery
 from tools.sprint_log.delivery import OutboxDelivery
 from tools.sprint_log.docs_sink import GoogleDocsSink
+
+# the dead process's lease on the sink expires after its TTL, and only then does the next round deliver: 1 s here
+# instead of the 30 s a real deliverer takes, so the test does not sit out the wait
+delivery.LEASE_TTL = timedelta(seconds=1)
 
 class DiesAfterWriting(GoogleDocsSink):
     def deliver(self, entry):
