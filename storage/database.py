@@ -9,6 +9,8 @@ transaction opened with ``BEGIN IMMEDIATE`` so that a read-then-write transactio
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,28 @@ def private_file(path: Path) -> None:
             path.chmod(0o600)
 
 
+WAL_RETRY_S = 0.05
+"""Pause between tries of switching a SQLite file to WAL while another process holds its lock (seconds)."""
+
+
+def _wal_mode(cursor: Any) -> None:
+    """``PRAGMA journal_mode=WAL``, tried again while the file is locked, for up to the busy timeout.
+
+    SQLite answers "database is locked" to this pragma at once, without its busy handler, when another connection
+    holds the file — as when several processes open a fresh database together (the bot and a CLI command, or the
+    job workers; tests/storage/test_concurrent_writers.py caught it on 2026-11-29)."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(WAL_RETRY_S)
+
+
 def _configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -58,7 +82,7 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _wal_mode(cursor)
         cursor.close()
 
     @event.listens_for(engine, "begin")
