@@ -106,11 +106,11 @@ def _executor(cluster: Cluster, data: Path, **settings: object) -> DaskExecutor:
 
 
 def _jobs(board: JobBoard, n: int) -> list[asyncio.Future[tuple[object, int]]]:
-    """``n`` distinct sleepy jobs (about 4 s each), one per member; each job's answers are counted."""
+    """``n`` distinct sleepy jobs (about 2 s each), one per member; each job's answers are counted."""
     outcomes = []
     for i in range(n):
         caller = Caller(name=f"member{i}", user_id=100 + i)
-        inv = Invocation(command="sleepy", options={"steps": "8", "pause": "0.5", "tag": str(i)}, caller=caller)
+        inv = Invocation(command="sleepy", options={"steps": "8", "pause": "0.25", "tag": str(i)}, caller=caller)
         outcomes.append(board.submit(SLEEPY, inv).outcome)
     return outcomes  # type: ignore[return-value]
 
