@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -35,16 +36,25 @@ def owner(k: int) -> str:
     return "ann" if k % 3 == 0 else f"m{k}"
 
 
-@pytest.fixture
-def ctx(tmp_path: Path) -> AppContext:
-    context = AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
+@pytest.fixture(scope="module")
+def stored_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory holding the 45 runs, stored once for the module (each test gets a copy)."""
+    data = tmp_path_factory.mktemp("pages") / "data"
+    context = AppContext(settings=Settings(_env_file=None, data_dir=data))  # type: ignore[call-arg]
     for k in range(45):
         result = RunResult(
             challenge="matmul_1x1", subject="p", kind="ir", ok=True, metrics={"dally@1": 1044.0 - k}, seeds=[0]
         )
         request = NormalisedRequest("matmul_1x1", "ir", "p", {}, f"prog {k}", ("dally@1",))
         store_result(context, result, request=request, member=owner(k))
-    return context
+    context.close()
+    return data
+
+
+@pytest.fixture
+def ctx(tmp_path: Path, stored_runs: Path) -> AppContext:
+    shutil.copytree(stored_runs, tmp_path / "data")
+    return AppContext(settings=Settings(_env_file=None, data_dir=tmp_path / "data"))  # type: ignore[call-arg]
 
 
 def call(ctx: AppContext, name: str, *args: str, caller: Caller = ANN, **options: str) -> tuple[Reply, int]:
