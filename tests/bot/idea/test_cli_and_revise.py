@@ -14,6 +14,7 @@ from tests.fakes.anthropic_server import API_KEY, FakeAnthropic, tool_use_messag
 pytestmark = pytest.mark.timeout(60)
 
 
+@pytest.mark.slow  # 1.1 CPU s in the quick subset: the approved run computes its reference solver (tests/cpu_time.py)
 def test_cli_prints_the_card_and_how_to_approve(anthropic_fake: FakeAnthropic, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SUTRO_ANTHROPIC_API_KEY", API_KEY)
     monkeypatch.setenv("SUTRO_ANTHROPIC_BASE_URL", anthropic_fake.base_url)
