@@ -8,8 +8,8 @@ only ever look at one board, so a solver on n=6 is never ranked against training
   (input bits) and ``k`` (secret bits), defaulting to the group's standard n=20, k=3; threshold adds ``t`` and
   noisy_parity ``noise_rate``. The IR challenges carry their instance in their name (``matmul_16x16``,
   ``sparse_parity_small``), so their instance is empty — except mask sparse parity, whose five record tables are
-  its recovery bands: ``band`` (20, 40, 60, 80, 100; the highest band a program's recovery reaches, set by the
-  scorer; default board 100).
+  its recovery bands: ``band`` (20, 40, 60, 80, 100; the highest band a program's dev-suite recovery reaches, set
+  by the scorer, and after an adjudication the one its fresh count confirms; default board 100).
 - **Track**: how the answer was produced — ``training`` (a training method such as sgd), ``solver`` (a direct solver
   such as gf2 or km), ``submission`` (a judged ``solve()``) or ``program`` (an IR program, given or generated).
 
