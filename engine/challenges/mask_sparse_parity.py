@@ -15,7 +15,6 @@ included. Instances: :mod:`engine.challenges.mask_parity_suite`. Built-in progra
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -23,6 +22,7 @@ from engine.challenges.ir_track import IRChallenge, TestSet
 from engine.challenges.mask_parity_suite import K_SECRET, M_TRAIN, N_BITS, N_INPUTS, dev_suite
 from engine.challenges.mask_scan_generator import ScanGenerators
 from engine.ir.instruction_set import INT8_V3
+from engine.result import SuiteCount
 
 BANDS = (20, 40, 60, 80, 100)
 """The group's five recovery targets, in percent; each is its own record table."""
@@ -42,9 +42,10 @@ def band_of(successes: int, instances: int, bands: Sequence[int] = BANDS) -> int
     return max(reached) if reached else None
 
 
-def confirmed_band(dev_band: int | None, successes: int, instances: int, bands: Sequence[int] = BANDS) -> int | None:
+def confirmed_band(dev_band: int | None, fresh: SuiteCount, bands: Sequence[int] = BANDS) -> int | None:
     """The band an adjudication on a fresh suite confirms: the highest band, not above the dev suite's
-    ``dev_band``, that the fresh recovery reaches within its noise (100·p + 1.96·√(p(1−p)/n) ≥ band, in percent).
+    ``dev_band``, that the fresh recovery reaches within its noise (100·p + :attr:`SuiteCount.noise_pp` ≥ band, the
+    95 % binomial half-width in percentage points).
 
     Why within the noise and not exactly: the group states adjudication noise of about ±2 pp and that a few fresh
     instances (~2⁻¹⁴) are rank-deficient and "can dip a full scan just below 100 %"; their 100 % record of
@@ -52,10 +53,9 @@ def confirmed_band(dev_band: int | None, successes: int, instances: int, bands: 
     submissions/audit_packed_records_beat382794.json at 241b4fc). A program tuned to the public dev suite falls
     far below its band on a fresh one, beyond any noise; that is what adjudication is for. Capped by the dev band
     because the group's tables state the dev-suite figure."""
-    if dev_band is None or not instances:
+    if dev_band is None or not fresh.instances:
         return None
-    p = successes / instances
-    reach = 100.0 * p + 196.0 * math.sqrt(p * (1.0 - p) / instances)
+    reach = 100.0 * fresh.recovery + fresh.noise_pp
     confirmed = [b for b in bands if b <= dev_band and reach >= b]
     return max(confirmed) if confirmed else None
 

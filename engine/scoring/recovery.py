@@ -100,7 +100,7 @@ def adjudicate(spec: IRChallenge, text: str, result: RunResult, *, key: str | No
     counted = _count(program, slots, spec, fresh_suite(key))
     if isinstance(counted, str):
         return replace(result, ok=False, failure=counted, failure_kind=FailureKind.ERROR)
-    band = confirmed_band(result.recovery.band, counted.successes, counted.instances, spec.bands)
+    band = confirmed_band(result.recovery.band, counted, spec.bands)
     recovery = Recovery(dev=result.recovery.dev, band=band, adjudication=counted)
     params = {k: v for k, v in result.params.items() if k != "band"} | ({} if band is None else {"band": band})
     adjudicated = replace(result, recovery=recovery, ok=band is not None, params=params)

@@ -31,7 +31,7 @@ from engine.challenges.mask_scan_generator import MAX_STEPS, scan_program
 from engine.challenges.mask_sparse_parity import BANDS, MASK_SPARSE_PARITY, MAX_LINES, band_of, confirmed_band
 from engine.errors import EngineError
 from engine.ir.errors import InvalidProgram
-from engine.result import RunResult
+from engine.result import RunResult, SuiteCount
 from engine.scoring.ir import score_ir
 from engine.scoring.recovery import adjudicate
 
@@ -117,7 +117,8 @@ def test_an_adjudication_confirms_the_dev_band_within_its_noise(
     dev_band: int | None, successes: int, band: int | None
 ) -> None:
     # hand-worked: reach = 100·p + 196·√(p(1−p)/2048), p = successes / 2048 (figures in the comments)
-    assert confirmed_band(dev_band, successes, 2048) == band
+    fresh = SuiteCount(suite_key="fresh-test", suite_digest="", successes=successes, instances=2048)
+    assert confirmed_band(dev_band, fresh) == band
 
 
 @pytest.mark.slow  # 1.7 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)
