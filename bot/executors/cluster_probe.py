@@ -33,12 +33,17 @@ def _refused(address: str, timeout_s: float) -> str:
     """Why a TCP connection to a ``tcp://host:port`` scheduler address fails at once ("" when it connects, or for
     another kind of address). Dask's client retries a refused connection until its timeout, so without this a
     scheduler that is down would hold ``status`` for the whole :data:`PROBE_TIMEOUT_S`."""
-    scheme, _, rest = address.partition("://")
-    host, _, port = rest.rpartition(":")
-    if scheme != "tcp" or not host or not port.isdigit():
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location)
+    except ValueError:  # no port, or not host:port: Dask's client says what is wrong with it
+        return ""
+    if scheme != "tcp":
         return ""
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+        socket.create_connection((host, port), timeout=timeout_s).close()
     except OSError as exc:
         return f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
     return ""
