@@ -31,7 +31,8 @@ def proxies_released() -> Iterator[None]:
     The objects that exist on the way in are frozen first (``gc.freeze``), so the closing collection walks only what
     the block made. A full ``gc.collect()`` in a worker that has run half the suite walks everything the earlier
     tests left alive: it was 83 % of the CPU of the price property and pipelining tests in the whole suite (py-spy,
-    2026-11-29), 5x their cost run alone."""
+    2026-11-29), 5x their cost run alone. The price: garbage that already existed on the way in is frozen with
+    the rest and never collected in this worker (a test's leftovers; small beside the worker's heap)."""
     gc.freeze()
     try:
         yield
