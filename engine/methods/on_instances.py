@@ -16,12 +16,14 @@ board's primary metric over the instances (ties: the first in the registry's ord
 
 from __future__ import annotations
 
+import hashlib
 import statistics
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.challenges.sparse_parity import SparseParityData
-from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK
+from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, SparseTask
 from engine.errors import EngineError
 from engine.methods.method import Method
 from engine.methods.runner import DEFAULT_ROWS, resolve, run_traced
@@ -65,21 +67,54 @@ class BestSolver:
 def solver_on_instances(
     methods: Registry[Method], name: str, instances: Sequence[SparseParityData], n: int, k: int
 ) -> SolverOnInstances:
-    """Trace solver ``name`` on each of ``instances`` (its training rows alone, queries refused)."""
+    """Trace solver ``name`` on each of ``instances`` (its training rows alone, queries refused).
+
+    Each (solver, instance) run is remembered for the life of the process (:func:`_traced_on`): a traced run is a
+    pure function of the method and the instance's rows, and the same seeds are ranked again for every member's
+    run on them (each run leaves out a different subject, so a cache of whole rankings would miss)."""
     method = methods.get(name)
     try:
         task, values = resolve(methods, name, {"n": n, "k": k, "seed": 0})
     except EngineError as err:  # an instance its defaults do not solve, or over its n limit
         return SolverOnInstances(name, refused=err.message)
-    metrics, accuracies = [], []
+    metrics: list[dict[str, float]] = []
+    accuracies: list[float] = []
     for data in instances:
-        try:
-            _, log, _, accuracy, _ = run_traced(method, values, task, EventLog(), data=data, queries=False)
-        except EngineError as err:
-            return SolverOnInstances(name, refused=err.message)
-        metrics.append(clock_metrics(*log.arrays()))
-        accuracies.append(accuracy)
+        one = _traced_on(method, values, task, data)
+        if one.refused:
+            return SolverOnInstances(name, refused=one.refused)
+        metrics.extend(one.metrics)
+        accuracies.extend(one.accuracies)
     return SolverOnInstances(name, tuple(metrics), tuple(accuracies))
+
+
+_TRACED: OrderedDict[tuple[object, ...], SolverOnInstances] = OrderedDict()
+_TRACED_KEPT = 256
+"""How many (solver, instance) runs a process remembers: a few hundred small records (a dict of clock metrics and
+an accuracy each), far more than one ranking needs (7 solvers × a handful of seeds)."""
+
+
+def _traced_on(
+    method: Method, values: dict[str, int | float], task: SparseTask, data: SparseParityData
+) -> SolverOnInstances:
+    """One traced run of ``method`` on ``data``, remembered by the method, its parameters and the rows' bytes."""
+    rows = hashlib.blake2b(digest_size=16)
+    for part in (data.x_train, data.y_train, data.x_test, data.y_test):
+        rows.update(part.tobytes())
+    rows.update(repr(data.secret).encode())
+    key = (method.name, method.run, repr(sorted(values.items())), task.name, rows.digest())
+    if key in _TRACED:
+        _TRACED.move_to_end(key)
+        return _TRACED[key]
+    try:
+        _, log, _, accuracy, _ = run_traced(method, values, task, EventLog(), data=data, queries=False)
+        one = SolverOnInstances(method.name, (clock_metrics(*log.arrays()),), (accuracy,))
+    except EngineError as err:
+        one = SolverOnInstances(method.name, refused=err.message)
+    _TRACED[key] = one
+    while len(_TRACED) > _TRACED_KEPT:
+        _TRACED.popitem(last=False)
+    return one
 
 
 def best_solver(

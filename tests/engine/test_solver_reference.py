@@ -43,3 +43,24 @@ def test_the_reference_is_the_cheapest_other_solver_that_solves_the_instances() 
         other = solver_on_instances(METHODS, method.name, instances, 20, 3)
         if other.solves:
             assert statistics.fmean(m["dmc@1"] for m in other.metrics) >= mean, method.name
+
+
+def test_a_remembered_run_is_the_traced_run_of_that_instance_and_no_other() -> None:
+    """The per-process memory of (solver, instance) runs: a second ranking reuses a run only for the same rows.
+    Oracle: a fresh trace of the same solver on the same instance (``run_traced``, outside the memory)."""
+    from engine.methods.on_instances import _traced_on
+    from engine.methods.runner import resolve, run_traced
+    from engine.metrics.clock import clock_metrics
+    from engine.tracing import EventLog
+
+    first, second = seeded_instances(20, 3, (7,)), seeded_instances(20, 3, (8,))
+    once = solver_on_instances(METHODS, "gf2", first, 20, 3)
+    assert solver_on_instances(METHODS, "gf2", first, 20, 3).metrics[0] is once.metrics[0]  # remembered
+    task, values = resolve(METHODS, "gf2", {"n": 20, "k": 3, "seed": 0})
+    _, log, _, accuracy, _ = run_traced(METHODS.get("gf2"), values, task, EventLog(), data=first[0], queries=False)
+    assert once.metrics[0] == clock_metrics(*log.arrays()) and once.accuracies[0] == accuracy
+    other = solver_on_instances(METHODS, "gf2", second, 20, 3)
+    assert other.metrics[0] is not once.metrics[0]  # other rows: traced, not taken from memory
+    assert _traced_on(METHODS.get("gf2"), values, task, second[0]) is _traced_on(
+        METHODS.get("gf2"), values, task, second[0]
+    )
