@@ -11,7 +11,7 @@ from tests.fakes.anthropic_server import FakeAnthropic
 
 
 @pytest.fixture
-def anthropic_fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeAnthropic]:
+def anthropic_fake(anthropic_sdk: object, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeAnthropic]:
     """The fake Messages API; the SDK's own environment lookups are cleared so only our settings count."""
     for var in (
         "ANTHROPIC_API_KEY",
