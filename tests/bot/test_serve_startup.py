@@ -9,7 +9,6 @@ under one, a database that is down, a setting that does not parse, and a credent
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,16 +19,10 @@ import pytest
 from bot.startup import EXIT_STATUS, Part
 from tests.bot.telegram_harness import TOKEN
 from tests.fakes.bot_api import FakeBotApi
+from tests.refusing_port import refusing_port
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
-
-
-def closed_port() -> int:
-    """A local port nothing listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -72,8 +65,8 @@ def one_sentence(lines: list[str], *words: str) -> str:
 
 
 def test_telegram_unreachable(tmp_path: Path, fake: FakeBotApi) -> None:
-    url = f"http://127.0.0.1:{closed_port()}/bot"
-    status, lines = serve(tmp_path, fake, SUTRO_TELEGRAM_BASE_URL=url)
+    with refusing_port() as port:
+        status, lines = serve(tmp_path, fake, SUTRO_TELEGRAM_BASE_URL=f"http://127.0.0.1:{port}/bot")
     assert status == EXIT_STATUS[Part.NETWORK] == 4
     one_sentence(lines, "cannot be reached", "SUTRO_TELEGRAM_BASE_URL")
 
@@ -98,8 +91,9 @@ def test_an_unusable_data_directory(tmp_path: Path, fake: FakeBotApi, where: str
 
 def test_a_database_that_is_down(tmp_path: Path, fake: FakeBotApi) -> None:
     pytest.importorskip("psycopg")
-    url = f"postgresql+psycopg://sutro:secret-pw@127.0.0.1:{closed_port()}/sutro"
-    status, lines = serve(tmp_path, fake, SUTRO_DATABASE_URL=url)
+    with refusing_port() as port:
+        url = f"postgresql+psycopg://sutro:secret-pw@127.0.0.1:{port}/sutro"
+        status, lines = serve(tmp_path, fake, SUTRO_DATABASE_URL=url)
     assert status == EXIT_STATUS[Part.DATABASE] == 7
     line = one_sentence(lines)
     assert "secret-pw" not in line

@@ -5,7 +5,6 @@ workers and load: tests/executors/test_status_cluster.py.)"""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from storage.migrate import shipped_head
 from storage.outbox import backlog_size
 from tests.bot.test_sprint_log_outbox import DOC_ID, docs_settings
 from tests.fakes.docs_server import FakeDocsServer
+from tests.refusing_port import refusing_port
 
 ADMIN = Caller(name="ada", user_id=1, is_admin=True)
 
@@ -115,12 +115,10 @@ def test_an_outage_shows_the_backlog_with_its_reason_and_a_parked_entry_shows(
 
 def test_a_scheduler_address_where_nothing_listens_is_broken(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    ctx = context(data_dir=tmp_path, dask_scheduler=f"tcp://127.0.0.1:{port}")
-    try:
-        value, broken = parts(ctx)["executor"]
-    finally:
-        ctx.close()
+    with refusing_port() as port:
+        ctx = context(data_dir=tmp_path, dask_scheduler=f"tcp://127.0.0.1:{port}")
+        try:
+            value, broken = parts(ctx)["executor"]
+        finally:
+            ctx.close()
     assert broken and value.startswith(f"Dask scheduler tcp://127.0.0.1:{port} unreachable")

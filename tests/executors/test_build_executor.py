@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
@@ -14,12 +13,7 @@ from bot.executors.dask_cluster import DaskExecutor
 from bot.executors.local import ProcessRunner
 from bot.settings import Settings
 from tests.bot.fixture_commands import SLEEPY
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])  # nothing listens once the socket is closed
+from tests.refusing_port import refusing_port
 
 
 def test_local_worker_processes_by_default_and_dask_when_a_scheduler_is_set(tmp_path: Path) -> None:
@@ -31,10 +25,11 @@ def test_local_worker_processes_by_default_and_dask_when_a_scheduler_is_set(tmp_
 @pytest.mark.slow
 async def test_an_unreachable_scheduler_is_a_one_line_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT_S", 1)
-    address = f"tcp://127.0.0.1:{_closed_port()}"
-    executor = DaskExecutor(Settings(data_dir=tmp_path, dask_scheduler=address), job=run_in_worker)
-    inv = Invocation(command="sleepy", caller=Caller(name="ann", user_id=1))
-    reply, status = await executor.worker(SLEEPY, inv).run(lambda line, f=None: None)
+    with refusing_port() as port:
+        address = f"tcp://127.0.0.1:{port}"
+        executor = DaskExecutor(Settings(data_dir=tmp_path, dask_scheduler=address), job=run_in_worker)
+        inv = Invocation(command="sleepy", caller=Caller(name="ann", user_id=1))
+        reply, status = await executor.worker(SLEEPY, inv).run(lambda line, f=None: None)
     assert status == 1 and not reply.ok and "\n" not in reply.text
     assert reply.text.startswith(f"sleepy was not started: the Dask cluster at {address} did not answer")
     assert "SUTRO_DASK_SCHEDULER" in reply.text

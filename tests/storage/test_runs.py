@@ -13,6 +13,7 @@ from storage.errors import DatabaseUnavailable, UnknownRun
 from storage.migrate import upgrade_to_head
 from storage.runs import NewRun, find_by_request_key, get_run, recent_runs, record_run, stored_metrics
 from storage.scores import add_metric_value, best_per_member_method, scored_runs
+from tests.refusing_port import refusing_port
 
 T0 = datetime(2026, 11, 16, 9, 0, tzinfo=UTC)
 
@@ -133,14 +134,10 @@ def test_unreachable_database_is_one_line_with_fix(tmp_path: Path) -> None:
 
 
 def test_postgres_refused_connection_is_one_line_without_password() -> None:
-    import socket
-
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    engine = make_engine(f"postgresql+psycopg://app:secret@127.0.0.1:{port}/db?connect_timeout=2")
-    with pytest.raises(DatabaseUnavailable) as err:
-        upgrade_to_head(engine)
+    with refusing_port() as port:
+        engine = make_engine(f"postgresql+psycopg://app:secret@127.0.0.1:{port}/db?connect_timeout=2")
+        with pytest.raises(DatabaseUnavailable) as err:
+            upgrade_to_head(engine)
     line = err.value.one_line()
     assert "\n" not in line and "secret" not in line and "SUTRO_DATABASE_URL" in line
 
