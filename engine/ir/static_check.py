@@ -136,6 +136,35 @@ def _out_of_range(addrs: np.ndarray, limit: int | None) -> np.ndarray:
     return np.flatnonzero(bad)
 
 
+def _numbered(parts: tuple[np.ndarray, ...], *, exact: bool) -> tuple[int, tuple[np.ndarray, ...]]:
+    """The distinct addresses of ``parts`` numbered 0, 1, … in increasing order, and each part in those numbers
+    (what ``np.unique(..., return_inverse=True)`` gives over all of them).
+
+    Addresses are usually small (the group's 1.77-million-instruction mask32 programs use 0 … 2,920), so where the
+    largest is below twice the number of references, a presence table and its running count number them in one
+    pass instead of sorting every reference: 7.1 million references, 1.56 s -> 0.015 s. The table is then no
+    larger than the references themselves, so the memory a scoring may use does not grow."""
+    sizes = [p.size for p in parts]
+    total = sum(sizes)
+    if not exact and total:
+        lo = min(int(p.min()) for p in parts if p.size)
+        hi = max(int(p.max()) for p in parts if p.size)
+        if lo >= 0 and hi < max(_TABLE_FLOOR, 2 * total):
+            present = np.zeros(hi + 1, dtype=bool)
+            for p in parts:
+                present[p] = True
+            number = np.cumsum(present, dtype=np.int64 if hi >= 1 << 31 else np.int32) - 1
+            return int(number[-1]) + 1, tuple(number[p].astype(np.int64) for p in parts)
+    universe = np.concatenate([np.asarray(p, dtype=object if exact else np.int64) for p in parts])
+    uniq, inverse = np.unique(universe, return_inverse=True)
+    cuts = np.cumsum(sizes)[:-1]
+    return int(uniq.size), tuple(np.split(inverse.astype(np.int64), cuts))
+
+
+_TABLE_FLOOR = 1 << 16
+"""Addresses below this are always numbered with a table (64 KiB), however few references there are."""
+
+
 def _layout(program: Program, *, dense: bool) -> tuple[Slots, np.ndarray]:
     """Slots for every address and, per slot, the time of its first write (inputs 0, instruction i at i+1).
 
@@ -154,11 +183,7 @@ def _layout(program: Program, *, dense: bool) -> tuple[Slots, np.ndarray]:
         n_slots = max((int(p.max()) for p in parts if p.size), default=0) + 1
         mapped: tuple[np.ndarray, ...] = tuple(p.astype(np.int64, copy=False) for p in parts)
     else:
-        universe = np.concatenate([np.asarray(p, dtype=object if exact else np.int64) for p in parts])
-        uniq, inverse = np.unique(universe, return_inverse=True)
-        n_slots = uniq.size
-        cuts = np.cumsum([p.size for p in parts])[:-1]
-        mapped = tuple(np.split(inverse.astype(np.int64), cuts))
+        n_slots, mapped = _numbered(parts, exact=exact)
     slots = Slots(
         inputs=mapped[0],
         dest=mapped[1],
