@@ -34,11 +34,20 @@ Source: cybertronai/SutroYaro ``SutroYaro:docs/findings/exp_genetic_prog.md`` an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engine.methods.method import Method, Outcome, Problem
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from engine.methods.block_draws import BlockDraws
+
+    # Where the search's numbers come from: the run's own BlockDraws (RandomState's stream drawn in blocks: the
+    # same trees, ~4x cheaper to draw; loaded by this method's runs only), or a RandomState (the tests' trees).
+    Draws: TypeAlias = BlockDraws | np.random.RandomState
 
 TOURNAMENT, CROSSOVER, MUTATION, POINT_MUTATION, PARSIMONY = 4, 0.7, 0.2, 0.1, 0.002
 """The group's operator rates (tournament size, then per-child and per-node probabilities, fitness per node)."""
@@ -105,7 +114,7 @@ def replaced(tree: Tree, path: tuple[int, ...], new: Tree) -> Tree:
     return tuple(parts)
 
 
-def random_tree(n: int, max_depth: int, full: bool, rng: np.random.RandomState) -> Tree:
+def random_tree(n: int, max_depth: int, full: bool, rng: Draws) -> Tree:
     """A tree of depth ≤ ``max_depth`` (exactly, along every branch, when ``full``)."""
     if max_depth <= 1 or (not full and rng.rand() >= GROW_FUNCTION):
         return ("x", int(rng.randint(n))) if rng.rand() < 0.9 else ("c", random_sign(rng))
@@ -116,7 +125,7 @@ def random_tree(n: int, max_depth: int, full: bool, rng: np.random.RandomState) 
     return (op, random_tree(n, max_depth - 1, full, rng))
 
 
-def point_mutated(tree: Tree, n: int, rng: np.random.RandomState) -> Tree:
+def point_mutated(tree: Tree, n: int, rng: Draws) -> Tree:
     """One node, drawn uniformly, changed: a bit for a random bit, a constant for a random constant, neg ↔ sign;
     a drawn ``mul`` leaves the tree as it is (the group's point mutation)."""
     where = paths(tree)
@@ -131,12 +140,12 @@ def point_mutated(tree: Tree, n: int, rng: np.random.RandomState) -> Tree:
     return tree
 
 
-def random_sign(rng: np.random.RandomState) -> float:
+def random_sign(rng: Draws) -> float:
     """−1.0 or 1.0 with even odds."""
     return 1.0 if rng.randint(2) else -1.0
 
 
-def tournament(population: list[Tree], fitness: list[float], rng: np.random.RandomState) -> Tree:
+def tournament(population: list[Tree], fitness: list[float], rng: Draws) -> Tree:
     """The fittest of TOURNAMENT distinct trees drawn at random (the first drawn wins a tie)."""
     entrants: list[int] = []
     while len(entrants) < min(TOURNAMENT, len(population)):  # redraw a repeat: drawn without replacement
@@ -146,7 +155,7 @@ def tournament(population: list[Tree], fitness: list[float], rng: np.random.Rand
     return population[max(entrants, key=lambda i: (fitness[i], -entrants.index(i)))]
 
 
-def offspring(population: list[Tree], fitness: list[float], n: int, rng: np.random.RandomState) -> Tree:
+def offspring(population: list[Tree], fitness: list[float], n: int, rng: Draws) -> Tree:
     """One child by one operator, its parents chosen by tournament: subtree crossover (0.7: a random subtree of the
     second parent replaces a random subtree of the first), subtree mutation (0.2: a random subtree is replaced by a
     grown tree of depth ≤ NEW_SUBTREE_DEPTH) or point mutation (0.1). A result deeper than MAX_DEPTH falls back to
@@ -168,7 +177,9 @@ def offspring(population: list[Tree], fitness: list[float], n: int, rng: np.rand
 def run(problem: Problem) -> Outcome:
     n, x, y = problem.n, problem.x, problem.y
     pop, generations = int(problem.params["pop"]), int(problem.params["epochs"])
-    rng = np.random.RandomState(int(problem.rng.randint(2**31 - 1)))  # the trees' shapes: one traced draw
+    from engine.methods.block_draws import BlockDraws  # loaded by the runs of this method only
+
+    rng = BlockDraws(int(problem.rng.randint(2**31 - 1)))  # the trees' shapes: one traced draw seeds them
     population = [random_tree(n, int(rng.randint(MIN_DEPTH, MAX_DEPTH + 1)), i % 2 == 0, rng) for i in range(pop)]
     scored: dict[Form, float] = {}
     judged: dict[Tree, tuple[Form, float]] = {}  # a tree's form and fitness, for trees carried or met again
