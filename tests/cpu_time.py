@@ -104,7 +104,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     terminalreporter.section("CPU seconds per test (setup to teardown, with waited-for children)")
     terminalreporter.write_line(f"{len(_cpu_s)} tests, {total:.1f} CPU s in all; {len(over)} over {QUICK_LIMIT_S} s")
     if shared:
-        parts = ", ".join(f"{name} {s:.1f}" for name, s in sorted(_session_setup_s.items(), key=lambda kv: -kv[1]))
+        named = sorted(((n, s) for n, s in _session_setup_s.items() if s >= 0.05), key=lambda kv: -kv[1])
+        parts = ", ".join(f"{name} {s:.1f}" for name, s in named) or "each under 0.05 s"
         terminalreporter.write_line(f"   {shared:.1f} s of it in one-off session set-up (all workers): {parts}")
     for nodeid, cpu in heaviest[:shown]:
         terminalreporter.write_line(f"{cpu:8.2f}s  {nodeid}")
