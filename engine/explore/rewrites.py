@@ -8,6 +8,7 @@ a candidate counts only after the board's own scorer passed it (:mod:`engine.exp
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from math import isqrt
 
 from engine.explore.allocate import Cell, occupied_slots
@@ -122,6 +123,32 @@ def move_to_cheaper_cells(placed: Placed) -> Placed:
     return Placed(program=program, address=tuple(address))
 
 
+class _Lives(Cell):
+    """One cell's slots and the value living in each. The slots are disjoint (as :class:`Cell` keeps them), so in
+    start order their ends are in order too, and the slots overlapping a query are one run of them, found by two
+    binary searches instead of a scan of every value the cell ever holds."""
+
+    __slots__ = ("values",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: list[int] = []
+
+    def put(self, value: int, start: int, end: int) -> None:
+        i = bisect_right(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
+        self.values.insert(i, value)
+
+    def remove(self, start: int) -> None:
+        i = bisect_left(self.starts, start)
+        del self.starts[i], self.ends[i], self.values[i]
+
+    def overlapping(self, start: int, end: int, skip: int) -> list[int]:
+        """The values other than ``skip`` whose slots overlap [start, end)."""
+        return [w for w in self.values[bisect_right(self.ends, start) : bisect_left(self.starts, end)] if w != skip]
+
+
 def swap_cells(placed: Placed) -> Placed:
     """Keep the instructions; exchange a more-read value in a dearer cell with the one value blocking it in a
     cheaper cell, when each fits the other's cell. One pass, most-read values first; each swap lowers the cost by
@@ -130,30 +157,27 @@ def swap_cells(placed: Placed) -> Placed:
     reads = read_counts(program)
     start, end = occupied_slots(program)
     address = list(placed.address)
-    residents: dict[int, list[int]] = {}
+    residents: dict[int, _Lives] = {}
     for v, a in enumerate(address):
-        residents.setdefault(a, []).append(v)
+        residents.setdefault(a, _Lives()).put(v, start[v], end[v])
     cheapest = sorted(residents)
-
-    def overlapping(a: int, v: int, skip: int) -> list[int]:
-        return [w for w in residents[a] if w != skip and start[w] < end[v] and start[v] < end[w]]
 
     for v in sorted(range(program.n_values), key=lambda v: (-reads[v], v)):
         own = _price(address[v])
         for a in cheapest:
             if _price(a) >= own:
                 break
-            blockers = overlapping(a, v, v)
+            blockers = residents[a].overlapping(start[v], end[v], v)
             if len(blockers) != 1:
                 continue
             w = blockers[0]
-            if reads[w] >= reads[v] or overlapping(address[v], w, v):
+            if reads[w] >= reads[v] or residents[address[v]].overlapping(start[w], end[w], v):
                 continue
             old = address[v]
-            residents[old].remove(v)
-            residents[a].remove(w)
-            residents[old].append(w)
-            residents[a].append(v)
+            residents[old].remove(start[v])
+            residents[a].remove(start[w])
+            residents[old].put(w, start[w], end[w])
+            residents[a].put(v, start[v], end[v])
             address[v], address[w] = a, old
             break
     return Placed(program=program, address=tuple(address))
