@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import statistics
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,8 @@ def solver_on_instances(
 
 
 _TRACED: OrderedDict[tuple[object, ...], SolverOnInstances] = OrderedDict()
+_TRACED_LOCK = threading.Lock()
+"""Guards the memory's bookkeeping (not the traced runs) when rankings run on several threads."""
 _TRACED_KEPT = 256
 """How many (solver, instance) runs a process remembers: a few hundred small records (a dict of clock metrics and
 an accuracy each), far more than one ranking needs (7 solvers × a handful of seeds)."""
@@ -103,17 +106,19 @@ def _traced_on(
         rows.update(part.tobytes())
     rows.update(repr(data.secret).encode())
     key = (method.name, method.run, repr(sorted(values.items())), task.name, rows.digest())
-    if key in _TRACED:
-        _TRACED.move_to_end(key)
-        return _TRACED[key]
+    with _TRACED_LOCK:
+        if key in _TRACED:
+            _TRACED.move_to_end(key)
+            return _TRACED[key]
     try:
         _, log, _, accuracy, _ = run_traced(method, values, task, EventLog(), data=data, queries=False)
         one = SolverOnInstances(method.name, (clock_metrics(*log.arrays()),), (accuracy,))
     except EngineError as err:
         one = SolverOnInstances(method.name, refused=err.message)
-    _TRACED[key] = one
-    while len(_TRACED) > _TRACED_KEPT:
-        _TRACED.popitem(last=False)
+    with _TRACED_LOCK:
+        _TRACED[key] = one
+        while len(_TRACED) > _TRACED_KEPT:
+            _TRACED.popitem(last=False)
     return one
 
 
