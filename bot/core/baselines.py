@@ -168,7 +168,7 @@ def _best_other_solver(challenge: str, subject: str, params: Mapping[str, Any]) 
 
 @functools.lru_cache(maxsize=64)
 def _best_reference(n: int, k: int, seeds: tuple[int, ...], subject: str) -> str | None:
-    """Cached per process: the ranking runs every solver once (about 2 s at n=20) and depends only on its inputs."""
+    """Cached per process: the ranking traces the solvers (up to about 2 s at n=20) and depends only on its inputs."""
     from engine.methods import best_reference_solver
 
     try:

@@ -17,6 +17,7 @@ board's primary metric over the instances (ties: the first in the registry's ord
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
 import threading
 from collections import OrderedDict
@@ -26,11 +27,16 @@ from dataclasses import dataclass, field
 from engine.challenges.sparse_parity import SparseParityData
 from engine.challenges.sparse_tasks import SPARSE_PARITY_TASK, SparseTask
 from engine.errors import EngineError
+from engine.methods.cost_budget import BOUNDED_METRICS, BudgetedLog, OverBudget
 from engine.methods.method import Method
 from engine.methods.runner import DEFAULT_ROWS, resolve, run_traced
-from engine.metrics.clock import clock_metrics
+from engine.metrics.clock import DMC, clock_metrics
 from engine.registry import Registry
 from engine.tracing import EventLog
+
+BUDGET_SLACK = 1e-9
+"""Relative margin over the best's cost before a run is stopped: rounding in the budget's subtraction can never stop
+a solver that ties with the best (ties go to the registry's order)."""
 
 PASS_ACCURACY = 0.95
 """A judged solve() passes at this mean test accuracy (engine/sandbox/judge.py); a baseline solver must reach it on
@@ -45,6 +51,10 @@ class SolverOnInstances:
     metrics: tuple[dict[str, float], ...] = ()
     accuracies: tuple[float, ...] = ()
     refused: str = ""
+    stopped_over: float | None = None
+    """The ``dmc@1`` budget the run passed before the end of an instance (:mod:`engine.methods.cost_budget`): it
+    costs more than the best complete result and cannot win; ``metrics`` hold only the instances it finished. None
+    when it ran to the end."""
 
     @property
     def solves(self) -> bool:
@@ -66,7 +76,13 @@ class BestSolver:
 
 
 def solver_on_instances(
-    methods: Registry[Method], name: str, instances: Sequence[SparseParityData], n: int, k: int
+    methods: Registry[Method],
+    name: str,
+    instances: Sequence[SparseParityData],
+    n: int,
+    k: int,
+    *,
+    dmc_budget: float | None = None,
 ) -> SolverOnInstances:
     """Trace solver ``name`` on each of ``instances`` (its training rows alone, queries refused).
 
@@ -81,9 +97,12 @@ def solver_on_instances(
     metrics: list[dict[str, float]] = []
     accuracies: list[float] = []
     for data in instances:
-        one = _traced_on(method, values, task, data)
+        left = None if dmc_budget is None else dmc_budget - math.fsum(m[DMC] for m in metrics)
+        one = _traced_on(method, values, task, data, left)
         if one.refused:
             return SolverOnInstances(name, refused=one.refused)
+        if one.stopped_over is not None:
+            return SolverOnInstances(name, tuple(metrics), tuple(accuracies), stopped_over=dmc_budget)
         metrics.extend(one.metrics)
         accuracies.extend(one.accuracies)
     return SolverOnInstances(name, tuple(metrics), tuple(accuracies))
@@ -98,25 +117,38 @@ an accuracy each), far more than one ranking needs (7 solvers × a handful of se
 
 
 def _traced_on(
-    method: Method, values: dict[str, int | float], task: SparseTask, data: SparseParityData
+    method: Method, values: dict[str, int | float], task: SparseTask, data: SparseParityData, budget: float | None
 ) -> SolverOnInstances:
-    """One traced run of ``method`` on ``data``, remembered by the method, its parameters and the rows' bytes."""
+    """One traced run of ``method`` on ``data``, remembered by the method, its parameters and the rows' bytes;
+    stopped once its ``dmc@1`` passes ``budget`` (None: never). A finished run is remembered whatever the budget;
+    a stopped one answers again only for a budget no larger than the one it passed."""
     rows = hashlib.blake2b(digest_size=16)
     for part in (data.x_train, data.y_train, data.x_test, data.y_test):
         rows.update(part.tobytes())
     rows.update(repr(data.secret).encode())
     key = (method.name, method.run, repr(sorted(values.items())), task.name, rows.digest())
     with _TRACED_LOCK:
-        if key in _TRACED:
+        known = _TRACED.get(key)
+        if known is not None:
             _TRACED.move_to_end(key)
-            return _TRACED[key]
+            if known.stopped_over is None or (budget is not None and budget <= known.stopped_over):
+                return known
     try:
-        _, log, _, accuracy, _ = run_traced(method, values, task, EventLog(), data=data, queries=False)
+        log = EventLog() if budget is None else BudgetedLog(budget * (1 + BUDGET_SLACK))
+        _, log, _, accuracy, _ = run_traced(method, values, task, log, data=data, queries=False)
         one = SolverOnInstances(method.name, (clock_metrics(*log.arrays()),), (accuracy,))
+    except OverBudget:
+        one = SolverOnInstances(method.name, stopped_over=budget)
     except EngineError as err:
         one = SolverOnInstances(method.name, refused=err.message)
     with _TRACED_LOCK:
-        _TRACED[key] = one
+        known = _TRACED.get(key)
+        if (  # a finished run is kept over a stopped one, and of two stopped, the one over the larger budget
+            known is None
+            or one.stopped_over is None
+            or (known.stopped_over is not None and one.stopped_over > known.stopped_over)
+        ):
+            _TRACED[key] = one
         while len(_TRACED) > _TRACED_KEPT:
             _TRACED.popitem(last=False)
     return one
@@ -133,33 +165,41 @@ def best_solver(
 ) -> BestSolver:
     """The best built-in solver on ``instances`` by the mean of ``metric`` (see the module docstring).
 
-    Every solver runs on the first instance; then, cheapest first, each goes on to the others only while its sum
-    so far does not exceed the best complete sum (metrics are never negative, so a solver past it cannot win:
-    the answer is the one running them all would give, at a fraction of the time — genetic_prog alone takes
-    ~1.2 CPU s an instance, traced, at n=20). ``tried`` lists each solver as far as it ran. ``exclude``: solvers
-    left out (a solver is not its own baseline).
+    A branch and bound that gives the answer running every solver to the end would give: the solvers run in the
+    registry's order, each on one instance after another, and one stops as soon as it cannot beat the best complete
+    result so far — when its sum over the instances it finished exceeds the best's sum (metrics are never
+    negative), or, ranked by ``dmc@1``, when a run's cost so far already does (:mod:`engine.methods.cost_budget`:
+    genetic_prog alone takes ~1.1 CPU s an instance, traced, at n=20, and is stopped early once a cheap solver has
+    finished). A solver within :data:`BUDGET_SLACK` of the best is never stopped, so ties are still decided by the
+    registry's order. ``tried`` lists each solver as far as it ran. ``exclude``: solvers left out (a solver is not its
+    own baseline).
     """
     order = [
         m.name for m in methods if m.kind == "solver" and SPARSE_PARITY_TASK.name in m.tasks and m.name not in exclude
     ]
-    tried = {name: solver_on_instances(methods, name, instances[:1], n, k) for name in order}
+    bounded = metric in BOUNDED_METRICS
     best: SolverOnInstances | None = None
-    contenders = [name for name in order if tried[name].solves and metric in tried[name].metrics[0]]
-    for name in sorted(contenders, key=lambda m: (tried[m].metrics[0][metric], order.index(m))):
-        run = tried[name]
-        for data in instances[1:]:
-            if best is not None and sum(m[metric] for m in run.metrics) > best.mean(metric) * len(instances):
+    best_sum = math.inf
+    tried: dict[str, SolverOnInstances] = {}
+    for name in order:
+        run = SolverOnInstances(name)
+        for data in instances:
+            spent = math.fsum(m[metric] for m in run.metrics)
+            if spent > best_sum:
                 break
-            more = solver_on_instances(methods, name, [data], n, k)
-            run = SolverOnInstances(name, run.metrics + more.metrics, run.accuracies + more.accuracies, more.refused)
-            if not run.solves:
+            budget = best_sum - spent if bounded and best is not None else None
+            more = solver_on_instances(methods, name, [data], n, k, dmc_budget=budget)
+            run = SolverOnInstances(
+                name, run.metrics + more.metrics, run.accuracies + more.accuracies, more.refused, more.stopped_over
+            )
+            if more.refused or more.stopped_over is not None or not run.solves:
                 break
         tried[name] = run
-        complete = run.solves and len(run.metrics) == len(instances)
+        complete = run.solves and len(run.metrics) == len(instances) and run.stopped_over is None
         if complete and (
             best is None or (run.mean(metric), order.index(name)) < (best.mean(metric), order.index(best.method))
         ):
-            best = run
+            best, best_sum = run, math.fsum(m[metric] for m in run.metrics)
     return BestSolver(metric, best, tuple(tried[name] for name in order))
 
 
