@@ -61,6 +61,6 @@ def test_a_remembered_run_is_the_traced_run_of_that_instance_and_no_other() -> N
     assert once.metrics[0] == clock_metrics(*log.arrays()) and once.accuracies[0] == accuracy
     other = solver_on_instances(METHODS, "gf2", second, 20, 3)
     assert other.metrics[0] is not once.metrics[0]  # other rows: traced, not taken from memory
-    assert _traced_on(METHODS.get("gf2"), values, task, second[0]) is _traced_on(
-        METHODS.get("gf2"), values, task, second[0]
+    assert _traced_on(METHODS.get("gf2"), values, task, second[0], None) is _traced_on(
+        METHODS.get("gf2"), values, task, second[0], None
     )
