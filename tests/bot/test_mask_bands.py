@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
-from engine.challenges import CHALLENGES
+from engine.challenges import CHALLENGES, mask_parity_suite
 from tests.tools.test_band_joins import band_repo
 from tools.assistant.prompt import challenge_lines
 from tools.published.records import shipped_snapshot
@@ -37,7 +38,14 @@ def test_a_result_far_from_the_groups_band_record_is_not_adjudicated() -> None:
 
 
 @pytest.mark.slow
-def test_a_band_record_is_adjudicated_and_a_pricier_result_is_not(tmp_path: Path) -> None:
+def test_a_band_record_is_adjudicated_and_a_pricier_result_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The adjudication suite's random part is pinned, so what is asserted below does not hang on a draw: scan_1023's
+    # recovery on fresh suites has a standard deviation of 2.9 pp (150 draws: mean 48.4 %, 39.8-56.6 %; 256 secrets
+    # of 8 instances each), and in one CI run a draw low enough to miss band 40 within its noise made the band 20.
+    # The key is still made by fresh_key(); only its random part is fixed.
+    monkeypatch.setattr(mask_parity_suite, "secrets", SimpleNamespace(token_hex=lambda n: "a" * (2 * n)))
     # a repository whose 40 % table holds one row at 20,000,000 (made up, unlinked): a Gray scan would beat it
     repo = band_repo(tmp_path, {"40% target": "| 2026-08-20 | 20,000,000 | (none) | @someone | hand-made |\n"})
     assert cli("records", "sync", str(repo))["statuses"]["unlinked"] == 1
@@ -46,7 +54,8 @@ def test_a_band_record_is_adjudicated_and_a_pricier_result_is_not(tmp_path: Path
     assert first["ok"] and recovery["band"] == 40 and recovery["dev"]["suite_key"] == "mask-dev"
     audit = recovery["adjudication"]  # it would take the 40 % record: adjudicated
     assert audit is not None and audit["instances"] == 2048 and audit["suite_key"].startswith("fresh-")
-    assert len(audit["suite_digest"]) == 64 and 0.40 <= audit["recovery"] <= 0.60
+    assert audit["suite_key"] == "fresh-" + "a" * 32 and len(audit["suite_digest"]) == 64
+    assert 0.40 <= audit["recovery"] <= 0.60
     second = cli("run", "mask_sparse_parity", "generator=scan_1100")  # same band, costs more: no record at stake
     assert second["ok"] and second["recovery"]["band"] == 40 and second["recovery"]["adjudication"] is None
     board = cli("leaderboard", "mask_sparse_parity", "band=40")
