@@ -173,8 +173,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     workers (the cores 78 % busy) and 4 min 31 s with 3 (95 %), both with work stealing and the long tests first
     (2026-11-29). The quick subset (`-m "not slow and not e2e"`) has nothing to wait for: one per core
     (28.0 s against 28.7 s with 3)."""
-    import os
-
     cores = len(os.sched_getaffinity(0))
     quick_only = "not slow" in str(config.getoption("markexpr", "") or "")
     return max(1, min(cores + (0 if quick_only else 1), MAX_WORKERS))
