@@ -24,6 +24,7 @@ from bot.command import MANY_FILES_FLAG
 from bot.commands import COMMANDS
 from bot.commands.base import Attachment, Command, Invocation, Reply, UsageError
 from bot.commands.tokens import parse_tokens
+from engine.blas_threads import ONE_BLAS_THREAD
 from engine.compiled import StaleBuild
 from engine.version import __version__
 
@@ -226,7 +227,13 @@ for _command in COMMANDS:
 def run() -> None:
     """The ``sutro`` console script and ``python -m bot``: :func:`main`, then the process ends without the
     collector walking every object once more (with the application loaded, that pass is about a tenth of a short
-    command's CPU; the memory goes back with the process)."""
+    command's CPU; the memory goes back with the process).
+
+    BLAS is pinned to one thread before anything loads numpy (a value already set is kept): the command's
+    parallelism is its seed workers and jobs, which then start as forks of this process (engine/forked_child.py),
+    and one thread is also the faster choice for the engine's small traced arrays (engine/blas_threads.py)."""
+    for name, value in ONE_BLAS_THREAD.items():
+        os.environ.setdefault(name, value)
     try:
         main()
     except StaleBuild as err:  # a compiled extension older than its .pyx: the tree's code is not what would run

@@ -9,5 +9,14 @@ The variables are read when numpy loads its BLAS, so they go into a child's envi
 
 from __future__ import annotations
 
+import os
+
 ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 """Environment variables that pin the common BLAS builds to one thread."""
+
+
+def pinned() -> bool:
+    """Whether this process's environment pins BLAS to one thread (every variable of :data:`ONE_BLAS_THREAD` is
+    "1"). Read when numpy loads, so a process that set them before (a job process, the ``sutro`` command, the test
+    suite) runs one BLAS thread, and so do the children it forks (engine/forked_child.py)."""
+    return all(os.environ.get(name) == value for name, value in ONE_BLAS_THREAD.items())

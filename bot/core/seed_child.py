@@ -1,7 +1,8 @@
 """A seed worker's child process: run the seeds it is handed, one after another, until its input closes.
 
-Started by :class:`bot.core.seed_pool.SeedWorker` as ``python -m bot.core.seed_child``. It imports the methods
-first (numpy, the tracer), sends :class:`Ready`, then answers each pickled
+Started by :class:`bot.core.seed_pool.SeedWorker`: forked from its process, which has the methods loaded, or as
+``python -m bot.core.seed_child``. It imports the methods first where they are not loaded (numpy, the tracer), sends
+:class:`Ready`, then answers each pickled
 :class:`~bot.core.seed_task.SeedTask` read on stdin with an :class:`Answer` on a private copy of stdout; fd 1
 itself is pointed at stderr, so a method that prints cannot garble an answer. Only what a seed needs is imported
 here (no subprocess, threads or logging), to keep a child's start cheap.

@@ -1,12 +1,17 @@
 """Long-lived worker processes for the seeds of a seed set: one child per worker, several seeds each.
 
-A pool starts its children at once (:mod:`bot.core.seed_child`); each imports the methods (numpy, the tracer)
-while the others do the same, says it is ready, then runs the seeds it is handed one after another until its input
-closes. The seeds wait in one queue that every worker draws from, so the method's and the baseline's seeds share
-the workers and a worker that finishes early takes the next seed. Measured on ``local_update n=20`` with its sgd
-baseline (six seeds, two workers; ``bench/bench_seed_set.py``): a child costs about 0.2 s of CPU to start and
-import, and its first seed about 0.1 s more than later ones (first use of numpy and the tracer), so one child per
-seed paid both six times; one child per worker pays them twice.
+A pool starts its children at once (:mod:`bot.core.seed_child`); each has the methods (numpy, the tracer) loaded,
+says it is ready, then runs the seeds it is handed one after another until its input closes. The seeds wait in one
+queue that every worker draws from, so the method's and the baseline's seeds share the workers and a worker that
+finishes early takes the next seed.
+
+A child is a fork of this process (engine/forked_child.py) when this process's BLAS is pinned to one thread, as it
+is in a job process, in the ``sutro`` command and in the tests: the methods are imported here once and a child
+starts in about 5 ms of CPU. Elsewhere it is a fresh ``python -m bot.core.seed_child`` that imports them itself,
+about 0.13 s of CPU (``bench/bench_forked_children.py``: a pool of two, 9 ms forked against 266 ms). Measured
+before forking, on ``local_update n=20`` with its sgd baseline (six seeds, two workers; ``bench/bench_seed_set.py``):
+a child's first seed cost about 0.1 s more than later ones (first use of numpy and the tracer), so one child per
+seed paid that six times; one child per worker pays it twice.
 
 Children rather than a ``multiprocessing`` pool because a job's worker process is daemonic (it may not start
 ``multiprocessing`` children); they share its process group, so cancelling the job kills them too. What a child
@@ -31,16 +36,25 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.core import seed_child
 from bot.core.seed_child import Answer, Ready, SeedError
 from bot.core.seed_task import SeedTask
+from engine import blas_threads
 from engine.blas_threads import ONE_BLAS_THREAD
 from engine.errors import EngineError
+from engine.forked_child import ForkedChild, preload
 from engine.result import RunResult
 
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT_S = 5.0
 """How long an idle child may take to exit after its input closes before it is killed."""
+
+
+FORK = hasattr(os, "fork")
+"""Seed workers are forked from this process when its BLAS is pinned to one thread (about 0.01 CPU s to start, the
+methods already imported: engine/forked_child.py), else started as ``python -m bot.core.seed_child`` (about 0.2 s
+to start and import the methods)."""
 
 
 class SeedRunFailed(EngineError):
@@ -63,13 +77,18 @@ class SeedWorker:
     def __init__(self) -> None:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close(); a file, so a chatty child never blocks
         self.started = time.perf_counter()
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.core.seed_child"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            env={**os.environ, **ONE_BLAS_THREAD},
-        )
+        self._proc: subprocess.Popen[bytes] | ForkedChild
+        if FORK and blas_threads.pinned():  # this process's BLAS runs one thread: so will the fork's
+            preload(["engine.methods"])
+            self._proc = ForkedChild(seed_child.main, stderr=self._stderr.fileno())
+        else:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "bot.core.seed_child"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                env={**os.environ, **ONE_BLAS_THREAD},
+            )
         self.ready: Ready | None = None
         self.ready_after_s: float | None = None
         """Wall seconds from starting the child to its Ready message."""

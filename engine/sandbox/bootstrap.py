@@ -32,10 +32,24 @@ def _write(fd: int, message: dict[str, Any]) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _set_rlimits(lim: dict[str, Any], as_root: bool) -> None:
+def _address_space() -> int:
+    """This process's virtual size in bytes (``/proc/self/statm``'s first field, in pages)."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _set_rlimits(lim: dict[str, Any], as_root: bool, memory_above: bool = False) -> None:
+    """The run's rlimits. memory_above: a child forked from its caller (engine/forked_child.py) already maps the
+    caller's address space, so its limit is that size plus ``memory_bytes`` (what the run may add), within the
+    inherited hard limit."""
     cpu = max(1, int(lim["cpu_s"] + 0.999))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (lim["memory_bytes"], lim["memory_bytes"]))
+    memory = lim["memory_bytes"]
+    if memory_above:
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        memory = _address_space() + memory
+        memory = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim["file_bytes"], lim["file_bytes"]))
     resource.setrlimit(resource.RLIMIT_NOFILE, (lim["open_files"], lim["open_files"]))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -110,7 +124,7 @@ def main() -> None:
     fd = int(cfg["channel_fd"])
     mode = cfg["mode"]
     try:
-        _set_rlimits(cfg["limits"], os.getuid() == 0)
+        _set_rlimits(cfg["limits"], os.getuid() == 0, bool(cfg.get("memory_above")))
         if mode == "trusted":
             import importlib
 

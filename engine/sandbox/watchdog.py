@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.blas_threads import ONE_BLAS_THREAD
+from engine.forked_child import ForkedChild, preload
 from engine.result import FailureKind
 from engine.sandbox.limits import Limits
 from engine.sandbox.results import BadResult, one_line, parse_strict
@@ -69,12 +70,18 @@ def run_child(
     on_request: Requests | None = None,
     stdin_tail: bytes = b"",
     sealed_files: int = 0,
+    forked: bool = False,
 ) -> ChildOutcome:
     """Run ``bootstrap.py`` with ``config`` under ``argv_prefix`` (bubblewrap or nothing) and watch it.
 
     sealed_files: 0 for a scratch directory the child may fill (tier A, where it is a size-capped tmpfs, and our
     own trusted runs); otherwise a sealed scratch (:func:`sealed_scratch`) of that many files.
+    forked: run bootstrap's ``main`` in a child forked from this process (:class:`engine.forked_child.ForkedChild`)
+    instead of a fresh interpreter: for our own trusted functions only, never for submitted code, and with no
+    ``argv_prefix``. Its address-space limit then counts from this process's size (bootstrap's ``memory_above``).
     """
+    if forked and argv_prefix:
+        raise ValueError("a forked child runs no wrapper: argv_prefix must be empty")
     if sealed_files:
         scratch = sealed_scratch(limits.scratch_root, sealed_files, scratch_owner)
     else:
@@ -86,19 +93,30 @@ def run_child(
     cfg = dict(config, sys_path=import_path, channel_fd=chan_w, limits=limits.__dict__)
     cfg["scratch"] = config.get("scratch") or scratch
     cfg["scratch_sealed"] = bool(sealed_files)
+    cfg["memory_above"] = forked
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(
-            [*argv_prefix, _python(), "-I", "-S", str(BOOTSTRAP)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            pass_fds=(chan_w,),
-            env=dict(CHILD_ENV),
-            start_new_session=True,
-            close_fds=True,
-            cwd=scratch,
-        )
+        proc: subprocess.Popen[bytes] | ForkedChild
+        if forked:
+            proc = ForkedChild(
+                _bootstrap_main(str(config.get("fn", ""))),
+                stderr=subprocess.STDOUT,
+                cwd=scratch,
+                start_new_session=True,
+                pass_fds=(chan_w,),
+            )
+        else:
+            proc = subprocess.Popen(
+                [*argv_prefix, _python(), "-I", "-S", str(BOOTSTRAP)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                pass_fds=(chan_w,),
+                env=dict(CHILD_ENV),
+                start_new_session=True,
+                close_fds=True,
+                cwd=scratch,
+            )
     except OSError:
         os.close(chan_r)
         os.close(chan_w)
@@ -122,6 +140,24 @@ def run_child(
         shutil.rmtree(scratch, ignore_errors=True)
     outcome.wall_s = time.monotonic() - start
     return outcome
+
+
+_FORKED_PRELOAD = (
+    "engine.sandbox.bootstrap",
+    "engine.sandbox.npy_pipe",
+    "engine.sandbox.landlock",
+    "engine.sandbox.seccomp_filter",
+)
+"""What a forked child's bootstrap imports, imported here before the fork (with the function's own module)."""
+
+
+def _bootstrap_main(fn_qualified_name: str) -> Callable[[], None]:
+    """bootstrap's ``main``, with everything it will import already loaded in this process."""
+    module = fn_qualified_name.partition(":")[0]
+    preload([*_FORKED_PRELOAD, *([module] if module else [])])
+    from engine.sandbox import bootstrap
+
+    return bootstrap.main
 
 
 SCRATCH_FILE = "scratch-{}"
@@ -154,7 +190,7 @@ def _python() -> str:
     return sys.executable
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+def _kill_group(proc: subprocess.Popen[bytes] | ForkedChild) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -164,7 +200,7 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _watch(
-    proc: subprocess.Popen[bytes],
+    proc: subprocess.Popen[bytes] | ForkedChild,
     chan_r: int,
     first: bytes,
     limits: Limits,
@@ -282,7 +318,7 @@ def _reply_line(reply: dict[str, Any]) -> bytes:
         raise BadResult("a reply could not be encoded") from exc
 
 
-def _wait(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int, float] | None:
+def _wait(proc: subprocess.Popen[bytes] | ForkedChild, deadline: float) -> tuple[int, float] | None:
     """The child's exit status and the CPU seconds it (and the descendants it reaped) used; None at the deadline.
     Reaped with wait4 for its resource usage, then handed to Popen."""
     try:

@@ -69,8 +69,10 @@ def test_a_seed_over_its_memory_limit_is_a_limit_failure() -> None:
         worker.wait_ready()
         cap = _address_space(worker.pid) + 4 * 1024 * 1024  # 4 MiB more than it holds once the methods are loaded
         resource.prlimit(worker.pid, resource.RLIMIT_AS, (cap, cap))
+        # m=100000 samples: its first forward pass needs 153 MiB at once (100000 x 200 float64), more than a worker
+        # forked from a long-lived process finds free in the heap it inherited
         with pytest.raises(SeedLimitExceeded, match="ended without a result: out of memory"):
-            pool.run([SeedTask("local_update", {"n": "20", "seed": 3})])
+            pool.run([SeedTask("local_update", {"n": "20", "seed": 3, "m": "100000"})])
 
 
 @pytest.mark.slow  # 0.6 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29)

@@ -111,6 +111,19 @@ def test_trusted_callable_runs_limited() -> None:
     assert np.isclose(run_trusted_limited("math:sqrt", [2.0]), 2**0.5)
 
 
+@pytest.mark.slow
+def test_a_trusted_runs_memory_budget_is_what_it_may_add_to_its_forked_callers_size() -> None:
+    mib = 1024 * 1024
+    budget = Limits(memory_bytes=256 * mib)
+    # 192 MiB fits: the allocation succeeds, and only its value cannot be sent back (an error of the call, no limit)
+    with pytest.raises(LimitExceeded, match="not JSON serializable") as fits:
+        run_trusted_limited("builtins:bytearray", [192 * mib], budget)
+    assert fits.value.kind is FailureKind.ERROR
+    with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$") as over:
+        run_trusted_limited("builtins:bytearray", [320 * mib], budget)
+    assert over.value.kind is FailureKind.LIMIT
+
+
 def test_bwrap_mounts_tmp_before_binding_prefixes() -> None:
     """A checkout or venv under /tmp (as on CI) must not be hidden by the sandbox's own /tmp tmpfs."""
     argv = argv_prefix(TierReport("A", True, 1, True, None), Limits())
