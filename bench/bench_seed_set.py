@@ -31,12 +31,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.blas_threads import ONE_BLAS_THREAD  # noqa: E402
+
+os.environ.update(ONE_BLAS_THREAD)  # before numpy loads, as `sutro` does: the workers are then forks of this process
+
 from measure import load_line, machine_line  # noqa: E402
 
 from bot.core.method_request import MethodRequest  # noqa: E402
 from bot.core.seed_pool import SeedPool  # noqa: E402
 from bot.core.seed_task import SeedTask, run_here  # noqa: E402
-from engine.blas_threads import ONE_BLAS_THREAD  # noqa: E402
 from engine.compat.spc import SEEDS  # noqa: E402
 
 

@@ -62,6 +62,7 @@ def _address_space(pid: int) -> int:
     raise AssertionError("no VmSize")
 
 
+@pytest.mark.slow  # 0.5 CPU s in the quick subset (tests/cpu_time.py, 2026-11-29): 100,000 samples are drawn first
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the child's address space from /proc")
 def test_a_seed_over_its_memory_limit_is_a_limit_failure() -> None:
     with SeedPool(1) as pool:
