@@ -14,8 +14,10 @@ sandbox's layers (docs/sandbox.md). What the child shares with its parent, and w
   closed before the function starts, so it cannot touch the parent's sockets or database files);
 - signals: default handlers, no wake-up fd of the parent's event loop;
 - threads: none (only the forking thread exists in a child), so the function must not need a lock another thread
-  of the parent could hold: the parent imports what the child runs before it forks (``preload``), and the child
-  ends with ``os._exit`` (no exit handlers, no flushing of the parent's buffers);
+  of the parent could hold: the parent imports what the child runs before it forks (``preload``), the child makes
+  its own standard streams, and it ends with ``os._exit`` (no exit handlers, no flushing of the parent's buffers).
+  This is the condition under which a fork of a process with threads is safe; Python 3.12 and later warn about
+  such forks in general (``DeprecationWarning``), and multiprocessing's ``fork`` start method makes the same kind;
 - the garbage collector never finalises the parent's objects in the child (``gc.freeze``), so no inherited
   connection or file is closed or written from there.
 
@@ -76,7 +78,12 @@ class ForkedChild:
         for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice, once by each process
             with contextlib.suppress(Exception):
                 stream.flush()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to be had (EAGAIN, ENOMEM): nothing is left open
+            for fd in (in_r, in_w, out_r, out_w):
+                os.close(fd)
+            raise
         if pid == 0:  # the child: never returns
             _run_child(entry, in_r, out_w, err, cwd, start_new_session, pass_fds)
         os.close(in_r)
