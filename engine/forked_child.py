@@ -99,7 +99,8 @@ class ForkedChild:
         if self.returncode is None:
             try:
                 pid, status = os.waitpid(self.pid, os.WNOHANG)
-            except ChildProcessError:  # reaped elsewhere (os.wait4 by the sandbox's watchdog sets returncode)
+            except ChildProcessError:  # reaped elsewhere without telling us (the watchdog's wait4 sets returncode
+                self.returncode = 0  # itself): its status is lost; 0, as subprocess.Popen reports then
                 return self.returncode
             if pid == self.pid:
                 self.returncode = os.waitstatus_to_exitcode(status)
@@ -113,8 +114,9 @@ class ForkedChild:
         if timeout is None:
             try:
                 _, status = os.waitpid(self.pid, 0)
-            except ChildProcessError:
-                return self.returncode if self.returncode is not None else 0
+            except ChildProcessError:  # reaped elsewhere: as in poll()
+                self.returncode = 0
+                return self.returncode
             self.returncode = os.waitstatus_to_exitcode(status)
             return self.returncode
         deadline = time.monotonic() + timeout
