@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core import seed_pool
 from bot.core.method_request import MethodRequest
 from bot.core.seed_pool import SeedLimitExceeded, SeedPool
 from bot.core.seed_set import run_tasks
@@ -27,7 +28,11 @@ TINY = {"n": "8", "epochs": "20"}
 
 
 @pytest.mark.slow  # starts worker processes and traces two methods on three seeds
-def test_every_seed_in_the_workers_equals_a_direct_run_of_it() -> None:
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "fresh-interpreters"])
+def test_every_seed_in_the_workers_equals_a_direct_run_of_it(forked: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both ways a worker starts: a fork of this process (its BLAS is pinned by tests/conftest.py) and, where BLAS is
+    not pinned, ``python -m bot.core.seed_child``."""
+    monkeypatch.setattr(seed_pool, "FORK", forked)
     tasks = [
         *MethodRequest.parse("local_update", {**TINY, "seeds": "3,4,5"}).tasks,
         *MethodRequest.parse("sgd", {**TINY, "seeds": "3,4,5"}).tasks,
@@ -36,6 +41,10 @@ def test_every_seed_in_the_workers_equals_a_direct_run_of_it() -> None:
     with SeedPool(2) as pool:
         results = pool.run(tasks)
         assert len(pool.workers) == 2 and sum(w.seeds_run for w in pool.workers) == 6  # two processes, six seeds
+        ready = [w.ready for w in pool.workers]
+        assert all(r is not None for r in ready)
+        # a fork has the methods loaded already; a fresh interpreter imports numpy and the methods first
+        assert all((r.cpu_s < 0.05) == forked for r in ready if r is not None), [r for r in ready]
     for task, got in zip(tasks, results, strict=True):
         direct = run_here(replace(task, attribution=True))  # with the tables: leaving them out changes no number
         assert (got.subject, got.seeds) == (task.method, [task.params["seed"]])

@@ -7,7 +7,7 @@ import pytest
 
 from engine.result import FailureKind
 from engine.sandbox import judge as judge_module
-from engine.sandbox import judge_solve, run_generate, run_trusted_limited
+from engine.sandbox import judge_solve, run_generate, run_trusted_limited, trusted
 from engine.sandbox.limits import Limits
 from engine.sandbox.lint import SubmissionRefused
 from engine.sandbox.tier import TierReport, argv_prefix
@@ -100,7 +100,9 @@ def test_tier_d_refuses_submitted_code_unless_overridden() -> None:
 
 
 @pytest.mark.slow
-def test_trusted_callable_runs_limited() -> None:
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "fresh-interpreter"])
+def test_trusted_callable_runs_limited(forked: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trusted, "FORK", forked)
     assert run_trusted_limited("math:comb", [20, 3]) == 1140  # C(20, 3)
     with pytest.raises(LimitExceeded, match=r"^memory limit \(256 MiB\) exceeded$") as hit:
         run_trusted_limited("numpy:ones", [10**9], Limits(memory_bytes=256 * 1024 * 1024))
