@@ -67,9 +67,11 @@ class AppContext:
         and the digest job call this from worker threads; Alembic's context is process-global)."""
         with _OPENING:
             if self._sessions is None:
+                from bot.core.baselines import keep_program_baselines_in
                 from bot.services import open_database
 
                 self._sessions = open_database(self.settings)
+                keep_program_baselines_in(self.settings.data_dir / "cache")
         return self._sessions
 
     def tool_config(self) -> ToolConfig:

@@ -2,7 +2,8 @@
 board: the same instance, the same seeds, the track's reference.
 
 - **program** (IR challenges): the challenge's built-in ``baseline`` generator program, priced by the engine
-  (deterministic: the Dally cost depends only on the program, so it is computed once per process and cached). These
+  (deterministic: the Dally cost depends only on engine code, so it is computed once per process, and kept in the
+  data directory for every later process of the same engine code: :func:`keep_program_baselines_in`). These
   reproduce the published baselines (matmul 4×4 1,316, 16×16 340,704; sparse parity small 6,918, medium 816,251).
 - **training** methods: ``sgd`` with the *same* parameters (every parameter sgd takes, at the method run's values)
   and the same seed set.
@@ -25,9 +26,14 @@ exactly those parameters serves as well.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
+import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
@@ -39,6 +45,7 @@ from engine.methods import COMMON_DEFAULTS, METHODS
 from engine.metrics import metrics_for
 from engine.result import RunResult
 from engine.scoring import ir_challenge, is_ir_name, score_ir
+from engine.version import code_digest
 from storage.runs import find_by_request_key, latest_passing_run
 from storage.tables import ROLE_BASELINE, Run
 from tools.board import instance_of, seeds_of, track_of
@@ -125,19 +132,96 @@ class Baseline:
         return f"{self.name} (#{self.run_id})" if self.run_id is not None else self.name
 
 
+PROGRAM_BASELINES_FILE = "baseline-programs.json"
+"""In the directory named by :func:`keep_program_baselines_in`: the metrics of the built-in baseline programs, by
+challenge and engine code (:func:`engine.version.code_digest`)."""
+
+_kept_in: list[Path] = []
+
+
+def keep_program_baselines_in(directory: Path) -> None:
+    """Keep the built-in baseline programs' metrics in ``directory`` (the composition root names the data
+    directory's ``cache``), so that each is computed once per engine code rather than once per process.
+
+    Each job is a process of its own, and mask sparse parity's baseline program (1.77 million lines on the
+    1,024-instance dev suite) takes about 4 CPU s to price: without this, every judged mask program paid that on
+    top of its own 0.1 s (``bench/bench_mask_job.py``; docs/verdicts.md#baselines)."""
+    _kept_in[:] = [directory]
+
+
 @functools.cache
 def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
-    """Metric -> value of ``challenge``'s built-in baseline program; {} when it has none (or it fails)."""
+    """Metric -> value of ``challenge``'s built-in baseline program; {} when it has none (or it fails).
+
+    Computed once per process, and read back from the kept file (:func:`keep_program_baselines_in`) when the same
+    engine code computed it before: the value depends only on that code (the generator, the scorer and the
+    challenge's fixed instances are all engine code)."""
     if not is_ir_name(challenge):
         return {}
     generate = ir_challenge(challenge).generators.get(BASELINE_GENERATOR)
     if generate is None:
         return {}
+    key = f"{challenge} {BASELINE_GENERATOR} {code_digest()}"
+    kept = _kept_metrics(key)
+    if kept is not None:
+        return kept
     try:
         result = score_ir(challenge, generate(), seeds=(0,), subject="baseline")
     except EngineError:
         return {}
-    return {k: float(v) for k, v in result.metrics.items()} if result.ok else {}
+    metrics = {k: float(v) for k, v in result.metrics.items()} if result.ok else {}
+    if metrics:
+        _keep_metrics(key, metrics)
+    return metrics
+
+
+def _kept_file() -> Path | None:
+    return _kept_in[0] / PROGRAM_BASELINES_FILE if _kept_in else None
+
+
+def _read_kept() -> dict[str, dict[str, float]]:
+    """The kept file's entries; {} when there is none or it cannot be read as one (it is then written anew)."""
+    path = _kept_file()
+    if path is None:
+        return {}
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return entries if isinstance(entries, dict) else {}
+
+
+def _kept_metrics(key: str) -> dict[str, float] | None:
+    entry = _read_kept().get(key)
+    if not isinstance(entry, dict) or not entry:
+        return None
+    try:
+        return {str(k): float(v) for k, v in entry.items()}
+    except (TypeError, ValueError):
+        return None
+
+
+def _keep_metrics(key: str, metrics: dict[str, float]) -> None:
+    """Add ``key``'s metrics to the kept file (written whole, then renamed into place, so a reader never sees half
+    of it; two processes writing at once may drop each other's new entry, which is then computed again). A
+    directory that cannot be written keeps nothing."""
+    path = _kept_file()
+    if path is None:
+        return
+    entries = {k: v for k, v in _read_kept().items() if not k.startswith(key.rsplit(" ", 1)[0] + " ")}
+    entries[key] = metrics  # an entry of older engine code for the same program is replaced
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)  # inside the data directory, never a stray tree elsewhere
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(entries, out, sort_keys=True)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def baseline_method(
