@@ -134,6 +134,19 @@ def run(np_: Any, random: Any, x: Any, y: Any, steps: list[tuple[Any, ...]]) -> 
                     pool.append(value)
 
 
+class _AsJudged:
+    """numpy as the judge offers it to a submission, for the in-process runs: ``empty``/``empty_like`` hand out zeros
+    (``allowlist.ZEROED``), so the plain, traced and judged runs see the same values. With numpy's own uninitialised
+    memory a program's validity was chance: hypothesis found ``empty_like`` then ``pow`` passing the validity run and
+    raising in the traced one (negative integer powers of whatever the memory held), on 2026-11-29."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(np, allowlist.ZEROED.get(name, name))
+
+
+NP_AS_JUDGED = _AsJudged()
+
+
 def _valid(program: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The steps plain numpy runs without an exception, and whose results the tracers can hold."""
     kept: list[tuple[Any, ...]] = []
@@ -141,7 +154,7 @@ def _valid(program: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         for tried in range(len(PATTERNS) * 2):  # the drawn argument pattern first, then the others
             step = (kind, name, (pattern + tried) % len(PATTERNS), keywords if tried < len(PATTERNS) else 0, i, j)
             try:
-                run(np, _Draws(), X.copy(), Y.copy(), [*kept, step])
+                run(NP_AS_JUDGED, _Draws(), X.copy(), Y.copy(), [*kept, step])
             except Exception:  # noqa: BLE001 — any failure: try the next pattern
                 continue
             kept.append(step)
@@ -151,14 +164,14 @@ def _valid(program: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 def _traced_dmc(steps: list[tuple[Any, ...]]) -> float:
     log = EventLog()
-    run(np, _Draws(), track(X.copy(), log), track(Y.copy(), log), steps)
+    run(NP_AS_JUDGED, _Draws(), track(X.copy(), log), track(Y.copy(), log), steps)
     return clock_metrics(*log.arrays())["dmc@1"]
 
 
 def _traced_bytedmd(steps: list[tuple[Any, ...]]) -> int | None:
     """In-process bytedmd@2; None where numpy cannot run the program on tracked elements (object arrays)."""
     try:
-        return bytedmd(lambda x, y: run(np, _Draws(), x, y, steps), (X.copy(), Y.copy()))
+        return bytedmd(lambda x, y: run(NP_AS_JUDGED, _Draws(), x, y, steps), (X.copy(), Y.copy()))
     except Exception:  # noqa: BLE001 — e.g. np.exp of an object array: no in-process figure to compare with
         return None
 
