@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import os
 import statistics
 import tempfile
 from pathlib import Path
@@ -62,8 +63,6 @@ async def rounds(count: int) -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
-    import os
-
     os.environ.update(ONE_BLAS_THREAD)  # as a job process has it
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)

@@ -155,21 +155,16 @@ def _run_child(
         os.dup2(stdout, 1)
         if err != 2:
             os.dup2(err, 2)
-        keep = sorted({0, 1, 2, *pass_fds})
-        low = 3
-        for fd in keep + [os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1 << 16]:
-            if fd >= low:
-                os.closerange(low, fd)
-                low = fd + 1
-        for fd in pass_fds:
-            os.set_inheritable(fd, True)
+        low = 3  # close everything above stderr but the named descriptors
+        for fd in [*sorted({fd for fd in pass_fds if fd >= low}), os.sysconf("SC_OPEN_MAX")]:
+            os.closerange(low, fd)
+            low = fd + 1
         if cwd is not None:
             os.chdir(cwd)
         with contextlib.suppress(ValueError):
             signal.set_wakeup_fd(-1)
         for signum in _RESET_SIGNALS:
-            signal.signal(signum, signal.SIG_DFL)
-        signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signum, signal.SIG_DFL)  # (a fork inherits no interval timer or alarm)
         # Fresh standard streams on the new fds; the parent's stream objects are kept alive (never closed or
         # flushed here: they may hold the parent's buffered output).
         _inherited.extend((sys.stdin, sys.stdout, sys.stderr))

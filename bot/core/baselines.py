@@ -161,7 +161,8 @@ def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
     generate = ir_challenge(challenge).generators.get(BASELINE_GENERATOR)
     if generate is None:
         return {}
-    key = f"{challenge} {BASELINE_GENERATOR} {code_digest()}"
+    program = f"{challenge} {BASELINE_GENERATOR}"
+    key = f"{program} {code_digest()}"
     kept = _kept_metrics(key)
     if kept is not None:
         return kept
@@ -171,7 +172,7 @@ def builtin_baseline_metrics(challenge: str) -> dict[str, float]:
         return {}
     metrics = {k: float(v) for k, v in result.metrics.items()} if result.ok else {}
     if metrics:
-        _keep_metrics(key, metrics)
+        _keep_metrics(program, key, metrics)
     return metrics
 
 
@@ -201,15 +202,15 @@ def _kept_metrics(key: str) -> dict[str, float] | None:
         return None
 
 
-def _keep_metrics(key: str, metrics: dict[str, float]) -> None:
-    """Add ``key``'s metrics to the kept file (written whole, then renamed into place, so a reader never sees half
-    of it; two processes writing at once may drop each other's new entry, which is then computed again). A
-    directory that cannot be written keeps nothing."""
+def _keep_metrics(program: str, key: str, metrics: dict[str, float]) -> None:
+    """Add ``key``'s metrics to the kept file in place of any other entry of ``program`` (older engine code), written
+    whole and then renamed into place, so a reader never sees half of it; two processes writing at once may drop
+    each other's new entry, which is then computed again. A directory that cannot be written keeps nothing."""
     path = _kept_file()
     if path is None:
         return
-    entries = {k: v for k, v in _read_kept().items() if not k.startswith(key.rsplit(" ", 1)[0] + " ")}
-    entries[key] = metrics  # an entry of older engine code for the same program is replaced
+    entries = {k: v for k, v in _read_kept().items() if not k.startswith(f"{program} ")}
+    entries[key] = metrics
     try:
         path.parent.mkdir(mode=0o700, exist_ok=True)  # inside the data directory, never a stray tree elsewhere
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")

@@ -52,9 +52,8 @@ CLOSE_WAIT_S = 5.0
 
 
 FORK = hasattr(os, "fork")
-"""Seed workers are forked from this process when its BLAS is pinned to one thread (about 0.01 CPU s to start, the
-methods already imported: engine/forked_child.py), else started as ``python -m bot.core.seed_child`` (about 0.2 s
-to start and import the methods)."""
+"""Seed workers are forked from this process when its BLAS is pinned to one thread (see the module docstring for
+what each way costs)."""
 
 
 class SeedRunFailed(EngineError):

@@ -32,12 +32,6 @@ def _write(fd: int, message: dict[str, Any]) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _address_space() -> int:
-    """This process's virtual size in bytes (``/proc/self/statm``'s first field, in pages)."""
-    with open("/proc/self/statm", encoding="ascii") as statm:
-        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-
-
 def _set_rlimits(lim: dict[str, Any], as_root: bool, memory_above: bool = False) -> None:
     """The run's rlimits. memory_above: a child forked from its caller (engine/forked_child.py) already maps the
     caller's address space, so its limit is that size plus ``memory_bytes`` (what the run may add), within the
@@ -45,9 +39,11 @@ def _set_rlimits(lim: dict[str, Any], as_root: bool, memory_above: bool = False)
     cpu = max(1, int(lim["cpu_s"] + 0.999))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     memory = lim["memory_bytes"]
-    if memory_above:
+    if memory_above:  # only in a fork, where the engine is loaded already (engine/sandbox/watchdog.py preloads it)
+        from engine.sandbox.judge_memory import address_space_bytes
+
         hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-        memory = _address_space() + memory
+        memory = address_space_bytes() + memory
         memory = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim["file_bytes"], lim["file_bytes"]))

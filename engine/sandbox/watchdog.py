@@ -144,6 +144,7 @@ def run_child(
 
 _FORKED_PRELOAD = (
     "engine.sandbox.bootstrap",
+    "engine.sandbox.judge_memory",
     "engine.sandbox.npy_pipe",
     "engine.sandbox.landlock",
     "engine.sandbox.seccomp_filter",
