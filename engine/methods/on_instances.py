@@ -39,6 +39,17 @@ SCOUT_FACTOR = 8.0
 solver so far: it runs again later against the best complete result (:func:`best_solver`, step 3). Only how much
 work the search does depends on it, never its answer."""
 
+FIRST_SCOUT_DMC = 1e6
+"""Ranked by ``dmc@1``, the cap of the first scouting round, before any solver has finished: about the cost of the
+cheapest solver at n=20 (gf2: 7.7e4 on seed 42, 6.3e5 on seed 7). Each round that no solver finishes in multiplies
+the cap by :data:`SCOUT_GROWTH`. Without it the first solver in the registry's order set the cap (random_proj: 1e8 on
+seed 42 at n=20, a cap of 8e8), and evolutionary ran to its end under it: a ranking there took 0.51 CPU s instead
+of 0.31 (bench/bench_solver_ranking.py --seeds 42). Like :data:`SCOUT_FACTOR`, it changes how much work the search
+does, never its answer."""
+
+SCOUT_GROWTH = 8.0
+"""How much the scouting cap grows after a round in which no solver finished under it."""
+
 BUDGET_SLACK = 1e-9
 """Relative margin over the best's cost before a run is stopped: rounding in the budget's subtraction can never stop
 a solver that ties with the best (ties go to the registry's order)."""
@@ -175,7 +186,10 @@ def best_solver(
 
     1. Every solver runs on the first instance. Ranked by ``dmc@1``, each is capped at :data:`SCOUT_FACTOR` times the
        cheapest first-instance cost so far (:mod:`engine.methods.cost_budget`): one that passes it is set aside for
-       step 3 instead of being traced to its end (genetic_prog alone takes ~1.1 CPU s an instance at n=20).
+       step 3 instead of being traced to its end (genetic_prog alone takes ~1.1 CPU s an instance at n=20). Until a
+       solver has finished, the cap is :data:`FIRST_SCOUT_DMC`, growing :data:`SCOUT_GROWTH`-fold for the solvers
+       stopped by it after each round in which none finished, so the cap never waits on an expensive solver that
+       happens to come first in the registry.
     2. Cheapest first, each goes on to the other instances while its sum so far does not exceed the best complete
        sum (metrics are never negative); ranked by ``dmc@1``, a run is also stopped once its cost so far does.
     3. The solvers set aside run again from the first instance, stopped the same way against the best complete sum.
@@ -190,15 +204,22 @@ def best_solver(
     tried: dict[str, SolverOnInstances] = {}
     set_aside: list[str] = []
     cheapest = math.inf
-    for name in order:
-        cap = SCOUT_FACTOR * cheapest if bounded and cheapest < math.inf else None
-        first = solver_on_instances(methods, name, instances[:1], n, k, dmc_budget=cap)
-        if first.stopped_over is not None:
-            set_aside.append(name)
-            continue
-        tried[name] = first
-        if bounded and first.solves:
-            cheapest = min(cheapest, first.metrics[0][DMC])
+    scouting, round_cap = order, FIRST_SCOUT_DMC if bounded else None
+    while scouting:
+        stopped: list[str] = []
+        for name in scouting:
+            cap = SCOUT_FACTOR * cheapest if bounded and cheapest < math.inf else round_cap
+            first = solver_on_instances(methods, name, instances[:1], n, k, dmc_budget=cap)
+            if first.stopped_over is not None:
+                stopped.append(name)
+                continue
+            tried[name] = first
+            if bounded and first.solves:
+                cheapest = min(cheapest, first.metrics[0][DMC])
+        if cheapest < math.inf or round_cap is None:  # the caps now follow the cheapest: the rest wait for step 3
+            set_aside = stopped
+            break
+        scouting, round_cap = stopped, round_cap * SCOUT_GROWTH  # none finished under this cap: a larger one
     best: SolverOnInstances | None = None
     contenders = [name for name in tried if tried[name].solves and metric in tried[name].metrics[0]]
     for name in [*sorted(contenders, key=lambda m: (tried[m].metrics[0][metric], order.index(m))), *set_aside]:

@@ -58,8 +58,11 @@ def test_the_solvers_are_ranked_by_a_metric_their_runs_hold(primary: str | None)
 def test_the_pruned_search_picks_what_running_every_solver_picks(metric: str, monkeypatch: pytest.MonkeyPatch) -> None:
     instances = [instance_data(s, 20, 3, 200, 1000) for s in SEEDS]
     rankings = []
-    for scout in (on_instances.SCOUT_FACTOR, 1.0):  # 1.0: most solvers set aside on the first instance, run again
+    # the defaults; 1.0: most solvers set aside on the first instance and run again, after scouting rounds from a
+    # cap of 1; no first cap: the first solver in the registry's order sets the caps
+    for scout, first_cap in ((on_instances.SCOUT_FACTOR, on_instances.FIRST_SCOUT_DMC), (1.0, 1.0), (8.0, math.inf)):
         monkeypatch.setattr(on_instances, "SCOUT_FACTOR", scout)
+        monkeypatch.setattr(on_instances, "FIRST_SCOUT_DMC", first_cap)
         on_instances._TRACED.clear()  # the process's memory of traced runs: none of these may come from it
         rankings.append(best_solver(METHODS, instances, 20, 3, metric))
     everything = [solver_on_instances(METHODS, m.name, instances, 20, 3) for m in METHODS if m.kind == "solver"]
