@@ -1,11 +1,11 @@
-"""Start-up migrations under a lock: five real processes start at once on one empty database (PostgreSQL, SQLite
-file), each migrates then writes a note; all succeed, the schema is at head, every note is there. And the lock is
-really taken: while the test holds it, an upgrading process waits and creates nothing."""
+"""Start-up migrations under a lock: five real processes (forks of this one, each with its own engine:
+tests/storage/database_processes.py) start at once on one empty database (PostgreSQL, SQLite file), each migrates then
+writes a note; all succeed, the schema is at head, every note is there. And the lock is really taken: while the test
+holds it, an upgrading process waits and creates nothing."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import functools
 import time
 from pathlib import Path
 
@@ -14,38 +14,28 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlmodel import select
 
+from engine.forked_child import ForkedChild
 from storage.database import make_engine, session_factory
-from storage.migrate import alembic_config
+from storage.migrate import alembic_config, upgrade_to_head
 from storage.migration_lock import migration_lock
+from storage.outbox import save_entry
 from storage.tables import SprintLogEntry
+from tests.storage.database_processes import finish, start, wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
 PROCESSES = 5
 
-STARTER = """
-import sys, time
-from pathlib import Path
-from storage.database import make_engine, session_factory
-from storage.migrate import upgrade_to_head
-from storage.outbox import save_entry
-url, who, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
-engine = make_engine(url)
-while not go.exists():
-    time.sleep(0.002)
-upgrade_to_head(engine)
-with session_factory(engine)() as s:
-    save_entry(s, author=who, kind="note", title=f"note from {who}")
-"""
+
+def _starter(url: str, who: str, go: Path) -> None:
+    """A process starting up: make its engine, wait for the go, migrate, then write a note."""
+    engine = make_engine(url)
+    wait_for(go)
+    upgrade_to_head(engine)
+    with session_factory(engine)() as s:
+        save_entry(s, author=who, kind="note", title=f"note from {who}")
 
 
-def _start(url: str, who: str, go: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", STARTER, url, who, str(go)],
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT)},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def _start(url: str, who: str, go: Path) -> ForkedChild:
+    return start(functools.partial(_starter, url, who, go))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -60,10 +50,11 @@ def test_five_processes_starting_at_once_on_an_empty_database_all_succeed(empty_
     go = tmp_path / "go"
     names = [f"p{i}" for i in range(PROCESSES)]
     procs = [_start(empty_url, who, go) for who in names]
-    time.sleep(1.0)  # all are importing or waiting on the go file; release them together
+    time.sleep(0.2)  # all are waiting on the go file; release them together
     go.touch()
-    errors = [proc.communicate(timeout=180)[1] for proc in procs]
-    assert [proc.returncode for proc in procs] == [0] * PROCESSES, "\n".join(errors)
+    ended = [finish(proc, timeout=180) for proc in procs]
+    errors = [output for _, output in ended]
+    assert [code for code, _ in ended] == [0] * PROCESSES, "\n".join(errors)
     assert not any("duplicate key" in e or "already exists" in e for e in errors)
     engine = make_engine(empty_url)
     try:
@@ -85,11 +76,11 @@ def test_an_upgrade_waits_while_another_process_holds_the_lock(empty_url: str, t
     try:
         with migration_lock(engine):
             proc = _start(empty_url, "late", go)
-            time.sleep(4.0)  # ample time to import and migrate (~1–2 s here) were it not waiting
-            assert proc.poll() is None, proc.communicate()[1]
+            time.sleep(2.0)  # ample time to migrate (~0.2 s here) were it not waiting
+            assert proc.poll() is None, finish(proc)[1]
             assert "alembic_version" not in inspect(engine).get_table_names()
-        _, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err
+        code, err = finish(proc)
+        assert code == 0, err
         assert "alembic_version" in inspect(engine).get_table_names()
     finally:
         engine.dispose()
