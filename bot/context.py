@@ -71,7 +71,7 @@ class AppContext:
                 from bot.services import open_database
 
                 self._sessions = open_database(self.settings)
-                keep_program_baselines_in(self.settings.data_dir / "cache")
+                keep_program_baselines_in(self.settings.cache_dir or self.settings.data_dir / "cache")
         return self._sessions
 
     def tool_config(self) -> ToolConfig:

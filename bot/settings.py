@@ -59,6 +59,13 @@ class Settings(BaseSettings):
         default_factory=default_data_dir, description="Where the database, logs and sprint log live."
     )
     database_url: str = Field(default="", description="SQLAlchemy URL; empty = SQLite file in the data directory.")
+    cache_dir: Path | None = Field(
+        default=None,
+        description=(
+            "Where figures that depend only on engine code are kept (the built-in baseline programs' metrics); "
+            "empty = cache/ in the data directory. Safe to share between deployments of any version."
+        ),
+    )
     sprint_log_sink: Literal["markdown", "gdocs"] = Field(
         default=defaults.SPRINT_LOG_SINK,
         description="Where sprint-log entries go: markdown (file in the data directory) or gdocs.",

@@ -117,10 +117,29 @@ def migrated_data_dir(migrated_database: Path) -> Callable[[Path], Path]:
     return prepare
 
 
+@pytest.fixture(scope="session")
+def shared_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``cache_dir`` setting of every test: one directory for the whole run, shared by the pytest workers (their
+    temporary directories' common parent) and the processes the tests start, as one deployment's processes share
+    theirs. Its figures depend only on engine code (bot/core/baselines.py), so a test that reads one back gets the
+    figure it would have computed: mask sparse parity's baseline program (about 2 CPU s to price) is priced once
+    per run instead of once in every pytest worker and every job process that judges a mask program. The tests of
+    the cache itself name directories of their own."""
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    run = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    path = run / "shared-cache"
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
 @pytest.fixture(autouse=True)
-def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_database: Path) -> Iterator[Path]:
+def _isolated_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_database: Path, shared_cache_dir: Path
+) -> Iterator[Path]:
     """Every test gets its own data directory, its database already at head, and no stray SUTRO_* settings from
-    the environment."""
+    the environment; the cache of engine-code figures is the run's (:func:`shared_cache_dir`)."""
     import os
 
     from storage.database import DATABASE_FILE
@@ -131,6 +150,7 @@ def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated
     data_dir = tmp_path / "sutro-data"
     copy_migrated_database(migrated_database, data_dir / DATABASE_FILE)
     monkeypatch.setenv("SUTRO_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("SUTRO_CACHE_DIR", str(shared_cache_dir))
     monkeypatch.chdir(tmp_path)
     yield data_dir
 

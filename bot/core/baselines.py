@@ -212,7 +212,7 @@ def _keep_metrics(program: str, key: str, metrics: dict[str, float]) -> None:
     entries = {k: v for k, v in _read_kept().items() if not k.startswith(f"{program} ")}
     entries[key] = metrics
     try:
-        path.parent.mkdir(mode=0o700, exist_ok=True)  # inside the data directory, never a stray tree elsewhere
+        path.parent.mkdir(mode=0o700, exist_ok=True)  # the directory itself, never a tree of missing parents
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     except OSError:
         return

@@ -85,3 +85,26 @@ def test_a_directory_that_cannot_be_written_keeps_nothing_and_still_answers(
         assert not (tmp_path / "no such data directory").exists()
     finally:
         builtin_baseline_metrics.cache_clear()
+
+
+@pytest.mark.parametrize("configured", [True, False])
+def test_the_cache_dir_setting_says_where_the_figures_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, configured: bool
+) -> None:
+    from bot.context import AppContext
+    from bot.settings import Settings
+
+    monkeypatch.setattr(baselines, "_kept_in", [])
+    builtin_baseline_metrics.cache_clear()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    data = tmp_path / "data"
+    settings = Settings(_env_file=None, data_dir=data, cache_dir=shared if configured else None)  # type: ignore[call-arg]
+    AppContext(settings=settings).sessions()
+    try:
+        assert builtin_baseline_metrics("matmul_16x16") == {"dally@1": PUBLISHED_16X16}
+    finally:
+        builtin_baseline_metrics.cache_clear()
+    expected = (shared if configured else data / "cache") / PROGRAM_BASELINES_FILE
+    assert json.loads(expected.read_text())  # the entry is there
+    assert not (data / "cache" if configured else shared / PROGRAM_BASELINES_FILE).exists()
