@@ -33,6 +33,7 @@ Source: cybertronai/SutroYaro ``SutroYaro:docs/findings/exp_genetic_prog.md`` an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -126,10 +127,10 @@ def random_tree(n: int, max_depth: int, full: bool, rng: Draws) -> Tree:
     return (op, random_tree(n, max_depth - 1, full, rng))
 
 
-def point_mutated(tree: Tree, n: int, rng: Draws) -> Tree:
+def point_mutated(tree: Tree, n: int, rng: Draws, paths_of: Callable[[Tree], list[tuple[int, ...]]] = paths) -> Tree:
     """One node, drawn uniformly, changed: a bit for a random bit, a constant for a random constant, neg ↔ sign;
     a drawn ``mul`` leaves the tree as it is (the group's point mutation)."""
-    where = paths(tree)
+    where = paths_of(tree)
     path = where[rng.randint(len(where))]
     node = at(tree, path)
     if node[0] == "x":
@@ -156,22 +157,33 @@ def tournament(population: list[Tree], fitness: list[float], rng: Draws) -> Tree
     return population[max(entrants, key=lambda i: (fitness[i], -entrants.index(i)))]
 
 
-def offspring(population: list[Tree], fitness: list[float], n: int, rng: Draws) -> Tree:
+def offspring(
+    population: list[Tree],
+    fitness: list[float],
+    n: int,
+    rng: Draws,
+    paths_of: Callable[[Tree], list[tuple[int, ...]]] = paths,
+) -> Tree:
     """One child by one operator, its parents chosen by tournament: subtree crossover (0.7: a random subtree of the
     second parent replaces a random subtree of the first), subtree mutation (0.2: a random subtree is replaced by a
     grown tree of depth ≤ NEW_SUBTREE_DEPTH) or point mutation (0.1). A result deeper than MAX_DEPTH falls back to
-    the (first) parent."""
+    the (first) parent. ``paths_of``: :func:`paths`, or a memory of it for the population's trees (the parents are
+    drawn from it about twice each per generation)."""
     draw = rng.rand()
     a = tournament(population, fitness, rng)
     if draw < CROSSOVER:
         b = tournament(population, fitness, rng)
-        candidate = replaced(a, paths(a)[rng.randint(len(paths(a)))], at(b, paths(b)[rng.randint(len(paths(b)))]))
+        in_a = paths_of(a)
+        where = in_a[rng.randint(len(in_a))]  # a's subtree is drawn before b's
+        in_b = paths_of(b)
+        candidate = replaced(a, where, at(b, in_b[rng.randint(len(in_b))]))
     elif draw < CROSSOVER + MUTATION:
-        where = paths(a)[rng.randint(len(paths(a)))]
+        in_a = paths_of(a)
+        where = in_a[rng.randint(len(in_a))]
         budget = max(1, MAX_DEPTH - len(where)) if where else MAX_DEPTH
         candidate = replaced(a, where, random_tree(n, min(budget, NEW_SUBTREE_DEPTH), False, rng))
     else:
-        candidate = point_mutated(a, n, rng)
+        candidate = point_mutated(a, n, rng, paths_of)
     return candidate if depth(candidate) <= MAX_DEPTH else a
 
 
@@ -197,6 +209,15 @@ def run(problem: Problem) -> Outcome:
             judged[tree] = (form, accuracy(form) - PARSIMONY * size(tree))
         return judged[tree][1]
 
+    known: dict[int, list[tuple[int, ...]]] = {}
+
+    def paths_of(tree: Tree) -> list[tuple[int, ...]]:
+        """:func:`paths` of a tree of this generation's population, computed once per tree."""
+        found = known.get(id(tree))
+        if found is None:
+            found = known[id(tree)] = paths(tree)
+        return found
+
     best: Tree = population[0]
     for generation in range(1, generations + 1):
         fitness = [judge(t) for t in population]
@@ -211,8 +232,9 @@ def run(problem: Problem) -> Outcome:
                 secret=sorted(form.bits), note=f"fits every training row in generation {generation}: {show(best)}"
             )
         children = [population[i] for i in ranked[:ELITE]]
+        known.clear()  # by id: every parent is in `population`, alive until the next generation replaces it
         while len(children) < pop:
-            children.append(offspring(population, fitness, n, rng))
+            children.append(offspring(population, fitness, n, rng, paths_of))
         population = children
     form = canonical(best)
     return Outcome(
