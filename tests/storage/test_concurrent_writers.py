@@ -20,39 +20,28 @@ from tests.storage.database_processes import finish, start, wait_for
 PER_WRITER = 40
 
 
+def _method_run(who: str, key: str, value: float) -> NewRun:
+    return NewRun(
+        challenge="c",
+        kind="method",
+        subject="m",
+        ok=True,
+        metrics={"dally@1": value},
+        request_key=key,
+        member=who,
+        engine_version="0",
+    )
+
+
 def _writer(url: str, who: str, go: Path) -> None:
     """A process recording PER_WRITER runs, each also under a request key the other writer records too."""
     sessions = session_factory(make_engine(url))
     wait_for(go)
     for i in range(PER_WRITER):
         with sessions() as s:
-            record_run(
-                s,
-                NewRun(
-                    challenge="c",
-                    kind="method",
-                    subject="m",
-                    ok=True,
-                    metrics={"dally@1": float(i)},
-                    request_key=f"{who}-{i}",
-                    member=who,
-                    engine_version="0",
-                ),
-            )
+            record_run(s, _method_run(who, f"{who}-{i}", float(i)))
             # both writers also record the very same request: exactly one active row must answer it
-            record_run(
-                s,
-                NewRun(
-                    challenge="c",
-                    kind="method",
-                    subject="m",
-                    ok=True,
-                    metrics={"dally@1": -1.0},
-                    request_key=f"shared-{i}",
-                    member=who,
-                    engine_version="0",
-                ),
-            )
+            record_run(s, _method_run(who, f"shared-{i}", -1.0))
             save_entry(s, author=who, kind="note", title=f"{who} {i}")
 
 
