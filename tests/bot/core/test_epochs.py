@@ -34,6 +34,9 @@ from storage.tables import RUN_SUPERSEDED
 from tests.engine.sandbox.conftest import submission
 
 SHAPE = (20, 3, 200, 1000)
+SMALL = (12, 3, 200, 1000)
+"""For judging directly: brute force tries up to 220 subsets at n=12 instead of 1,140, and what is asserted (one
+figure per suite, another for another suite) does not depend on n."""
 KEY = "00112233445566778899aabbccddeeff"
 
 
@@ -69,12 +72,13 @@ def test_one_suite_one_figure_and_another_epoch_judges_again(ctx: AppContext) ->
     if not probe_tier().runs_submissions:
         pytest.skip("this machine cannot run submissions")
     code = submission("brute_force_solve")
-    suite = suite_of(Epoch(1, KEY, None, "admin"), SHAPE, 3)  # type: ignore[arg-type]
-    first = judge_solve(code, suite=suite)
-    second = judge_solve(code, suite=suite)
+    suite = suite_of(Epoch(1, KEY, None, "admin"), SMALL, 3)  # type: ignore[arg-type]
+    first = judge_solve(code, suite=suite, n_bits=SMALL[0])
+    second = judge_solve(code, suite=suite, n_bits=SMALL[0])
     assert first.ok and first.metrics == second.metrics  # the same code on the same suite: one figure
     assert first.params[HIDDEN_INSTANCES] == ["e1.0", "e1.1", "e1.2"]  # names, never the secret seeds
-    other = judge_solve(code, suite=suite_of(Epoch(2, "ff" * 16, None, "admin"), SHAPE, 3))  # type: ignore[arg-type]
+    other_suite = suite_of(Epoch(2, "ff" * 16, None, "admin"), SMALL, 3)  # type: ignore[arg-type]
+    other = judge_solve(code, suite=other_suite, n_bits=SMALL[0])
     assert other.metrics["dmc@1"] != first.metrics["dmc@1"]  # brute force's cost follows the secret's position
     # the bot: identical code in one epoch is one stored run; a rotation re-judges the leader on the new suite
     stored = judge(ctx, Submission(code=code, label="brute"), member="ann")
