@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine.forked_child import ForkedChild, preload
@@ -47,3 +47,12 @@ def finish(child: ForkedChild, timeout: float = 120.0) -> tuple[int, str]:
     output = child.stdout.read().decode("utf-8", "replace")
     child.stdout.close()
     return code, output
+
+
+def run_together(go: Path, entries: Sequence[Callable[[], None]], timeout: float = 120.0) -> list[tuple[int, str]]:
+    """Start one child per entry (each calls :func:`wait_for` on ``go`` before its work), release them together by
+    creating ``go``, and return each one's :func:`finish`."""
+    children = [start(entry) for entry in entries]
+    time.sleep(0.1)  # let each reach its wait on the go file, so that all start their work at once
+    go.touch()
+    return [finish(child, timeout) for child in children]

@@ -4,7 +4,6 @@ of the test process with its own engine: tests/storage/database_processes.py).""
 from __future__ import annotations
 
 import functools
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from storage.migrate import upgrade_to_head
 from storage.outbox import save_entry
 from storage.runs import NewRun, record_run
 from storage.tables import MetricValue, Run, SprintLogEntry
-from tests.storage.database_processes import finish, start, wait_for
+from tests.storage.database_processes import run_together, wait_for
 
 PER_WRITER = 40
 
@@ -59,11 +58,7 @@ def test_two_processes_recording_at_once_lose_nothing(shared_url: str, tmp_path:
     upgrade_to_head(engine)
     go = tmp_path / "go"
     engine.dispose()  # no connection of this process open across the fork: SQLite's own records of it would be copied
-    writers = [start(functools.partial(_writer, url, who, go)) for who in ("alice", "bob")]
-    time.sleep(0.1)  # both are waiting; start them together
-    go.touch()
-    for writer in writers:
-        code, err = finish(writer)
+    for code, err in run_together(go, [functools.partial(_writer, url, who, go) for who in ("alice", "bob")]):
         assert code == 0, err
     with session_factory(engine)() as s:
         runs = s.exec(select(Run)).all()
@@ -89,11 +84,7 @@ def test_processes_starting_together_on_a_fresh_sqlite_file_all_migrate(tmp_path
     """Start-up applies migrations; three processes doing it at once on a new file must all succeed."""
     url = f"sqlite:///{tmp_path / 'fresh.db'}"
     go = tmp_path / "go"
-    procs = [start(functools.partial(_upgrader, url, go)) for _ in range(3)]
-    time.sleep(0.1)
-    go.touch()
-    for proc in procs:
-        code, err = finish(proc)
+    for code, err in run_together(go, [functools.partial(_upgrader, url, go)] * 3):
         assert code == 0, err
     engine = make_engine(url)
     from alembic.script import ScriptDirectory

@@ -14,13 +14,12 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlmodel import select
 
-from engine.forked_child import ForkedChild
 from storage.database import make_engine, session_factory
 from storage.migrate import alembic_config, upgrade_to_head
 from storage.migration_lock import migration_lock
 from storage.outbox import save_entry
 from storage.tables import SprintLogEntry
-from tests.storage.database_processes import finish, start, wait_for
+from tests.storage.database_processes import finish, run_together, start, wait_for
 
 PROCESSES = 5
 
@@ -34,10 +33,6 @@ def _starter(url: str, who: str, go: Path) -> None:
         save_entry(s, author=who, kind="note", title=f"note from {who}")
 
 
-def _start(url: str, who: str, go: Path) -> ForkedChild:
-    return start(functools.partial(_starter, url, who, go))
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
@@ -49,10 +44,7 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_five_processes_starting_at_once_on_an_empty_database_all_succeed(empty_url: str, tmp_path: Path) -> None:
     go = tmp_path / "go"
     names = [f"p{i}" for i in range(PROCESSES)]
-    procs = [_start(empty_url, who, go) for who in names]
-    time.sleep(0.2)  # all are waiting on the go file; release them together
-    go.touch()
-    ended = [finish(proc, timeout=180) for proc in procs]
+    ended = run_together(go, [functools.partial(_starter, empty_url, who, go) for who in names], timeout=180)
     errors = [output for _, output in ended]
     assert [code for code, _ in ended] == [0] * PROCESSES, "\n".join(errors)
     assert not any("duplicate key" in e or "already exists" in e for e in errors)
@@ -75,7 +67,7 @@ def test_an_upgrade_waits_while_another_process_holds_the_lock(empty_url: str, t
     go.touch()
     try:
         with migration_lock(engine):
-            proc = _start(empty_url, "late", go)
+            proc = start(functools.partial(_starter, empty_url, "late", go))
             time.sleep(2.0)  # ample time to migrate (~0.2 s here) were it not waiting
             assert proc.poll() is None, finish(proc)[1]
             assert "alembic_version" not in inspect(engine).get_table_names()
